@@ -59,3 +59,7 @@ class IllegalPlay(RulesError):
 
 class InvalidDice(RulesError):
     """Dice that no pair of six-sided dice can show."""
+
+
+class IllegalAction(RulesError):
+    """An action the game does not allow now (rolling twice, playing before rolling, ...)."""

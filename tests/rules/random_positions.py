@@ -67,15 +67,6 @@ def random_position(rng: random.Random, kind: str | None = None) -> Position:
         raise ValueError(f"unknown kind {kind!r}")
     for side in (me, opp):
         side[OFF] = CHECKERS - sum(side[1:])
-    if me[OFF] == CHECKERS:  # a finished side has no turn to play
-        me[OFF] -= 1
-        me[1] += 1 if not opp[24] else 0
-        me[2 if opp[24] else 1] += 0
-        if opp[24]:
-            me[OFF] += 1
-            me[BAR] = 0
-            me[rng.choice([p for p in range(1, 7) if not opp[25 - p]])] += 1
-            me[OFF] -= 1
     turn = rng.choice((Color.WHITE, Color.BLACK))
     return Position.from_sides(tuple(me), tuple(opp), turn).with_turn(turn)
 

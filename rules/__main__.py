@@ -1,0 +1,182 @@
+"""Command line of the rules core: ``python -m rules`` (also installed as ``tavla``).
+
+Subcommands:
+  plays   JSON lines in, JSON lines out: the legal plays of each position and
+          roll (the stable contract used to check the engine from outside);
+  list    the legal plays of one position and roll, for people;
+  judge   is BEFORE -> AFTER a legal play of the roll? Names the rule if not;
+  show    a position as a diagram with pip counts;
+  demo    a whole game between two random players, judged turn by turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any, Iterable, Sequence, TextIO
+
+from rules.errors import IllegalPlay, RulesError
+from rules.game import Game, Phase
+from rules.gnubg_id import decode_position_id, encode_position_id
+from rules.judge import judge
+from rules.movegen import legal_results
+from rules.position import Color, Position
+
+VARIANTS = {"backgammon": "backgammon", "tavla": "backgammon", "standard": "backgammon"}
+
+
+def plays_for_request(request: Any) -> dict[str, Any]:
+    """Answer one ``plays`` request (see README); errors become {"error": ...}."""
+    if not isinstance(request, dict):
+        return {"id": None, "error": "each line must be a JSON object"}
+    ident = request.get("id")
+    try:
+        variant = request.get("variant", "backgammon")
+        if not isinstance(variant, str) or variant.lower() not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(sorted(VARIANTS))}")
+        position = _request_position(request)
+        dice = request.get("dice")
+        if not isinstance(dice, list):
+            raise ValueError("'dice' must be a list of two numbers, e.g. [3, 1]")
+        results = legal_results(position, dice)
+    except (RulesError, ValueError, TypeError) as error:
+        return {"id": ident, "error": str(error)}
+    moves = [
+        {"move": play.notation(), "after_id": encode_position_id(after)}
+        for after, play in results.items()
+        if play.steps
+    ]
+    moves.sort(key=lambda move: move["after_id"])
+    return {"id": ident, "moves": moves}
+
+
+def _request_position(request: dict[str, Any]) -> Position:
+    if "position" in request:
+        return Position.from_json(request["position"])
+    position_id = request.get("position_id")
+    if not isinstance(position_id, str):
+        raise ValueError("give 'position_id' (GNU Backgammon Position ID) or 'position' (JSON form)")
+    return decode_position_id(position_id)
+
+
+def run_plays(lines: Iterable[str], out: TextIO) -> None:
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            answer: dict[str, Any] = {"id": None, "error": f"not JSON: {error}"}
+        else:
+            answer = plays_for_request(request)
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+def _position_arg(text: str) -> Position:
+    """A Position ID (player on roll = White) for the human-facing commands."""
+    return decode_position_id(text)
+
+
+def _dice_arg(values: Sequence[str]) -> tuple[int, int]:
+    digits = "".join(values).replace("-", "").replace(",", "").replace(" ", "")
+    if len(digits) != 2 or not digits.isdigit():
+        raise ValueError(f"dice must be two numbers like '3 1' or '31', got {' '.join(values)!r}")
+    return (int(digits[0]), int(digits[1]))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    position = _position_arg(args.position)
+    dice = _dice_arg(args.dice)
+    results = legal_results(position, dice)
+    print(position)
+    print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
+    print(f"{dice[0]}-{dice[1]}: {len(results)} distinct result(s)")
+    for after, play in sorted(results.items(), key=lambda item: item[1].notation()):
+        print(f"  {str(play):<28} -> {encode_position_id(after)}")
+    return 0
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    before = _position_arg(args.before)
+    after = decode_position_id(args.after, Color.BLACK)
+    dice = _dice_arg(args.dice)
+    try:
+        play = judge(before, dice, after)
+    except IllegalPlay as error:
+        print(f"illegal: {error}")
+        if error.legal:
+            print("legal plays: " + ", ".join(str(p) for p in error.legal))
+        return 1
+    print(f"legal: {play}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    position = _position_arg(args.position)
+    print(position)
+    print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Two random players; every play is listed, judged and printed."""
+    rng = random.Random(args.seed)
+    game = Game.new()
+    while game.phase is Phase.OPENING:
+        game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
+    print(f"Opening throw: {game.position.turn.name.lower()} plays {game.dice[0]}-{game.dice[1]}"
+          f" after {game.opening_ties} tie(s)")
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.ROLL:
+            game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
+        mover = game.position.turn
+        dice = game.dice
+        assert dice is not None
+        options = game.legal_plays()
+        choice = rng.choice(options)
+        game = game.play(choice)
+        print(f"{len(game.turns):>3}. {mover.name.lower():<5} {dice[0]}-{dice[1]}: {str(choice):<26}"
+              f" ({len(options)} legal)  {encode_position_id(game.position)}")
+    result = game.result
+    assert result is not None
+    print(game.position)
+    print(f"{result.winner.name.lower()} wins a {result.kind.name.lower()}: {result.points} point(s)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tavla", description="The tavla rules core.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("plays", help="JSON lines: legal plays of each position and roll")
+    p_list = sub.add_parser("list", help="legal plays of a Position ID and a roll")
+    p_list.add_argument("position", help="GNU Backgammon Position ID, player on roll to move")
+    p_list.add_argument("dice", nargs="+", help="the roll, e.g. '3 1'")
+    p_judge = sub.add_parser("judge", help="is BEFORE -> AFTER a legal play of the roll?")
+    p_judge.add_argument("before", help="Position ID before, player on roll to move")
+    p_judge.add_argument("dice", nargs=2, help="the roll, e.g. '3 1'")
+    p_judge.add_argument("after", help="Position ID after, as shown with the opponent on roll")
+    p_show = sub.add_parser("show", help="draw a Position ID")
+    p_show.add_argument("position")
+    p_demo = sub.add_parser("demo", help="a whole random game, judged turn by turn")
+    p_demo.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "plays":
+        run_plays(sys.stdin, sys.stdout)
+        return 0
+    handlers = {"list": cmd_list, "judge": cmd_judge, "show": cmd_show, "demo": cmd_demo}
+    try:
+        return handlers[args.command](args)
+    except (RulesError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
