@@ -13,7 +13,7 @@ import enum
 from typing import Iterable, NamedTuple, Sequence
 
 from rules.errors import IllegalPlay
-from rules.movegen import legal_results
+from rules.movegen import find_full_play, legal_results
 from rules.play import Dice, Play, check_dice
 from rules.position import BAR, OFF, Counts, Position, Status
 
@@ -54,6 +54,10 @@ def judge(before: Position, dice: Sequence[int], after: Position) -> Play:
     says whether the board is an unfinished play that can still be completed.
     """
     pair = check_dice(dice)
+    if after.status() == Status.VALID:
+        found = find_full_play(before, pair, after)
+        if found is not None:
+            return found
     results = legal_results(before, pair)
     for result, play in results.items():
         if result.same_board(after):

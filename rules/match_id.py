@@ -44,10 +44,14 @@ Beyond the bit widths, decoding refuses what cannot happen and what gnubg
 calls an illegal Match ID: a cube owner of 2, game states 5-7, set unused
 bits, a die of 0 or 7 beside a rolled one, cubes above 4096 (gnubg refuses
 them), matches longer than 64 points, a match score above the length, a
-Crawford game outside a match or with nobody one point short, and a double
-offered after the dice are rolled. (gnubg itself silently repairs some of
-these: it accepts game states 5-7, centres a cube owned by "2", drops a
-half-rolled pair of dice and the Crawford flag at 0-0.)
+Crawford game outside a match of 2+ points or with nobody one point short, a
+Crawford game in play with the cube above 1 or offered, and a double offered
+after the dice are rolled. (gnubg itself silently repairs some of these: it
+accepts game states 5-7, centres a cube owned by "2", drops a half-rolled
+pair of dice, the Crawford flag at 0-0 or in a 1-point match, and a double
+offered after rolling, and resets the cube to 1 in a Crawford game.) The
+Crawford flag of a finished game is the flag of the next game, so there it
+may stand beside the finished game's doubled cube.
 """
 
 from __future__ import annotations
@@ -135,14 +139,21 @@ class MatchInfo:
     jacoby: bool = False
 
     def __post_init__(self) -> None:
-        for name, kind in (("on_roll", Color), ("turn", Color), ("game_state", GameState), ("resignation", Resignation)):
+        """Accept plain ints for the enums, sort the dice, then refuse impossible states."""
+        enums = (("on_roll", Color), ("turn", Color), ("game_state", GameState), ("resignation", Resignation))
+        for name, kind in enums:
             object.__setattr__(self, name, kind(getattr(self, name)))
         if self.cube_owner is not None:
             object.__setattr__(self, "cube_owner", Color(self.cube_owner))
         if self.dice is not None:
-            high, low = sorted((int(die) for die in self.dice), reverse=True)
-            object.__setattr__(self, "dice", (high, low))
-        object.__setattr__(self, "score", tuple(int(points) for points in self.score))
+            dice = sorted((int(die) for die in self.dice), reverse=True)
+            if len(dice) != 2:
+                raise ValueError(f"dice {self.dice} are not a pair")
+            object.__setattr__(self, "dice", tuple(dice))
+        score = tuple(int(points) for points in self.score)
+        if len(score) != 2:
+            raise ValueError(f"score {self.score} is not a pair (White, Black)")
+        object.__setattr__(self, "score", score)
         problem = self._problem()
         if problem:
             raise ValueError(problem)
@@ -158,16 +169,20 @@ class MatchInfo:
             return "a double is offered before rolling, but the dice are rolled"
         if not 0 <= self.match_length <= MAX_MATCH_LENGTH:
             return f"match length {self.match_length} is not 0 (money) to {MAX_MATCH_LENGTH}"
-        if len(self.score) != 2 or not all(0 <= points <= MAX_SCORE for points in self.score):
+        if not all(0 <= points <= MAX_SCORE for points in self.score):
             return f"score {self.score} is not two whole numbers from 0 to {MAX_SCORE}"
         if self.match_length and max(self.score) > self.match_length:
             return f"score {self.score} passes the match length {self.match_length}"
-        if self.crawford and (self.match_length - 1 not in self.score or not self.match_length):
-            return "a Crawford game needs a match in which one player is one point short"
+        if self.crawford and (self.match_length < 2 or self.match_length - 1 not in self.score):
+            return "a Crawford game needs a match of 2 or more points with one player one point short"
+        cube_used = self.cube_value > 1 or self.double_offered
+        if self.crawford and self.game_state is GameState.PLAYING and cube_used:
+            return "the cube stays at 1 and cannot be offered during the Crawford game"
         return ""
 
     @property
     def is_money(self) -> bool:
+        """A money session (no match length), where Jacoby and beavers may apply."""
         return self.match_length == 0
 
     def mirrored(self) -> "MatchInfo":

@@ -45,9 +45,10 @@ _STEPS = [[(Step(source, dest, False), Step(source, dest, True)) for dest in ran
 class _Search:
     """One search over the dice orders; keeps the results using the most dice."""
 
-    __slots__ = ("me", "opp", "dice", "canonical", "path", "best", "results", "first_die")
+    __slots__ = ("me", "opp", "dice", "canonical", "path", "best", "results", "first_die", "slack")
 
-    def __init__(self, mover: Counts, opponent: Counts) -> None:
+    def __init__(self, mover: Counts, opponent: Counts, target: Counts | None = None) -> None:
+        self.slack = _slack(mover, target) if target is not None else None
         self.me = list(mover)
         self.opp = list(opponent)
         self.path: list[Step] = []
@@ -60,7 +61,28 @@ class _Search:
     def run(self, sequence: tuple[int, ...]) -> None:
         self.dice = sequence
         self.canonical = len(set(sequence)) == 1 and len(sequence) > 1
-        self._descend(0, BAR)
+        if self.slack is None or min(self.slack) >= 0:
+            self._descend(0, BAR)
+
+    def _heads_for_target(self, source: int, dest: int) -> bool:
+        """With a target board, take this step only if the target stays reachable.
+
+        Checkers only move down, so the number standing at or above any point
+        can only fall; a step that takes it below the target's is a dead end.
+        """
+        slack = self.slack
+        assert slack is not None
+        if min(slack[dest + 1 : source + 1]) < 1:
+            return False
+        for point in range(dest + 1, source + 1):
+            slack[point] -= 1
+        return True
+
+    def _step_back(self, source: int, dest: int) -> None:
+        slack = self.slack
+        assert slack is not None
+        for point in range(dest + 1, source + 1):
+            slack[point] += 1
 
     def _leaf(self, depth: int) -> None:
         if depth < self.best:
@@ -78,7 +100,7 @@ class _Search:
             self.first_die[key] = self.dice[0]
 
     def _descend(self, depth: int, top: int) -> None:
-        me, opp, path = self.me, self.opp, self.path
+        me, opp, path, aimed = self.me, self.opp, self.path, self.slack is not None
         die = self.dice[depth]
         last = depth + 1 == len(self.dice)
         following = depth + 1
@@ -86,7 +108,7 @@ class _Search:
         if me[BAR]:
             # Bar first: nothing else moves while a checker waits to enter.
             blockers = opp[die]
-            if top == BAR and blockers < 2:
+            if top == BAR and blockers < 2 and (not aimed or self._heads_for_target(BAR, BAR - die)):
                 dest = BAR - die
                 hit = blockers == 1
                 me[BAR] -= 1
@@ -105,6 +127,8 @@ class _Search:
                     opp[die] = 1
                 me[dest] -= 1
                 me[BAR] += 1
+                if aimed:
+                    self._step_back(BAR, dest)
             else:
                 self._leaf(depth)
             return
@@ -123,6 +147,9 @@ class _Search:
                 blockers = opp[facing]
                 if blockers >= 2:
                     continue
+                if aimed and not self._heads_for_target(source, dest):
+                    moved = True  # legal, only not toward the target
+                    continue
                 hit = blockers == 1
                 me[source] -= 1
                 me[dest] += 1
@@ -140,12 +167,17 @@ class _Search:
                     opp[facing] = 1
                 me[dest] -= 1
                 me[source] += 1
+                if aimed:
+                    self._step_back(source, dest)
                 moved = True
             else:
                 if not all_home:
                     break  # every lower source would bear off too
                 if dest < 0 and source != highest:
                     continue  # a higher checker must be moved or borne off first
+                if aimed and not self._heads_for_target(source, OFF):
+                    moved = True
+                    continue
                 me[source] -= 1
                 me[OFF] += 1
                 path.append(_STEPS[source][OFF][False])
@@ -156,9 +188,41 @@ class _Search:
                 path.pop()
                 me[OFF] -= 1
                 me[source] += 1
+                if aimed:
+                    self._step_back(source, OFF)
                 moved = True
         if not moved:
             self._leaf(depth)
+
+
+def _slack(mover: Counts, target: Counts) -> list[int]:
+    """For each point, how many more checkers stand at or above it now than in the target."""
+    slack = [0] * SLOTS
+    now = then = 0
+    for point in range(BAR, OFF - 1, -1):
+        now += mover[point]
+        then += target[point]
+        slack[point] = now - then
+    return slack
+
+
+def find_full_play(position: Position, dice: Dice, after: Position) -> Play | None:
+    """The play using every die that leads to ``after``, found by a search aimed at it.
+
+    A play using all the dice is always legal, so this answers the referee's
+    common case fast even where a double has thousands of results; None means
+    "not found this way", and the full rules must decide.
+    """
+    mover = after.side(position.turn)
+    opponent = after.side(position.turn.other)
+    search = _Search(position.mover, position.opponent, target=mover)
+    for sequence in dice_sequences(dice):
+        search.run(sequence)
+    full = 4 if dice[0] == dice[1] else 2
+    steps = search.results.get(bytes(mover) + bytes(opponent))
+    if steps is None or search.best != full:
+        return None
+    return Play(steps)
 
 
 def search_results(mover: Counts, opponent: Counts, dice: Dice) -> dict[ResultKey, tuple[Step, ...]]:
@@ -185,13 +249,13 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Pla
     pair = check_dice(dice)
     turn = position.turn
     after_turn = turn.other
-    make = Position.unchecked
     white_moved = turn is Color.WHITE
+    new = tuple.__new__  # Position.unchecked without the call: results are valid by construction
     results: dict[Position, Play] = {}
     for key, steps in search_results(position.mover, position.opponent, pair).items():
         me, opp = tuple(key[:SLOTS]), tuple(key[SLOTS:])
-        after = make(me, opp, after_turn) if white_moved else make(opp, me, after_turn)
-        results[after] = Play(steps)
+        board = (me, opp, after_turn) if white_moved else (opp, me, after_turn)
+        results[new(Position, board)] = Play(steps)
     return results
 
 

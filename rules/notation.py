@@ -45,7 +45,8 @@ def _point(word: str) -> int:
 def parse_chains(text: str) -> list[Chain]:
     """Split notation into chains; raises InvalidNotation for text that is no play."""
     cleaned = text.strip().lower().replace("-", "/")
-    cleaned = re.sub(r"\s*([/*])\s*", r"\1", cleaned)
+    cleaned = re.sub(r"\s*/\s*", "/", cleaned)
+    cleaned = re.sub(r"\s+\*", "*", cleaned)
     cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
     tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t]
     chains: list[Chain] = []
@@ -108,11 +109,13 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     exact = [c for c in candidates if c[1].hits == written_hits]
     if len(exact) == 1:
         return exact[0][1]
-    covering = [c for c in candidates if written_hits <= c[1].hits]
+    # Stars are optional: a missing one is filled in, a stray one forgiven,
+    # but a hidden intermediate hit that could go either way is never guessed.
+    covering = [c for c in candidates if written_hits <= c[1].hits] or candidates
     if len(covering) == 1:
         return covering[0][1]
     if len(covering) > 1:
-        plays = [play for _, play in covering]
+        plays = sorted((play for _, play in covering), key=Play.notation)
         options = ", ".join(p.notation() for p in plays)
         raise AmbiguousPlay(f"{text!r} fits more than one play: {options}", plays)
     judge(position, pair, _implied_board(position, target, chains))

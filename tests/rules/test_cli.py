@@ -1,0 +1,90 @@
+"""The command line contract of ``python -m rules`` (kept stable for outside checkers)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from rules.__main__ import main
+
+START = "4HPwATDgc/ABMA"
+
+
+def run_plays(lines: list[str]) -> list[dict[str, object]]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "rules", "plays"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return [json.loads(line) for line in completed.stdout.splitlines()]
+
+
+def test_plays_answers_each_line_in_order_sorted_by_after_id() -> None:
+    answers = run_plays(
+        [
+            json.dumps({"id": "a", "position_id": START, "dice": [3, 1]}),
+            json.dumps({"id": 7, "variant": "backgammon", "position_id": START, "dice": [6, 6]}),
+        ]
+    )
+    assert [a["id"] for a in answers] == ["a", 7]
+    moves = answers[0]["moves"]
+    assert isinstance(moves, list) and len(moves) == 16
+    after_ids = [m["after_id"] for m in moves]
+    assert after_ids == sorted(after_ids)
+    assert "8/5 6/5" in {m["move"] for m in moves}
+    assert len(answers[1]["moves"]) == 11  # type: ignore[arg-type]
+
+
+def test_after_id_is_shown_with_the_opponent_on_roll() -> None:
+    """After 24/13 with 6-5, gnubg shows the position from Black's side: Black's board first."""
+    answer = run_plays([json.dumps({"id": 1, "position_id": START, "dice": [6, 5]})])[0]
+    run = next(m for m in answer["moves"] if m["move"] == "24/13")  # type: ignore[union-attr]
+    assert run["after_id"] == "4HPwAyDgc/ABMA"
+
+
+def test_no_move_gives_an_empty_list() -> None:
+    """White on the bar against Black's closed board."""
+    answer = run_plays([json.dumps({"id": 1, "position_id": "27YBAAAA/n8ACA", "dice": [6, 6]})])[0]
+    assert answer == {"id": 1, "moves": []}
+
+
+def test_bad_lines_get_errors_and_the_run_goes_on() -> None:
+    answers = run_plays(
+        [
+            "not json",
+            json.dumps([1, 2]),
+            json.dumps({"id": 1, "position_id": START, "dice": [7, 1]}),
+            json.dumps({"id": 2, "position_id": "nonsense", "dice": [3, 1]}),
+            json.dumps({"id": 3, "variant": "chess", "position_id": START, "dice": [3, 1]}),
+            json.dumps({"id": 4, "dice": [3, 1]}),
+            json.dumps({"id": 5, "position_id": START, "dice": "31"}),
+            json.dumps({"id": 6, "position_id": START, "dice": [3, 1]}),
+        ]
+    )
+    assert len(answers) == 8
+    assert all("error" in a for a in answers[:7])
+    assert "die" in str(answers[2]["error"])
+    assert "variant" in str(answers[4]["error"])
+    assert answers[7]["id"] == 6 and len(answers[7]["moves"]) == 16  # type: ignore[arg-type]
+
+
+def test_plays_accepts_the_json_position_form() -> None:
+    position = {
+        "turn": "white",
+        "white": {"points": [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2], "bar": 0},
+        "black": {"points": [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2], "bar": 0},
+    }
+    answer = run_plays([json.dumps({"id": 1, "position": position, "dice": [3, 1]})])[0]
+    assert len(answer["moves"]) == 16  # type: ignore[arg-type]
+
+
+def test_human_commands(capsys: object) -> None:
+    assert main(["list", START, "3", "1"]) == 0
+    assert main(["judge", START, "3", "1", START]) == 1
+    assert main(["show", START]) == 0
+    assert main(["show", "bad"]) == 2
+    assert main(["demo", "--seed", "3"]) == 0
