@@ -1,5 +1,66 @@
 """The rules of tavla: positions, legal plays, judging, game cycle and IDs.
 
 Standard library only, so the referee can run anywhere and the rules can be
-checked in isolation against GNU Backgammon.
+checked in isolation against GNU Backgammon. The names most callers need are
+importable from here: ``from rules import Position, legal_plays, judge``.
 """
+
+from rules.errors import (
+    AmbiguousPlay,
+    IllegalAction,
+    IllegalPlay,
+    InvalidDice,
+    InvalidMatchState,
+    InvalidNotation,
+    InvalidPosition,
+    RulesError,
+)
+from rules.game import FirstMove, Game, GameResult, Phase, ResultKind, game_result
+from rules.gnubg_id import decode_position_id, encode_position_id
+from rules.judge import Violation, is_unfinished, judge
+from rules.match_id import GameState, MatchInfo, Resignation, decode_match_id, encode_match_id
+from rules.movegen import legal_plays, legal_results
+from rules.notation import parse_play
+from rules.play import Play, Step, apply_steps
+from rules.position import BAR, OFF, Color, Position, Status
+from rules.xgid import decode_xgid, encode_xgid
+
+__all__ = [
+    "AmbiguousPlay",
+    "BAR",
+    "Color",
+    "FirstMove",
+    "Game",
+    "GameResult",
+    "GameState",
+    "IllegalAction",
+    "IllegalPlay",
+    "InvalidDice",
+    "InvalidMatchState",
+    "InvalidNotation",
+    "InvalidPosition",
+    "MatchInfo",
+    "OFF",
+    "Phase",
+    "Play",
+    "Position",
+    "Resignation",
+    "ResultKind",
+    "RulesError",
+    "Status",
+    "Step",
+    "Violation",
+    "apply_steps",
+    "decode_match_id",
+    "decode_position_id",
+    "decode_xgid",
+    "encode_match_id",
+    "encode_position_id",
+    "encode_xgid",
+    "game_result",
+    "is_unfinished",
+    "judge",
+    "legal_plays",
+    "legal_results",
+    "parse_play",
+]

@@ -127,7 +127,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     game = Game.new()
     while game.phase is Phase.OPENING:
         game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
-    print(f"Opening throw: {game.position.turn.name.lower()} plays {game.dice[0]}-{game.dice[1]}"
+    opening = game.dice
+    assert opening is not None
+    print(f"Opening throw: {game.position.turn.name.lower()} plays {opening[0]}-{opening[1]}"
           f" after {game.opening_ties} tie(s)")
     while game.phase is not Phase.OVER:
         if game.phase is Phase.ROLL:

@@ -63,3 +63,7 @@ class InvalidDice(RulesError):
 
 class IllegalAction(RulesError):
     """An action the game does not allow now (rolling twice, playing before rolling, ...)."""
+
+
+class InvalidMatchState(RulesError):
+    """A cube, score or turn state that no match can be in (Crawford game with a cube, ...)."""

@@ -16,7 +16,7 @@ from rules.errors import IllegalAction
 from rules.judge import judge
 from rules.movegen import legal_plays
 from rules.notation import parse_play
-from rules.play import Dice, Play, apply_steps, check_dice
+from rules.play import Dice, Play, Step, apply_steps, check_dice
 from rules.position import BAR, OFF, Color, Position
 
 
@@ -137,7 +137,7 @@ class Game:
         assert self.dice is not None
         return legal_plays(self.position, self.dice)
 
-    def play(self, play: Union[Play, Position, str, Sequence[object]]) -> "Game":
+    def play(self, play: Union[Play, Position, str, Sequence[Step]]) -> "Game":
         """Make a play given as steps, notation, or the board it leads to.
 
         Raises IllegalPlay (naming the rule) for anything the rules forbid.
@@ -149,8 +149,8 @@ class Game:
         elif isinstance(play, Position):
             accepted = judge(self.position, self.dice, play)
         else:
-            steps = play.steps if isinstance(play, Play) else tuple(play)  # type: ignore[arg-type]
-            candidate = apply_steps(self.position, steps)  # type: ignore[arg-type]
+            steps = play.steps if isinstance(play, Play) else tuple(play)
+            candidate = apply_steps(self.position, steps)
             accepted = judge(self.position, self.dice, candidate)
         after = apply_steps(self.position, accepted.steps)
         turns = self.turns + (Turn(self.position.turn, self.dice, accepted),)

@@ -89,6 +89,3 @@ def decode_position_id(position_id: str, turn: Color = Color.WHITE) -> Position:
     if turn is Color.WHITE:
         return Position(mover, opponent, turn)
     return Position(opponent, mover, turn)
-
-
-

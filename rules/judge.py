@@ -115,9 +115,9 @@ def diagnose(
     for rule in _RELAXABLE:
         if target in _explore(me0, opp0, full, frozenset([rule])):
             return [rule], False
-    ways = _explore(me0, opp0, full, frozenset(_RELAXABLE)).get(target)
-    if ways:
-        fewest = min((way.broken for way in ways), key=len)
+    relaxed_ways = _explore(me0, opp0, full, frozenset(_RELAXABLE)).get(target, [])
+    if relaxed_ways:
+        fewest = min((way.broken for way in relaxed_ways), key=len)
         return sorted(fewest, key=_RELAXABLE.index), False
     return [Violation.DICE_MISMATCH], False
 

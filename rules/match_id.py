@@ -61,7 +61,7 @@ import dataclasses
 import enum
 from typing import Optional
 
-from rules.errors import InvalidNotation
+from rules.errors import InvalidMatchState, InvalidNotation
 from rules.gnubg_id import b64_decode, pack_bits, unpack_bits
 from rules.position import Color
 
@@ -122,7 +122,7 @@ class MatchInfo:
     ``on_roll`` rolls (or has rolled) the dice; ``turn`` must decide next, so
     it is the opponent while a double or resignation awaits an answer.
     ``dice`` are kept high die first, as gnubg stores them, so equal rolls
-    compare equal. Construction refuses impossible states with ValueError.
+    compare equal. Construction refuses impossible states with InvalidMatchState.
     """
 
     cube_value: int = 1
@@ -148,15 +148,15 @@ class MatchInfo:
         if self.dice is not None:
             dice = sorted((int(die) for die in self.dice), reverse=True)
             if len(dice) != 2:
-                raise ValueError(f"dice {self.dice} are not a pair")
+                raise InvalidMatchState(f"dice {self.dice} are not a pair")
             object.__setattr__(self, "dice", tuple(dice))
         score = tuple(int(points) for points in self.score)
         if len(score) != 2:
-            raise ValueError(f"score {self.score} is not a pair (White, Black)")
+            raise InvalidMatchState(f"score {self.score} is not a pair (White, Black)")
         object.__setattr__(self, "score", score)
         problem = self._problem()
         if problem:
-            raise ValueError(problem)
+            raise InvalidMatchState(problem)
 
     def _problem(self) -> str:
         """Why this state is impossible, or "" if it is fine."""

@@ -28,7 +28,7 @@ class Chain(NamedTuple):
 
     points: tuple[int, ...]
     hits: frozenset[int]
-    count: int
+    times: int
 
 
 def _point(word: str) -> int:
@@ -95,8 +95,8 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
             )
     mover = list(position.mover)
     for chain in chains:
-        mover[chain.points[0]] -= chain.count
-        mover[chain.points[-1]] += chain.count
+        mover[chain.points[0]] -= chain.times
+        mover[chain.points[-1]] += chain.times
     if min(mover) < 0:
         empty = [p for p in range(SLOTS) if mover[p] < 0]
         names = ", ".join("bar" if p == BAR else str(p) for p in empty)

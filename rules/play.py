@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from rules.errors import InvalidDice, IllegalPlay
+from rules.errors import IllegalPlay, InvalidDice
 from rules.position import BAR, OFF, Position
 
 Dice = tuple[int, int]

@@ -18,8 +18,6 @@ from rules.movegen import legal_results
 from tests.rules.gnubg import oracle
 from tests.rules.random_positions import KINDS, random_position, random_roll
 
-
-
 CASES_PER_KIND = 440  # 2,200 positions in all
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.errors import InvalidNotation
+from rules.errors import InvalidMatchState, InvalidNotation
 from rules.match_id import (
     MAX_MATCH_LENGTH,
     MAX_SCORE,
@@ -185,7 +185,7 @@ def test_mirrored_swaps_the_colours() -> None:
     ],
 )
 def test_impossible_states_are_refused(fields: dict[str, Any], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidMatchState, match=message):
         MatchInfo(**fields)
 
 

@@ -54,7 +54,9 @@ def test_tolerant_spellings_of_one_play(text: str) -> None:
         ((START, (3, 1)), "13/10/9", "13/9"),
     ],
 )
-def test_combined_and_repeated_moves(position_dice: tuple[Position, tuple[int, int]], text: str, canonical: str) -> None:
+def test_combined_and_repeated_moves(
+    position_dice: tuple[Position, tuple[int, int]], text: str, canonical: str
+) -> None:
     position, dice = position_dice
     assert parse_play(position, dice, text).notation() == canonical
 
