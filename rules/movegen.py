@@ -18,7 +18,7 @@ tuples only at a leaf: this keeps the whole search fast in pure Python.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from rules.play import Dice, Play, Step, check_dice
 from rules.position import BAR, OFF, SLOTS, Color, Counts, Position
@@ -104,93 +104,58 @@ class _Search:
         die = self.dice[depth]
         last = depth + 1 == len(self.dice)
         following = depth + 1
-        moved = False
+        canonical = self.canonical
+        sources: Iterable[int]
         if me[BAR]:
             # Bar first: nothing else moves while a checker waits to enter.
-            blockers = opp[die]
-            if top == BAR and blockers < 2 and (not aimed or self._heads_for_target(BAR, BAR - die)):
-                dest = BAR - die
-                hit = blockers == 1
-                me[BAR] -= 1
-                me[dest] += 1
-                if hit:
-                    opp[die] = 0
-                    opp[BAR] += 1
-                path.append(_STEPS[BAR][dest][hit])
-                if last:
-                    self._leaf(following)
-                else:
-                    self._descend(following, BAR)
-                path.pop()
-                if hit:
-                    opp[BAR] -= 1
-                    opp[die] = 1
-                me[dest] -= 1
-                me[BAR] += 1
-                if aimed:
-                    self._step_back(BAR, dest)
-            else:
-                self._leaf(depth)
-            return
-        highest = 24
-        while highest and not me[highest]:
-            highest -= 1
-        all_home = highest <= 6
-        canonical = self.canonical
-        start = highest if highest < top else top
-        for source in range(start, 0, -1):
+            highest, all_home = BAR, False
+            sources = (BAR,) if top == BAR else ()
+        else:
+            highest = 24
+            while highest and not me[highest]:
+                highest -= 1
+            all_home = highest <= 6
+            sources = range(highest if highest < top else top, 0, -1)
+        moved = False
+        for source in sources:
             if not me[source]:
                 continue
             dest = source - die
+            hit = False
+            facing = 0
             if dest > 0:
                 facing = BAR - dest
                 blockers = opp[facing]
                 if blockers >= 2:
                     continue
-                if aimed and not self._heads_for_target(source, dest):
-                    moved = True  # legal, only not toward the target
-                    continue
                 hit = blockers == 1
-                me[source] -= 1
-                me[dest] += 1
-                if hit:
-                    opp[facing] = 0
-                    opp[BAR] += 1
-                path.append(_STEPS[source][dest][hit])
-                if last:
-                    self._leaf(following)
-                else:
-                    self._descend(following, source if canonical else BAR)
-                path.pop()
-                if hit:
-                    opp[BAR] -= 1
-                    opp[facing] = 1
-                me[dest] -= 1
-                me[source] += 1
-                if aimed:
-                    self._step_back(source, dest)
-                moved = True
             else:
                 if not all_home:
                     break  # every lower source would bear off too
                 if dest < 0 and source != highest:
                     continue  # a higher checker must be moved or borne off first
-                if aimed and not self._heads_for_target(source, OFF):
-                    moved = True
-                    continue
-                me[source] -= 1
-                me[OFF] += 1
-                path.append(_STEPS[source][OFF][False])
-                if last:
-                    self._leaf(following)
-                else:
-                    self._descend(following, source if canonical else BAR)
-                path.pop()
-                me[OFF] -= 1
-                me[source] += 1
-                if aimed:
-                    self._step_back(source, OFF)
-                moved = True
+                dest = OFF
+            moved = True
+            if aimed and not self._heads_for_target(source, dest):
+                continue  # legal, only not toward the target
+            me[source] -= 1
+            me[dest] += 1
+            if hit:
+                opp[facing] = 0
+                opp[BAR] += 1
+            path.append(_STEPS[source][dest][hit])
+            if last:
+                self._leaf(following)
+            else:
+                self._descend(following, source if canonical else BAR)
+            path.pop()
+            if hit:
+                opp[BAR] -= 1
+                opp[facing] = 1
+            me[dest] -= 1
+            me[source] += 1
+            if aimed:
+                self._step_back(source, dest)
         if not moved:
             self._leaf(depth)
 
