@@ -196,3 +196,10 @@ def test_black_to_move_uses_black_numbering() -> None:
 def test_impossible_dice_are_refused(dice: tuple[int, ...]) -> None:
     with pytest.raises(InvalidDice):
         legal_plays(Position.start(), dice)
+
+
+def test_no_limit_on_checkers_per_point() -> None:
+    """Fourteen on the 6-point take the fifteenth: any number of own checkers share a point."""
+    position = Position.build({11: 1, 6: 14}, {13: 15})
+    assert side({6: 15}) in white_results(position, (3, 2))
+    assert "11/6" in notations(position, (3, 2))
