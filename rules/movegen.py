@@ -22,6 +22,7 @@ from typing import Iterable, Sequence
 
 from rules.play import Dice, Play, Step, check_dice
 from rules.position import BAR, OFF, SLOTS, Color, Counts, Position
+from rules.steprules import HEAD, STANDARD, Landing, Rules
 
 ResultKey = bytes
 """Mover counts then opponent counts after a play, 26 bytes each, own numbering.
@@ -43,24 +44,44 @@ _STEPS = [[(Step(source, dest, False), Step(source, dest, True)) for dest in ran
 
 
 class _Search:
-    """One search over the dice orders; keeps the results using the most dice."""
+    """One search over the dice orders; keeps the results using the most dice.
 
-    __slots__ = ("me", "opp", "dice", "canonical", "path", "best", "results", "first_die", "slack")
+    With ``partial`` it also keeps every board passed on the way, with the
+    dice still unplayed there, for the referee's diagnosis.
+    """
 
-    def __init__(self, mover: Counts, opponent: Counts, target: Counts | None = None) -> None:
+    __slots__ = (
+        "me", "opp", "rules", "dice", "canonical", "path", "best", "results", "first_die", "slack",
+        "head_left", "memo", "partial",
+    )
+
+    def __init__(
+        self,
+        mover: Counts,
+        opponent: Counts,
+        rules: Rules = STANDARD,
+        target: Counts | None = None,
+        partial: bool = False,
+    ) -> None:
         self.slack = _slack(mover, target) if target is not None else None
         self.me = list(mover)
         self.opp = list(opponent)
+        self.rules = rules
         self.path: list[Step] = []
         self.best = -1
         self.results: dict[ResultKey, tuple[Step, ...]] = {}
         self.first_die: dict[ResultKey, int] = {}
         self.dice: tuple[int, ...] = ()
         self.canonical = False
+        self.head_left = rules.head_limit if rules.head_limit is not None else 15
+        self.memo: set[tuple[bytes, int, int]] | None = None
+        self.partial: dict[ResultKey, set[tuple[int, ...]]] | None = {} if partial else None
 
     def run(self, sequence: tuple[int, ...]) -> None:
         self.dice = sequence
-        self.canonical = len(set(sequence)) == 1 and len(sequence) > 1
+        double = len(set(sequence)) == 1 and len(sequence) > 1
+        self.canonical = double and self.rules.order_free
+        self.memo = set() if double and not self.canonical else None
         if self.slack is None or min(self.slack) >= 0:
             self._descend(0, BAR)
 
@@ -100,22 +121,35 @@ class _Search:
             self.first_die[key] = self.dice[0]
 
     def _descend(self, depth: int, top: int) -> None:
-        me, opp, path, aimed = self.me, self.opp, self.path, self.slack is not None
+        me, opp, path, rules = self.me, self.opp, self.path, self.rules
+        if self.memo is not None:
+            seen = (bytes(me), depth, self.head_left)
+            if seen in self.memo:
+                return
+            self.memo.add(seen)
+        if self.partial is not None:
+            self.partial.setdefault(bytes(me) + bytes(opp), set()).add(self.dice[depth:])
+            if depth == len(self.dice):
+                self._leaf(depth)
+                return
+        aimed = self.slack is not None
         die = self.dice[depth]
-        last = depth + 1 == len(self.dice)
+        last = depth + 1 == len(self.dice) and self.partial is None
         following = depth + 1
         canonical = self.canonical
+        facing_of = rules.facing
+        closed_at = 2 if rules.landing is Landing.HIT else 1
         sources: Iterable[int]
-        if me[BAR]:
+        highest = BAR
+        while highest and not me[highest]:
+            highest -= 1
+        all_home = highest <= 6
+        first = highest if highest < top else top
+        if me[BAR] and rules.bar_first:
             # Bar first: nothing else moves while a checker waits to enter.
-            highest, all_home = BAR, False
             sources = (BAR,) if top == BAR else ()
         else:
-            highest = 24
-            while highest and not me[highest]:
-                highest -= 1
-            all_home = highest <= 6
-            sources = range(highest if highest < top else top, 0, -1)
+            sources = range(first, 0, -1)
         moved = False
         for source in sources:
             if not me[source]:
@@ -124,19 +158,31 @@ class _Search:
             hit = False
             facing = 0
             if dest > 0:
-                facing = BAR - dest
+                facing = facing_of[dest]
                 blockers = opp[facing]
-                if blockers >= 2:
-                    continue
+                if blockers >= closed_at:
+                    if rules.closed_points:
+                        continue
+                    blockers = 0  # waived for a diagnosis: the checker stands beside them
                 hit = blockers == 1
             else:
-                if not all_home:
+                if not all_home and rules.all_home_to_bear_off:
                     break  # every lower source would bear off too
-                if dest < 0 and source != highest:
+                if dest < 0 and source != highest and rules.highest_first:
                     continue  # a higher checker must be moved or borne off first
                 dest = OFF
+            if source == HEAD and rules.head_limit is not None:
+                if not self.head_left:
+                    continue
+                self.head_left -= 1
+            if rules.six_prime and dest != OFF and not me[dest] and _forbidden_prime(me, opp, dest, facing_of):
+                if source == HEAD and rules.head_limit is not None:
+                    self.head_left += 1
+                continue
             moved = True
             if aimed and not self._heads_for_target(source, dest):
+                if source == HEAD and rules.head_limit is not None:
+                    self.head_left += 1
                 continue  # legal, only not toward the target
             me[source] -= 1
             me[dest] += 1
@@ -156,8 +202,29 @@ class _Search:
             me[source] += 1
             if aimed:
                 self._step_back(source, dest)
+            if source == HEAD and rules.head_limit is not None:
+                self.head_left += 1
         if not moved:
             self._leaf(depth)
+
+
+def _forbidden_prime(me: list[int], opp: list[int], dest: int, facing: tuple[int, ...]) -> bool:
+    """Whether landing on the empty point ``dest`` makes six in a row with no opposing checker past it.
+
+    "In a row" follows the opponent's path: its own points 24 down to 1,
+    which are my points facing[24], facing[23], ... Borne-off opposing
+    checkers are past every block.
+    """
+    index = 24 - facing[dest]  # place of dest along the opponent's path, 0..23
+    low = index
+    while low > 0 and me[facing[24 - (low - 1)]]:
+        low -= 1
+    high = index
+    while high < 23 and me[facing[24 - (high + 1)]]:
+        high += 1
+    if high - low + 1 < 6:
+        return False
+    return not (opp[OFF] or any(opp[1 : 24 - high]))
 
 
 def _slack(mover: Counts, target: Counts) -> list[int]:
@@ -180,7 +247,7 @@ def find_full_play(position: Position, dice: Dice, after: Position) -> Play | No
     """
     mover = after.side(position.turn)
     opponent = after.side(position.turn.other)
-    search = _Search(position.mover, position.opponent, target=mover)
+    search = _Search(position.mover, position.opponent, position.step_rules(dice), target=mover)
     for sequence in dice_sequences(dice):
         search.run(sequence)
     full = 4 if dice[0] == dice[1] else 2
@@ -190,14 +257,16 @@ def find_full_play(position: Position, dice: Dice, after: Position) -> Play | No
     return Play(steps)
 
 
-def search_results(mover: Counts, opponent: Counts, dice: Dice) -> dict[ResultKey, tuple[Step, ...]]:
+def search_results(
+    mover: Counts, opponent: Counts, dice: Dice, rules: Rules = STANDARD
+) -> dict[ResultKey, tuple[Step, ...]]:
     """Every distinct legal result of the roll for the side whose counts are ``mover``.
 
     Maps (mover, opponent) counts after the play to one sequence of steps
     reaching it. A roll that cannot be played at all gives the unchanged
     board with no steps.
     """
-    search = _Search(mover, opponent)
+    search = _Search(mover, opponent, rules)
     for sequence in dice_sequences(dice):
         search.run(sequence)
     results = search.results
@@ -216,11 +285,13 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Pla
     after_turn = turn.other
     white_moved = turn is Color.WHITE
     new = tuple.__new__  # Position.unchecked without the call: results are valid by construction
+    kind = type(position)
     results: dict[Position, Play] = {}
-    for key, steps in search_results(position.mover, position.opponent, pair).items():
+    found = search_results(position.mover, position.opponent, pair, position.step_rules(pair))
+    for key, steps in found.items():
         me, opp = tuple(key[:SLOTS]), tuple(key[SLOTS:])
         board = (me, opp, after_turn) if white_moved else (opp, me, after_turn)
-        results[new(Position, board)] = Play(steps)
+        results[new(kind, board)] = Play(steps)
     return results
 
 

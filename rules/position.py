@@ -13,9 +13,10 @@ results of a roll and be compared with a board snapshot.
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterable, Mapping, NamedTuple, Union
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Union
 
 from rules.errors import InvalidPosition
+from rules.steprules import STANDARD, Rules, tavla_facing
 
 OFF = 0
 BAR = 25
@@ -88,12 +89,15 @@ def describe_status(status: Status) -> list[str]:
     return [text for flag, text in _STATUS_TEXT.items() if flag in status]
 
 
-def shared_points(white: Counts, black: Counts) -> list[int]:
-    """White's point numbers that hold checkers of both colours."""
-    return [p for p in range(1, 25) if white[p] > 0 and black[25 - p] > 0]
+_TAVLA_FACING = tavla_facing()
 
 
-def check_sides(white: Counts, black: Counts) -> Status:
+def shared_points(white: Counts, black: Counts, facing: tuple[int, ...] = _TAVLA_FACING) -> list[int]:
+    """White's point numbers that hold checkers of both colours (``facing``: the geometry)."""
+    return [p for p in range(1, 25) if white[p] > 0 and black[facing[p]] > 0]
+
+
+def check_sides(white: Counts, black: Counts, facing: tuple[int, ...] = _TAVLA_FACING) -> Status:
     """Every problem of a pair of sides, as flags (VALID if none)."""
     status = Status.VALID
     if len(white) != SLOTS or len(black) != SLOTS:
@@ -109,7 +113,7 @@ def check_sides(white: Counts, black: Counts) -> Status:
             status |= too_many
         elif total < CHECKERS:
             status |= too_few
-    if shared_points(white, black):
+    if shared_points(white, black, facing):
         status |= Status.SHARED_POINT
     if white[OFF] == CHECKERS and black[OFF] == CHECKERS:
         status |= Status.BOTH_FINISHED
@@ -167,14 +171,18 @@ class Position(_Board):
 
     __slots__ = ()
 
+    RULES: ClassVar[Rules] = STANDARD
+    """How checkers step in this game; variants subclass Position and change it."""
+
     def __new__(cls, white: Iterable[int], black: Iterable[int], turn: Color = Color.WHITE) -> "Position":
         white_counts = tuple(int(n) for n in white)
         black_counts = tuple(int(n) for n in black)
-        status = check_sides(white_counts, black_counts)
+        facing = cls.RULES.facing
+        status = check_sides(white_counts, black_counts, facing)
         if status != Status.VALID:
             problems = describe_status(status)
             if Status.SHARED_POINT in status:
-                points = ", ".join(map(str, shared_points(white_counts, black_counts)))
+                points = ", ".join(map(str, shared_points(white_counts, black_counts, facing)))
                 problems.append(f"shared points (White's numbering): {points}")
             raise InvalidPosition("impossible position: " + "; ".join(problems), status)
         return tuple.__new__(cls, (white_counts, black_counts, Color(turn)))
@@ -219,7 +227,11 @@ class Position(_Board):
         return cls(side, side, turn)
 
     def status(self) -> Status:
-        return check_sides(self.white, self.black)
+        return check_sides(self.white, self.black, self.RULES.facing)
+
+    def step_rules(self, dice: tuple[int, int]) -> Rules:
+        """The step rules for the side to move and this roll (variants may vary them by turn)."""
+        return self.RULES
 
     def side(self, color: Color) -> Counts:
         return self.white if color is Color.WHITE else self.black
@@ -235,7 +247,7 @@ class Position(_Board):
         return self.black if self.turn is Color.WHITE else self.white
 
     def with_turn(self, turn: Color) -> "Position":
-        return Position.unchecked(self.white, self.black, turn)
+        return type(self).unchecked(self.white, self.black, turn)
 
     def same_board(self, other: "Position") -> bool:
         """Whether the checkers stand the same, whoever is to move."""
@@ -243,7 +255,7 @@ class Position(_Board):
 
     def mirrored(self) -> "Position":
         """The same game with the colours exchanged (for symmetry checks)."""
-        return Position.unchecked(self.black, self.white, self.turn.other)
+        return type(self).unchecked(self.black, self.white, self.turn.other)
 
     def pips(self, color: Color) -> int:
         """Pip count: the sum of the distances home, bar counting 25."""
@@ -307,9 +319,10 @@ def render(position: Position) -> str:
     printed beneath.
     """
     white, black = position.white, position.black
+    facing = position.RULES.facing
 
     def cell(point: int) -> str:
-        w, b = white[point], black[25 - point]
+        w, b = white[point], black[facing[point]]
         if w:
             return f"{w:>2}O"
         if b:
