@@ -23,9 +23,8 @@ from rules.gnubg_id import decode_position_id, encode_position_id
 from rules.judge import judge
 from rules.movegen import legal_results
 from rules.position import Color, Position
-
-VARIANTS = {"backgammon": "backgammon", "tavla": "backgammon", "standard": "backgammon"}
-
+from rules.registry import find_variant
+from rules.variant import Variant
 
 def plays_for_request(request: Any) -> dict[str, Any]:
     """Answer one ``plays`` request (see README); errors become {"error": ...}."""
@@ -33,29 +32,37 @@ def plays_for_request(request: Any) -> dict[str, Any]:
         return {"id": None, "error": "each line must be a JSON object"}
     ident = request.get("id")
     try:
-        variant = request.get("variant", "backgammon")
-        if not isinstance(variant, str) or variant.lower() not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(sorted(VARIANTS))}")
-        position = _request_position(request)
+        name = request.get("variant", "backgammon")
+        if not isinstance(name, str):
+            raise ValueError("'variant' must be a name such as 'backgammon' or 'uzun'")
+        variant = find_variant(name)
+        position = _request_position(request, variant)
         dice = request.get("dice")
         if not isinstance(dice, list):
             raise ValueError("'dice' must be a list of two numbers, e.g. [3, 1]")
         results = legal_results(position, dice)
     except (RulesError, ValueError, TypeError) as error:
         return {"id": ident, "error": str(error)}
-    moves = [
-        {"move": play.notation(), "after_id": encode_position_id(after)}
-        for after, play in results.items()
-        if play.steps
-    ]
-    moves.sort(key=lambda move: move["after_id"])
+    moves = []
+    for after, play in results.items():
+        if not play.steps:
+            continue
+        move: dict[str, Any] = {"move": variant.write_play(position, play)}
+        if variant.gnubg_ids:
+            move["after_id"] = encode_position_id(after)
+        else:
+            move["after"] = after.to_json()
+        moves.append(move)
+    moves.sort(key=lambda move: move.get("after_id") or json.dumps(move["after"], sort_keys=True))
     return {"id": ident, "moves": moves}
 
 
-def _request_position(request: dict[str, Any]) -> Position:
+def _request_position(request: dict[str, Any], variant: Variant) -> Position:
     if "position" in request:
-        return Position.from_json(request["position"])
+        return variant.position_type.from_json(request["position"])
     position_id = request.get("position_id")
+    if not variant.gnubg_ids:
+        raise ValueError(f"{variant.name} positions are given as 'position' (JSON form), not as Position IDs")
     if not isinstance(position_id, str):
         raise ValueError("give 'position_id' (GNU Backgammon Position ID) or 'position' (JSON form)")
     return decode_position_id(position_id)
@@ -124,12 +131,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """Two random players; every play is listed, judged and printed."""
     rng = random.Random(args.seed)
-    game = Game.new()
+    variant = find_variant(args.variant)
+    game = Game.new(variant=variant)
     while game.phase is Phase.OPENING:
         game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
-    opening = game.dice
-    assert opening is not None
-    print(f"Opening throw: {game.position.turn.name.lower()} plays {opening[0]}-{opening[1]}"
+    print(f"{variant.name}: {game.position.turn.name.lower()} wins the opening throw"
           f" after {game.opening_ties} tie(s)")
     while game.phase is not Phase.OVER:
         if game.phase is Phase.ROLL:
@@ -139,13 +145,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
         assert dice is not None
         options = game.legal_plays()
         choice = rng.choice(options)
+        before = game.position
         game = game.play(choice)
-        print(f"{len(game.turns):>3}. {mover.name.lower():<5} {dice[0]}-{dice[1]}: {str(choice):<26}"
-              f" ({len(options)} legal)  {encode_position_id(game.position)}")
+        text = variant.write_play(before, choice) or "(no move)"
+        where = encode_position_id(game.position) if variant.gnubg_ids else f"pips {game.position.pips(mover)}"
+        print(f"{len(game.turns):>3}. {mover.name.lower():<5} {dice[0]}-{dice[1]}: {text:<26}"
+              f" ({len(options)} legal)  {where}")
     result = game.result
     assert result is not None
     print(game.position)
-    print(f"{result.winner.name.lower()} wins a {result.kind.name.lower()}: {result.points} point(s)")
+    if result.winner is None:
+        print("a draw (last throw)")
+    else:
+        print(f"{result.winner.name.lower()} wins a {result.kind.name.lower()}: {result.points} point(s)")
     return 0
 
 
@@ -164,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_show.add_argument("position")
     p_demo = sub.add_parser("demo", help="a whole random game, judged turn by turn")
     p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--variant", default="backgammon", help="backgammon (tavla) or uzun (uzun tavla)")
     return parser
 
 

@@ -1,4 +1,4 @@
-"""One game from the opening throw to the last checker off.
+"""One game of any variant, from the opening throw to the last checker off.
 
 The game is an immutable value: every action returns the next game, so the
 referee can fold a journal of actions into the current state and replay it
@@ -17,14 +17,22 @@ from rules.judge import judge
 from rules.movegen import legal_plays
 from rules.notation import parse_play
 from rules.play import Dice, Play, Step, apply_steps, check_dice
-from rules.position import BAR, OFF, Color, Position
+from rules.position import OFF, Color, Position
+from rules.registry import variant_of
+from rules.standard import STANDARD_VARIANT, standard_result_kind
+from rules.variant import Opening, ResultKind, Variant
+
+__all__ = ["FirstMove", "Game", "GameResult", "Phase", "ResultKind", "Turn", "game_result", "result_kind"]
+
+result_kind = standard_result_kind
+"""Single, gammon or backgammon of standard tavla (kept for callers of the first API)."""
 
 
 class FirstMove(enum.Enum):
     """Who moves first (RULES.md section 1)."""
 
     OPENING_ROLL = "opening_roll"
-    """Each throws one die; the higher plays the two opening numbers (tournament rule)."""
+    """Each throws one die; the higher moves first, as the variant's opening rule says."""
     PREVIOUS_WINNER = "previous_winner"
     """Seed 001's house rule: the previous game's winner rolls two dice first."""
 
@@ -39,34 +47,17 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class ResultKind(enum.IntEnum):
-    """How a game was won; the value is the points before the cube."""
-
-    SINGLE = 1
-    GAMMON = 2
-    BACKGAMMON = 3
-
-
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    winner: Color
+    """Who won, how, and for what cube; ``winner`` None is a draw (uzun tavla's last throw)."""
+
+    winner: Color | None
     kind: ResultKind
     cube: int = 1
 
     @property
     def points(self) -> int:
-        return int(self.kind) * self.cube
-
-
-def result_kind(position: Position, winner: Color) -> ResultKind:
-    """Single, gammon or backgammon, judged from the loser's checkers (RULES.md 1)."""
-    loser = position.side(winner.other)
-    if loser[OFF] > 0:
-        return ResultKind.SINGLE
-    # The winner's home board is the loser's points 19..24; the bar counts too.
-    if loser[BAR] or any(loser[point] for point in range(19, 25)):
-        return ResultKind.BACKGAMMON
-    return ResultKind.GAMMON
+        return 0 if self.winner is None else int(self.kind) * self.cube
 
 
 def game_result(position: Position, cube: int = 1) -> GameResult | None:
@@ -74,7 +65,7 @@ def game_result(position: Position, cube: int = 1) -> GameResult | None:
     winner = position.winner()
     if winner is None:
         return None
-    return GameResult(winner, result_kind(position, winner), cube)
+    return GameResult(winner, variant_of(position).result_kind(position, winner), cube)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +79,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A game of tavla (standard rules) at one moment."""
+    """A game at one moment."""
 
     position: Position
     phase: Phase
@@ -98,6 +89,12 @@ class Game:
     turns: tuple[Turn, ...] = ()
     cube: int = 1
     result: GameResult | None = None
+    variant: Variant = STANDARD_VARIANT
+    starter: Color | None = None
+    """Who moved first; the last-throw rule asks whether the starter finished first."""
+    last_throw: bool = False
+    """Uzun tavla's club rule (off by default): the starter finishing first gives the
+    other one more throw, and a draw if that throw bears off all its checkers."""
 
     @classmethod
     def new(
@@ -105,26 +102,28 @@ class Game:
         first_move: FirstMove = FirstMove.OPENING_ROLL,
         previous_winner: Color | None = None,
         start: Position | None = None,
+        variant: Variant = STANDARD_VARIANT,
+        last_throw: bool = False,
     ) -> "Game":
         """A new game; with PREVIOUS_WINNER and a previous winner, that side rolls first."""
-        position = start or Position.start()
+        position = start or variant.start()
+        game = cls(position, Phase.OPENING, first_move=first_move, variant=variant, last_throw=last_throw)
         if first_move is FirstMove.PREVIOUS_WINNER and previous_winner is not None:
-            return cls(position.with_turn(previous_winner), Phase.ROLL, first_move=first_move)
-        return cls(position, Phase.OPENING, first_move=first_move)
+            return replace(game, position=position.with_turn(previous_winner), phase=Phase.ROLL, starter=previous_winner)
+        return game
 
     def opening_throw(self, white_die: int, black_die: int) -> "Game":
-        """Each side throws one die; a tie is thrown again, the higher plays both numbers."""
+        """Each side throws one die; a tie is thrown again, the higher moves first."""
         self._expect(Phase.OPENING, "the opening throw")
         check_dice((white_die, black_die))
         if white_die == black_die:
             return replace(self, opening_ties=self.opening_ties + 1)
         first = Color.WHITE if white_die > black_die else Color.BLACK
-        return replace(
-            self,
-            position=self.position.with_turn(first),
-            phase=Phase.PLAY,
-            dice=(white_die, black_die) if first is Color.WHITE else (black_die, white_die),
-        )
+        position = self.position.with_turn(first)
+        if self.variant.opening is Opening.THROW_AGAIN:
+            return replace(self, position=position, phase=Phase.ROLL, starter=first)
+        dice = (white_die, black_die) if first is Color.WHITE else (black_die, white_die)
+        return replace(self, position=position, phase=Phase.PLAY, dice=dice, starter=first)
 
     def roll(self, first: int, second: int) -> "Game":
         """The side to move rolls two dice."""
@@ -150,14 +149,28 @@ class Game:
             accepted = judge(self.position, self.dice, play)
         else:
             steps = play.steps if isinstance(play, Play) else tuple(play)
-            candidate = apply_steps(self.position, steps)
-            accepted = judge(self.position, self.dice, candidate)
+            accepted = judge(self.position, self.dice, apply_steps(self.position, steps))
+        mover = self.position.turn
         after = apply_steps(self.position, accepted.steps)
-        turns = self.turns + (Turn(self.position.turn, self.dice, accepted),)
-        result = game_result(after, self.cube)
-        if result is not None:
-            return replace(self, position=after, phase=Phase.OVER, dice=None, turns=turns, result=result)
-        return replace(self, position=after, phase=Phase.ROLL, dice=None, turns=turns)
+        turns = self.turns + (Turn(mover, self.dice, accepted),)
+        played = replace(self, position=after, phase=Phase.ROLL, dice=None, turns=turns)
+        return played._settle(mover)
+
+    def _settle(self, mover: Color) -> "Game":
+        """End the game if the last checker is off, unless the last-throw rule grants a throw."""
+        position = self.position
+        finished = position.side(mover)[OFF] == 15
+        if position.side(mover.other)[OFF] == 15:  # ``mover`` has just taken the last throw
+            if finished:
+                return replace(self, phase=Phase.OVER, result=GameResult(None, ResultKind.SINGLE, self.cube))
+            kind = self.variant.result_kind(position, mover.other)
+            return replace(self, phase=Phase.OVER, result=GameResult(mover.other, kind, self.cube))
+        if not finished:
+            return self
+        if self.last_throw and mover is self.starter:
+            return self  # the other side throws once more
+        kind = self.variant.result_kind(position, mover)
+        return replace(self, phase=Phase.OVER, result=GameResult(mover, kind, self.cube))
 
     def _expect(self, phase: Phase, action: str) -> None:
         if self.phase is not phase:

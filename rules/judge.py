@@ -10,12 +10,14 @@ and names the rule whose relaxation reaches the board, so the director hears
 from __future__ import annotations
 
 import enum
-from typing import Iterable, NamedTuple, Sequence
+from dataclasses import replace
+from typing import Any, Sequence
 
 from rules.errors import IllegalPlay
-from rules.movegen import find_full_play, legal_results
+from rules.movegen import dice_sequences, find_full_play, legal_results, reachable
 from rules.play import Dice, Play, check_dice
 from rules.position import BAR, OFF, Counts, Position, Status
+from rules.steprules import HEAD, Landing, Rules
 
 
 class Violation(enum.Enum):
@@ -29,21 +31,13 @@ class Violation(enum.Enum):
     BLOCKED_POINT = "a checker landed on or passed through a closed point"
     NOT_ALL_HOME = "bearing off is allowed only with all checkers in the home board"
     BEAR_OFF_HIGHER = "a lower checker was borne off while a checker stands on a higher point"
+    HEAD_RULE = "only one checker may leave the head this turn (two on the first turn with 6-6, 4-4, 3-3)"
+    SIX_PRIME = "six points in a row are not allowed while no opposing checker is past them"
     NO_MOVE = "nothing was played, but the roll can be played"
     MUST_USE_BOTH = "both dice must be played when possible"
     MUST_USE_LARGER = "when only one die can be played, the larger must be played"
     MUST_PLAY_MORE = "a double must be played as many times as possible"
     DICE_MISMATCH = "the checkers moved do not match the dice"
-
-
-_RELAXABLE = (
-    Violation.BAR_FIRST,
-    Violation.BLOCKED_POINT,
-    Violation.NOT_ALL_HOME,
-    Violation.BEAR_OFF_HIGHER,
-)
-
-_StateKey = tuple[Counts, Counts]
 
 
 def judge(before: Position, dice: Sequence[int], after: Position) -> Play:
@@ -83,6 +77,8 @@ def diagnose(
     before: Position, dice: Dice, after: Position, results: dict[Position, Play]
 ) -> tuple[list[Violation], bool]:
     """The rules ``after`` breaks, and whether it is an unfinished legal play."""
+    rules = before.step_rules(dice)
+    facing = rules.facing
     mover_color = before.turn
     me0, opp0 = before.mover, before.opponent
     me1, opp1 = after.side(mover_color), after.side(mover_color.other)
@@ -90,48 +86,71 @@ def diagnose(
     if status & ~Status.SHARED_POINT:
         return [Violation.CHECKER_COUNT_CHANGED], False
     if Status.SHARED_POINT in status:
-        closed = [p for p in range(1, 25) if me1[p] and opp1[25 - p] and opp0[25 - p] >= 2]
+        closed_at = 2 if rules.landing is Landing.HIT else 1
+        closed = [p for p in range(1, 25) if me1[p] and opp1[facing[p]] and opp0[facing[p]] >= closed_at]
         return [Violation.BLOCKED_POINT if closed else Violation.INVALID_POSITION], False
-    if not _only_blots_hit(opp0, opp1):
+    if not _only_blots_hit(opp0, opp1, hits_allowed=rules.landing is Landing.HIT):
         return [Violation.OPPONENT_MOVED], False
     if not _moves_forward(me0, me1):
         return [Violation.WRONG_DIRECTION], False
-    target: _StateKey = (me1, opp1)
-    legal_keys = {(r.side(mover_color), r.side(mover_color.other)) for r in results}
-    has_play = any(play.steps for play in results.values())
     if me0 == me1 and opp0 == opp1:
+        has_play = any(play.steps for play in results.values())
         return ([Violation.NO_MOVE], True) if has_play else ([], False)
 
-    full = _dice_list(dice)
-    reached = _explore(me0, opp0, full, frozenset())
+    target = bytes(me1) + bytes(opp1)
+    legal_keys = {bytes(r.side(mover_color)) + bytes(r.side(mover_color.other)) for r in results}
+    reached = reachable(me0, opp0, dice_sequences(dice), rules)
     if target in reached:
-        ways = reached[target]
-        if any(_explore(me1, opp1, way.remaining, frozenset()).keys() & legal_keys for way in ways):
-            return [_too_few_dice(dice)], True
+        head_used = me0[HEAD] - me1[HEAD]
+        for rest in reached[target]:
+            rest_rules = rules
+            if rules.head_limit is not None:
+                rest_rules = replace(rules, head_limit=max(rules.head_limit - head_used, 0))
+            if reachable(me1, opp1, (rest,), rest_rules).keys() & legal_keys:
+                return [_too_few_dice(dice)], True
         one_die_plays = all(len(play.steps) == 1 for play in results.values())
         if dice[0] != dice[1] and one_die_plays:
             return [Violation.MUST_USE_LARGER], False
         return [_too_few_dice(dice)], False
-    for rule in _RELAXABLE:
-        if target in _explore(me0, opp0, full, frozenset([rule])):
+    waivers = {rule: waiver for rule, waiver in _WAIVERS.items() if _applies(rules, waiver)}
+    for rule, waiver in waivers.items():
+        if target in reachable(me0, opp0, dice_sequences(dice), replace(rules, **waiver)):
             return [rule], False
-    relaxed_ways = _explore(me0, opp0, full, frozenset(_RELAXABLE)).get(target, [])
-    if relaxed_ways:
-        fewest = min((way.broken for way in relaxed_ways), key=len)
-        return sorted(fewest, key=_RELAXABLE.index), False
+    everything = {key: value for waiver in waivers.values() for key, value in waiver.items()}
+    if target in reachable(me0, opp0, dice_sequences(dice), replace(rules, **everything)):
+        needed = []
+        for rule, waiver in waivers.items():
+            others = {k: v for w_rule, w in waivers.items() if w_rule is not rule for k, v in w.items()}
+            if target not in reachable(me0, opp0, dice_sequences(dice), replace(rules, **others)):
+                needed.append(rule)
+        return needed or list(waivers), False
     return [Violation.DICE_MISMATCH], False
+
+
+_WAIVERS: dict[Violation, dict[str, Any]] = {
+    Violation.BAR_FIRST: {"bar_first": False},
+    Violation.BLOCKED_POINT: {"closed_points": False},
+    Violation.NOT_ALL_HOME: {"all_home_to_bear_off": False},
+    Violation.BEAR_OFF_HIGHER: {"highest_first": False},
+    Violation.HEAD_RULE: {"head_limit": None},
+    Violation.SIX_PRIME: {"six_prime": False},
+}
+"""How to switch each rule off, to see whether the play needed that."""
+
+
+def _applies(rules: Rules, waiver: dict[str, Any]) -> bool:
+    """Whether the rule a waiver switches off is in force in these rules."""
+    return any(getattr(rules, name) != value for name, value in waiver.items())
 
 
 def _too_few_dice(dice: Dice) -> Violation:
     return Violation.MUST_PLAY_MORE if dice[0] == dice[1] else Violation.MUST_USE_BOTH
 
 
-def _dice_list(dice: Dice) -> tuple[int, ...]:
-    return (dice[0],) * 4 if dice[0] == dice[1] else tuple(sorted(dice))
-
-
-def _only_blots_hit(opp0: Counts, opp1: Counts) -> bool:
-    """The opponent's only change may be blots sent to the bar."""
+def _only_blots_hit(opp0: Counts, opp1: Counts, hits_allowed: bool) -> bool:
+    """The opponent's only change may be blots sent to the bar (where hitting exists)."""
+    if not hits_allowed:
+        return opp0 == opp1
     if opp1[OFF] != opp0[OFF]:
         return False
     hit = 0
@@ -152,74 +171,3 @@ def _moves_forward(me0: Counts, me1: Counts) -> bool:
         if above1 > above0:
             return False
     return True
-
-
-class _Way(NamedTuple):
-    """How a board was reached: the dice still unplayed and the rules broken."""
-
-    remaining: tuple[int, ...]
-    broken: frozenset[Violation]
-
-
-def _explore(
-    me: Counts, opp: Counts, dice: tuple[int, ...], relax: frozenset[Violation]
-) -> dict[_StateKey, list[_Way]]:
-    """Every board reachable by playing some of the dice, one checker step at a time.
-
-    Steps follow the rules except those in ``relax``; each board maps to the
-    ways found to it.
-    """
-    start = _Way(dice, frozenset())
-    reached: dict[_StateKey, list[_Way]] = {(me, opp): [start]}
-    stack = [(me, opp, start)]
-    seen = {(me, opp, start)}
-    while stack:
-        cur_me, cur_opp, way = stack.pop()
-        for die in set(way.remaining):
-            rest = list(way.remaining)
-            rest.remove(die)
-            for new_me, new_opp, broken in _steps(cur_me, cur_opp, die, relax):
-                new_way = _Way(tuple(rest), way.broken | broken)
-                node = (new_me, new_opp, new_way)
-                if node in seen:
-                    continue
-                seen.add(node)
-                reached.setdefault((new_me, new_opp), []).append(new_way)
-                stack.append(node)
-    return reached
-
-
-def _steps(
-    me: Counts, opp: Counts, die: int, relax: frozenset[Violation]
-) -> Iterable[tuple[Counts, Counts, frozenset[Violation]]]:
-    """One checker moved by ``die``, with the rules in ``relax`` waived."""
-    highest = BAR
-    while highest and not me[highest]:
-        highest -= 1
-    for source in range(BAR, 0, -1):
-        if not me[source]:
-            continue
-        broken: list[Violation] = []
-        if me[BAR] and source != BAR:
-            broken.append(Violation.BAR_FIRST)
-        dest = max(source - die, OFF)
-        new_me = list(me)
-        new_me[source] -= 1
-        new_me[dest] += 1
-        new_opp = opp
-        if dest == OFF:
-            if highest > 6:
-                broken.append(Violation.NOT_ALL_HOME)
-            if source - die < 0 and source != highest:
-                broken.append(Violation.BEAR_OFF_HIGHER)
-        else:
-            facing = BAR - dest
-            if opp[facing] >= 2:
-                broken.append(Violation.BLOCKED_POINT)
-            elif opp[facing] == 1:
-                changed = list(opp)
-                changed[facing] = 0
-                changed[BAR] += 1
-                new_opp = tuple(changed)
-        if all(rule in relax for rule in broken):
-            yield tuple(new_me), new_opp, frozenset(broken)

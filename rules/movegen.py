@@ -257,6 +257,22 @@ def find_full_play(position: Position, dice: Dice, after: Position) -> Play | No
     return Play(steps)
 
 
+def reachable(
+    mover: Counts, opponent: Counts, sequences: Sequence[tuple[int, ...]], rules: Rules = STANDARD
+) -> dict[ResultKey, set[tuple[int, ...]]]:
+    """Every board reachable by playing the dice in these orders, fully or in part.
+
+    Maps each board (as a result key) to the dice still unplayed there; the
+    referee's diagnosis uses it to tell an unfinished play from a wrong one.
+    """
+    search = _Search(mover, opponent, rules, partial=True)
+    for sequence in sequences:
+        if sequence:
+            search.run(sequence)
+    assert search.partial is not None
+    return search.partial or {bytes(mover) + bytes(opponent): {()}}
+
+
 def search_results(
     mover: Counts, opponent: Counts, dice: Dice, rules: Rules = STANDARD
 ) -> dict[ResultKey, tuple[Step, ...]]:

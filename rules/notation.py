@@ -16,7 +16,8 @@ from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
 from rules.judge import Violation, judge
 from rules.movegen import legal_results
 from rules.play import Play, check_dice
-from rules.position import BAR, OFF, SLOTS, Position
+from rules.position import BAR, OFF, SLOTS, Color, Position
+from rules.registry import variant_of
 
 _POINT = r"(?:bar|b|off|o|\d{1,2})"
 _MOVE = re.compile(rf"^({_POINT})((?:/{_POINT}\*?)+)(?:\((\d)\))?$")
@@ -79,7 +80,7 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     describes a play the rules forbid.
     """
     pair = check_dice(dice)
-    chains = parse_chains(text)
+    chains = _own_numbering(position, parse_chains(text))
     results = legal_results(position, pair)
     if not chains:
         for after, play in results.items():
@@ -120,6 +121,18 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
         raise AmbiguousPlay(f"{text!r} fits more than one play: {options}", plays)
     judge(position, pair, _implied_board(position, target, chains))
     raise IllegalPlay(f"{text!r} is not a legal play of {pair[0]}-{pair[1]}", legal=_sorted(results))
+
+
+def _own_numbering(position: Position, chains: list[Chain]) -> list[Chain]:
+    """Chains in the mover's own numbering, for variants written in White's numbering."""
+    if not variant_of(position).white_numbering or position.turn is Color.WHITE:
+        return chains
+    facing = position.RULES.facing
+
+    def own(point: int) -> int:
+        return point if point in (OFF, BAR) else facing[point]
+
+    return [Chain(tuple(own(p) for p in c.points), frozenset(own(p) for p in c.hits), c.times) for c in chains]
 
 
 def _implied_board(position: Position, mover: tuple[int, ...], chains: list[Chain]) -> Position:

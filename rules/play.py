@@ -68,20 +68,30 @@ class Play:
         return len(self.steps)
 
 
-def format_steps(steps: Sequence[Step]) -> str:
-    """GNU Backgammon's text for a list of steps."""
-    hit_points = {step.dest for step in steps if step.hit}
+def join_chains(steps: Sequence[Step], keep: frozenset[int] | set[int] = frozenset()) -> list[list[int]]:
+    """One checker's consecutive steps joined into a chain of points, farthest source first.
+
+    Intermediate points are dropped unless in ``keep`` (GNU Backgammon keeps
+    the points where a blot was hit).
+    """
     ordered = sorted(steps, key=lambda step: (step.source, step.dest), reverse=True)
     chains: list[list[int]] = []
     for step in ordered:
         for chain in chains:
             if chain[-1] == step.source and chain[-1] != OFF:
-                if chain[-1] not in hit_points:
+                if chain[-1] not in keep:
                     chain.pop()
                 chain.append(step.dest)
                 break
         else:
             chains.append([step.source, step.dest])
+    return chains
+
+
+def format_steps(steps: Sequence[Step]) -> str:
+    """GNU Backgammon's text for a list of steps."""
+    hit_points = {step.dest for step in steps if step.hit}
+    chains = join_chains(steps, hit_points)
     groups: dict[tuple[int, ...], int] = {}
     for chain in chains:
         groups[tuple(chain)] = groups.get(tuple(chain), 0) + 1

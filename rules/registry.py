@@ -1,0 +1,34 @@
+"""Every variant the referee knows, found by any of its names (Turkish or English)."""
+
+from __future__ import annotations
+
+from rules.position import Position
+from rules.standard import STANDARD_VARIANT
+from rules.uzun import UZUN_VARIANT
+from rules.variant import Variant
+
+VARIANTS: tuple[Variant, ...] = (STANDARD_VARIANT, UZUN_VARIANT)
+
+
+def _key(name: str) -> str:
+    return " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+_BY_NAME = {_key(alias): v for v in VARIANTS for alias in (v.name, *v.aliases)}
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name``; ValueError listing the known names otherwise."""
+    try:
+        return _BY_NAME[_key(name)]
+    except KeyError:
+        known = ", ".join(v.name for v in VARIANTS)
+        raise ValueError(f"unknown variant {name!r}; known: {known} (and their Turkish/English aliases)") from None
+
+
+def variant_of(position: Position) -> Variant:
+    """The variant whose positions ``position`` is one of."""
+    for variant in VARIANTS:
+        if type(position) is variant.position_type:
+            return variant
+    raise ValueError(f"no variant plays on a {type(position).__name__}")
