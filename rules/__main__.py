@@ -26,6 +26,7 @@ from rules.position import Color, Position
 from rules.registry import find_variant
 from rules.variant import Variant
 
+
 def plays_for_request(request: Any) -> dict[str, Any]:
     """Answer one ``plays`` request (see README); errors become {"error": ...}."""
     if not isinstance(request, dict):

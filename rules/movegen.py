@@ -175,10 +175,14 @@ class _Search:
                 if not self.head_left:
                     continue
                 self.head_left -= 1
-            if rules.six_prime and dest != OFF and not me[dest] and _forbidden_prime(me, opp, dest, facing_of):
-                if source == HEAD and rules.head_limit is not None:
-                    self.head_left += 1
-                continue
+            if rules.six_prime and dest != OFF and not me[dest]:
+                me[source] -= 1  # the block is judged with the checker already gone from its source
+                forbidden = _forbidden_prime(me, opp, dest, facing_of)
+                me[source] += 1
+                if forbidden:
+                    if source == HEAD and rules.head_limit is not None:
+                        self.head_left += 1
+                    continue
             moved = True
             if aimed and not self._heads_for_target(source, dest):
                 if source == HEAD and rules.head_limit is not None:
@@ -209,7 +213,7 @@ class _Search:
 
 
 def _forbidden_prime(me: list[int], opp: list[int], dest: int, facing: tuple[int, ...]) -> bool:
-    """Whether landing on the empty point ``dest`` makes six in a row with no opposing checker past it.
+    """Whether a checker landing on the empty point ``dest`` makes six in a row with no opposing checker past it.
 
     "In a row" follows the opponent's path: its own points 24 down to 1,
     which are my points facing[24], facing[23], ... Borne-off opposing

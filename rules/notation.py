@@ -18,6 +18,7 @@ from rules.movegen import legal_results
 from rules.play import Play, check_dice
 from rules.position import BAR, OFF, SLOTS, Color, Position
 from rules.registry import variant_of
+from rules.steprules import Landing
 
 _POINT = r"(?:bar|b|off|o|\d{1,2})"
 _MOVE = re.compile(rf"^({_POINT})((?:/{_POINT}\*?)+)(?:\((\d)\))?$")
@@ -136,15 +137,17 @@ def _own_numbering(position: Position, chains: list[Chain]) -> list[Chain]:
 
 
 def _implied_board(position: Position, mover: tuple[int, ...], chains: list[Chain]) -> Position:
-    """The board the text leads to, hitting blots where the text lands or marks a hit."""
+    """The board the text leads to, hitting blots where the text lands (where hitting exists)."""
     opponent = list(position.opponent)
+    if position.RULES.landing is not Landing.HIT:
+        return type(position).from_sides(mover, tuple(opponent), position.turn)
     landed = {p for chain in chains for p in chain.points[1:]} - {OFF}
     for point in sorted(landed):
-        facing = BAR - point
+        facing = position.RULES.facing[point]
         if opponent[facing] == 1:
             opponent[facing] = 0
             opponent[BAR] += 1
-    return Position.from_sides(mover, tuple(opponent), position.turn)
+    return type(position).from_sides(mover, tuple(opponent), position.turn)
 
 
 def _sorted(results: dict[Position, Play]) -> list[Play]:

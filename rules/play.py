@@ -14,6 +14,7 @@ from typing import NamedTuple, Sequence
 
 from rules.errors import IllegalPlay, InvalidDice
 from rules.position import BAR, OFF, Position
+from rules.steprules import Landing
 
 Dice = tuple[int, int]
 
@@ -115,6 +116,8 @@ def apply_steps(position: Position, steps: Sequence[Step]) -> Position:
     """
     me = list(position.mover)
     opp = list(position.opponent)
+    rules = position.RULES
+    closed_at = 2 if rules.landing is Landing.HIT else 1
     for step in steps:
         if not 1 <= step.source <= BAR or not OFF <= step.dest < step.source:
             raise IllegalPlay(f"step {point_name(step.source)}/{point_name(step.dest)} goes nowhere legal")
@@ -122,11 +125,11 @@ def apply_steps(position: Position, steps: Sequence[Step]) -> Position:
             raise IllegalPlay(f"no checker on {point_name(step.source)} to move")
         me[step.source] -= 1
         if step.dest != OFF:
-            facing = 25 - step.dest
-            if opp[facing] >= 2:
+            facing = rules.facing[step.dest]
+            if opp[facing] >= closed_at:
                 raise IllegalPlay(f"point {step.dest} is closed")
-            if opp[facing] == 1:
+            if opp[facing] == 1 and rules.landing is Landing.HIT:
                 opp[facing] = 0
                 opp[BAR] += 1
         me[step.dest] += 1
-    return Position.from_sides(tuple(me), tuple(opp), position.turn).with_turn(position.turn.other)
+    return type(position).from_sides(tuple(me), tuple(opp), position.turn).with_turn(position.turn.other)

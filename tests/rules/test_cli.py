@@ -88,3 +88,18 @@ def test_human_commands(capsys: object) -> None:
     assert main(["show", START]) == 0
     assert main(["show", "bad"]) == 2
     assert main(["demo", "--seed", "3"]) == 0
+
+
+def test_plays_for_uzun_tavla_in_the_json_form() -> None:
+    start = {
+        "turn": "black",
+        "white": {"points": [0] * 23 + [15]},
+        "black": {"points": [0] * 23 + [15]},
+    }
+    answer = run_plays([json.dumps({"id": "u", "variant": "uzun tavla", "position": start, "dice": [3, 3]})])[0]
+    moves = answer["moves"]
+    assert isinstance(moves, list)
+    assert sorted(m["move"] for m in moves) == ["12/3 12/9", "12/6 12/6"]  # White's numbering
+    assert all(m["after"]["turn"] == "white" for m in moves)
+    refused = run_plays([json.dumps({"id": 2, "variant": "uzun", "position_id": START, "dice": [3, 1]})])[0]
+    assert "JSON" in str(refused["error"])

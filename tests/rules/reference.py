@@ -1,0 +1,171 @@
+"""A deliberately simple reference enumerator, written from RULES.md alone.
+
+It shares no code with the fast generator in ``rules.movegen``: checkers
+are tracked by their progress along their own path over the absolute board
+(White's numbering), every order of the dice and every checker choice is
+tried, and the rules are applied one step at a time as the text states them.
+It is slow and only for tests, which compare its results with the real
+generator's on thousands of random positions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Iterable
+
+from rules.position import Color, Position
+
+BAR_PROGRESS = -1
+OFF_PROGRESS = 24
+
+TAVLA = "tavla"
+UZUN = "uzun"
+
+
+def paths(game: str) -> dict[Color, list[int]]:
+    """Each side's path over the absolute board, as White numbers the points, first point first."""
+    white = list(range(24, 0, -1))
+    if game == UZUN:
+        black = list(range(12, 0, -1)) + list(range(24, 12, -1))
+    else:
+        black = list(range(1, 25))
+    return {Color.WHITE: white, Color.BLACK: black}
+
+
+Board = tuple[tuple[int, ...], tuple[int, ...]]
+"""Sorted progress values of the mover's 15 checkers, then of the opponent's."""
+
+
+def board_of(position: Position) -> Board:
+    """Progress of every checker: own point p is progress 24 - p; off 24; bar -1."""
+
+    def progress(counts: tuple[int, ...]) -> tuple[int, ...]:
+        values: list[int] = []
+        for slot, n in enumerate(counts):
+            if slot == 0:
+                values += [OFF_PROGRESS] * n
+            elif slot == 25:
+                values += [BAR_PROGRESS] * n
+            else:
+                values += [24 - slot] * n
+        return tuple(sorted(values))
+
+    return progress(position.mover), progress(position.opponent)
+
+
+def position_of(board: Board, mover: Color, kind: type[Position]) -> Position:
+    def counts(values: tuple[int, ...]) -> tuple[int, ...]:
+        slots = [0] * 26
+        for value in values:
+            slot = 0 if value == OFF_PROGRESS else 25 if value == BAR_PROGRESS else 24 - value
+            slots[slot] += 1
+        return tuple(slots)
+
+    me, opp = counts(board[0]), counts(board[1])
+    white, black = (me, opp) if mover is Color.WHITE else (opp, me)
+    return kind.unchecked(white, black, mover.other)
+
+
+def _occupants(board: Board, mover: Color, game: str) -> tuple[dict[int, int], dict[int, int]]:
+    """Checker counts on each absolute point, for the mover and the opponent."""
+    route = paths(game)
+    mine: dict[int, int] = {}
+    theirs: dict[int, int] = {}
+    for value in board[0]:
+        if 0 <= value < 24:
+            point = route[mover][value]
+            mine[point] = mine.get(point, 0) + 1
+    for value in board[1]:
+        if 0 <= value < 24:
+            point = route[mover.other][value]
+            theirs[point] = theirs.get(point, 0) + 1
+    return mine, theirs
+
+
+def _six_in_a_row(board: Board, mover: Color, game: str, landed: int) -> bool:
+    """RULES.md 4: a forbidden block of six along the opponent's path through ``landed``."""
+    route = paths(game)
+    opponent_path = route[mover.other]
+    mine, _ = _occupants(board, mover, game)
+    held = [mine.get(point, 0) > 0 for point in opponent_path]
+    index = opponent_path.index(landed)
+    start = index
+    while start > 0 and held[start - 1]:
+        start -= 1
+    end = index
+    while end < 23 and held[end + 1]:
+        end += 1
+    if end - start + 1 < 6:
+        return False
+    past = any(value > end for value in board[1])  # borne-off checkers (24) are past too
+    return not past
+
+
+def _single_moves(board: Board, mover: Color, game: str, die: int, head_left: int) -> Iterable[tuple[Board, int]]:
+    """Every board after moving one checker by ``die`` under the rules, with the head budget left."""
+    route = paths(game)
+    mine_values, their_values = list(board[0]), list(board[1])
+    on_bar = BAR_PROGRESS in mine_values
+    all_home = all(value >= 18 for value in mine_values)
+    lowest = min(mine_values)
+    for index in sorted(set(range(15)), key=lambda i: mine_values[i]):
+        value = mine_values[index]
+        if value == OFF_PROGRESS:
+            continue
+        if on_bar and value != BAR_PROGRESS:
+            continue  # bar first
+        if game == UZUN and value == 0 and head_left == 0:
+            continue  # head rule
+        target = value + die
+        new_theirs = list(their_values)
+        if target < 24:
+            point = route[mover][target]
+            _, theirs = _occupants(board, mover, game)
+            count = theirs.get(point, 0)
+            if game == UZUN and count >= 1:
+                continue
+            if game == TAVLA and count >= 2:
+                continue
+            if game == TAVLA and count == 1:
+                hit = next(i for i, v in enumerate(their_values) if 0 <= v < 24 and route[mover.other][v] == point)
+                new_theirs[hit] = BAR_PROGRESS
+        else:
+            if not all_home:
+                continue
+            if target > 24 and value != lowest:
+                continue  # a checker farther from home must be played first
+            target = OFF_PROGRESS
+        new_mine = list(mine_values)
+        new_mine[index] = target
+        new_board = (tuple(sorted(new_mine)), tuple(sorted(new_theirs)))
+        if game == UZUN and target < 24:
+            point = route[mover][target]
+            was_held = any(0 <= v < 24 and route[mover][v] == point for v in mine_values)
+            if not was_held and _six_in_a_row(new_board, mover, game, point):
+                continue
+        used_head = game == UZUN and value == 0
+        yield new_board, head_left - (1 if used_head else 0)
+
+
+def reference_results(position: Position, dice: tuple[int, int], game: str, head_limit: int = 1) -> set[Position]:
+    """Every legal result, by brute force over dice orders and checker choices."""
+    mover = position.turn
+    start = board_of(position)
+    orders = [dice * 2] if dice[0] == dice[1] else list(itertools.permutations(dice))
+    finished: list[tuple[Board, int, int]] = []  # board, dice used, first die
+    for order in orders:
+        frontier = {(start, head_limit)}
+        for used in range(len(order)):
+            following = set()
+            for board, head_left in frontier:
+                moves = list(_single_moves(board, mover, game, order[used], head_left))
+                if not moves:
+                    finished.append((board, used, order[0]))
+                following.update(moves)
+            frontier = following
+        finished.extend((board, len(order), order[0]) for board, _ in frontier)
+    most = max(used for _, used, _ in finished)
+    kept = [(board, first) for board, used, first in finished if used == most]
+    if most == 1 and dice[0] != dice[1] and any(first == max(dice) for _, first in kept):
+        kept = [(board, first) for board, first in kept if first == max(dice)]
+    return {position_of(board, mover, type(position)) for board, _ in kept}
