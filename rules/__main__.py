@@ -66,7 +66,7 @@ def _request_position(request: dict[str, Any], variant: Variant) -> Position:
         raise ValueError(f"{variant.name} positions are given as 'position' (JSON form), not as Position IDs")
     if not isinstance(position_id, str):
         raise ValueError("give 'position_id' (GNU Backgammon Position ID) or 'position' (JSON form)")
-    return decode_position_id(position_id)
+    return variant.position_type(*decode_position_id(position_id))
 
 
 def run_plays(lines: Iterable[str], out: TextIO) -> None:

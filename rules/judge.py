@@ -33,6 +33,7 @@ class Violation(enum.Enum):
     BEAR_OFF_HIGHER = "a lower checker was borne off while a checker stands on a higher point"
     HEAD_RULE = "only one checker may leave the head this turn (two on the first turn with 6-6, 4-4, 3-3)"
     SIX_PRIME = "six points in a row are not allowed while no opposing checker is past them"
+    MUST_BEAR_OFF = "a die that can bear a checker off must bear one off (Turkish tavla)"
     NO_MOVE = "nothing was played, but the roll can be played"
     MUST_USE_BOTH = "both dice must be played when possible"
     MUST_USE_LARGER = "when only one die can be played, the larger must be played"
@@ -134,6 +135,7 @@ _WAIVERS: dict[Violation, dict[str, Any]] = {
     Violation.BEAR_OFF_HIGHER: {"highest_first": False},
     Violation.HEAD_RULE: {"head_limit": None},
     Violation.SIX_PRIME: {"six_prime": False},
+    Violation.MUST_BEAR_OFF: {"compulsory_bear_off": False},
 }
 """How to switch each rule off, to see whether the play needed that."""
 

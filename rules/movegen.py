@@ -150,6 +150,8 @@ class _Search:
             sources = (BAR,) if top == BAR else ()
         else:
             sources = range(first, 0, -1)
+        # Turkish tavla: a die that can bear a checker off may not move one inside instead.
+        must_bear_off = rules.compulsory_bear_off and all_home and (me[die] > 0 or highest < die)
         moved = False
         for source in sources:
             if not me[source]:
@@ -158,6 +160,8 @@ class _Search:
             hit = False
             facing = 0
             if dest > 0:
+                if must_bear_off:
+                    continue
                 facing = facing_of[dest]
                 blockers = opp[facing]
                 if blockers >= closed_at:

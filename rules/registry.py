@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from rules.family import EUREIKA_VARIANT, LONGGAMMON_VARIANT, NACKGAMMON_VARIANT, TURKISH_VARIANT
 from rules.position import Position
 from rules.standard import STANDARD_VARIANT
 from rules.uzun import UZUN_VARIANT
 from rules.variant import Variant
 
-VARIANTS: tuple[Variant, ...] = (STANDARD_VARIANT, UZUN_VARIANT)
+VARIANTS: tuple[Variant, ...] = (
+    STANDARD_VARIANT,
+    TURKISH_VARIANT,
+    NACKGAMMON_VARIANT,
+    LONGGAMMON_VARIANT,
+    EUREIKA_VARIANT,
+    UZUN_VARIANT,
+)
 
 
 def _key(name: str) -> str:

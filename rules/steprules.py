@@ -53,6 +53,8 @@ class Rules:
     """How many checkers may leave the head (point 24) this turn; None: no limit."""
     six_prime: bool = False
     """No six points in a row along the opponent's path unless one of its checkers is past."""
+    compulsory_bear_off: bool = False
+    """A die that can bear a checker off must bear one off (Turkish tavla)."""
 
     @property
     def order_free(self) -> bool:
@@ -60,9 +62,11 @@ class Rules:
 
         True while a step's legality never depends on the steps before it
         other than by moving higher checkers first; a six-prime ban breaks
-        that (a block may be legal only after another checker left it).
+        that (a block may be legal only after another checker left it), and
+        so does compulsory bear-off (a 2 must bear off the 2-point checker,
+        but once it is off the same 2 may move the 3-point checker inside).
         """
-        return not self.six_prime
+        return not (self.six_prime or self.compulsory_bear_off)
 
 
 STANDARD = Rules()

@@ -19,6 +19,8 @@ BAR_PROGRESS = -1
 OFF_PROGRESS = 24
 
 TAVLA = "tavla"
+TURKISH = "turkish"
+"""Tavla with compulsory bear-off (RULES.md 3)."""
 UZUN = "uzun"
 
 
@@ -27,6 +29,8 @@ def paths(game: str) -> dict[Color, list[int]]:
     white = list(range(24, 0, -1))
     if game == UZUN:
         black = list(range(12, 0, -1)) + list(range(24, 12, -1))
+    elif game not in (TAVLA, TURKISH):
+        raise ValueError(f"the reference knows tavla, turkish and uzun, not {game!r}")
     else:
         black = list(range(1, 25))
     return {Color.WHITE: white, Color.BLACK: black}
@@ -108,6 +112,12 @@ def _single_moves(board: Board, mover: Color, game: str, die: int, head_left: in
     on_bar = BAR_PROGRESS in mine_values
     all_home = all(value >= 18 for value in mine_values)
     lowest = min(mine_values)
+    hitting = game != UZUN
+    # Turkish tavla: if this die can bear a checker off, it must.
+    can_bear_off = all_home and any(
+        v + die == 24 or (v + die > 24 and v == lowest) for v in mine_values if v != OFF_PROGRESS
+    )
+    must_bear_off = game == TURKISH and can_bear_off
     for index in sorted(set(range(15)), key=lambda i: mine_values[i]):
         value = mine_values[index]
         if value == OFF_PROGRESS:
@@ -119,14 +129,16 @@ def _single_moves(board: Board, mover: Color, game: str, die: int, head_left: in
         target = value + die
         new_theirs = list(their_values)
         if target < 24:
+            if must_bear_off:
+                continue
             point = route[mover][target]
             _, theirs = _occupants(board, mover, game)
             count = theirs.get(point, 0)
-            if game == UZUN and count >= 1:
+            if not hitting and count >= 1:
                 continue
-            if game == TAVLA and count >= 2:
+            if hitting and count >= 2:
                 continue
-            if game == TAVLA and count == 1:
+            if hitting and count == 1:
                 hit = next(i for i, v in enumerate(their_values) if 0 <= v < 24 and route[mover.other][v] == point)
                 new_theirs[hit] = BAR_PROGRESS
         else:

@@ -17,13 +17,24 @@ def available() -> bool:
     return GNUBG.exists()
 
 
-def run_script(script: Path, cases: list[dict[str, Any]], timeout: float = 900) -> list[dict[str, Any]]:
-    """Run a gnubg Python script over ``cases`` (JSON in, JSON out) in one gnubg process."""
+def run_script(
+    script: Path, cases: list[dict[str, Any]], timeout: float = 900, variation: str = "standard"
+) -> list[dict[str, Any]]:
+    """Run a gnubg Python script over ``cases`` (JSON in, JSON out) in one gnubg process.
+
+    ``variation`` is passed as TAVLA_ORACLE_VARIATION for scripts that `set variation`.
+    """
     with tempfile.TemporaryDirectory() as folder:
         source = Path(folder, "in.json")
         target = Path(folder, "out.json")
         source.write_text(json.dumps(cases))
-        env = dict(os.environ, TAVLA_ORACLE_IN=str(source), TAVLA_ORACLE_OUT=str(target), HOME=folder)
+        env = dict(
+            os.environ,
+            TAVLA_ORACLE_IN=str(source),
+            TAVLA_ORACLE_OUT=str(target),
+            TAVLA_ORACLE_VARIATION=variation,
+            HOME=folder,
+        )
         completed = subprocess.run(
             [str(GNUBG), "-t", "-q", "-p", str(script)],
             env=env,
@@ -38,6 +49,6 @@ def run_script(script: Path, cases: list[dict[str, Any]], timeout: float = 900) 
         return result
 
 
-def legal_moves(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def legal_moves(cases: list[dict[str, Any]], variation: str = "standard") -> list[dict[str, Any]]:
     """For each {"id", "position_id", "dice"}: gnubg's moves with their result IDs."""
-    return run_script(SCRIPT, cases)
+    return run_script(SCRIPT, cases, variation=variation)

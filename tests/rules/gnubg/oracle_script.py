@@ -29,6 +29,7 @@ def main():
     gnubg.command("set player 0 human")
     gnubg.command("set player 1 human")
     gnubg.command("set evaluation chequerplay evaluation plies 0")
+    gnubg.command("set variation " + os.environ.get("TAVLA_ORACLE_VARIATION", "standard"))
     gnubg.command("new session")
     with open(os.environ["TAVLA_ORACLE_IN"]) as handle:
         cases = json.load(handle)
