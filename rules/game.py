@@ -19,13 +19,10 @@ from rules.notation import parse_play
 from rules.play import Dice, Play, Step, apply_steps, check_dice
 from rules.position import OFF, Color, Position
 from rules.registry import variant_of
-from rules.standard import STANDARD_VARIANT, standard_result_kind
+from rules.standard import STANDARD_VARIANT
 from rules.variant import Opening, ResultKind, Variant
 
-__all__ = ["FirstMove", "Game", "GameResult", "Phase", "ResultKind", "Turn", "game_result", "result_kind"]
-
-result_kind = standard_result_kind
-"""Single, gammon or backgammon of standard tavla (kept for callers of the first API)."""
+__all__ = ["FirstMove", "Game", "GameResult", "Phase", "ResultKind", "Turn", "game_result"]
 
 
 class FirstMove(enum.Enum):
