@@ -5,24 +5,49 @@ checked in isolation against GNU Backgammon. The names most callers need are
 importable from here: ``from rules import Position, legal_plays, judge``.
 """
 
+from rules.chouette import Chouette, ChouetteGame, CubeMove, MemberCube
+from rules.cube import Cube, CubeRule, CubeRules
+from rules.cubeful import (
+    AcceptResignation,
+    Beaver,
+    CubefulGame,
+    Double,
+    Drop,
+    Ending,
+    Move,
+    OpeningThrow,
+    Outcome,
+    Raccoon,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
 from rules.errors import (
     AmbiguousPlay,
     IllegalAction,
+    IllegalCubeAction,
     IllegalPlay,
     InvalidDice,
     InvalidMatchState,
     InvalidNotation,
     InvalidPosition,
+    MatExportError,
+    MatImportError,
     RulesError,
 )
 from rules.game import FirstMove, Game, GameResult, Phase, ResultKind, game_result
 from rules.gnubg_id import decode_position_id, encode_position_id
 from rules.judge import Violation, is_unfinished, judge
+from rules.mat import load_mat, read_mat, recordable, save_mat, write_mat
+from rules.match import Match, MatchEnd, MatchHeader, MatchResult, MatchRules, TimeOut
 from rules.match_id import GameState, MatchInfo, Resignation, decode_match_id, encode_match_id
 from rules.movegen import legal_plays, legal_results
 from rules.notation import parse_play
+from rules.odds import Shots, shots
 from rules.play import Play, Step, apply_steps
 from rules.position import BAR, OFF, Color, Position, Status
+from rules.selfplay import random_match
 from rules.xgid import decode_xgid, encode_xgid
 
 __all__ = [
@@ -63,4 +88,42 @@ __all__ = [
     "legal_plays",
     "legal_results",
     "parse_play",
+    "Chouette",
+    "ChouetteGame",
+    "CubeMove",
+    "MemberCube",
+    "Cube",
+    "CubeRule",
+    "CubeRules",
+    "AcceptResignation",
+    "Beaver",
+    "CubefulGame",
+    "Double",
+    "Drop",
+    "Ending",
+    "Move",
+    "OpeningThrow",
+    "Outcome",
+    "Raccoon",
+    "RejectResignation",
+    "Resign",
+    "Roll",
+    "Take",
+    "IllegalCubeAction",
+    "MatExportError",
+    "MatImportError",
+    "load_mat",
+    "read_mat",
+    "recordable",
+    "save_mat",
+    "write_mat",
+    "Match",
+    "MatchEnd",
+    "MatchHeader",
+    "MatchResult",
+    "MatchRules",
+    "TimeOut",
+    "Shots",
+    "shots",
+    "random_match",
 ]

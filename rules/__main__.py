@@ -24,6 +24,7 @@ from rules.judge import judge
 from rules.movegen import legal_results
 from rules.position import Color, Position
 from rules.registry import find_variant
+from rules.selfplay import add_selfplay_parser, run_selfplay
 from rules.variant import Variant
 
 
@@ -165,6 +166,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tavla", description="The tavla rules core.")
     sub = parser.add_subparsers(dest="command", required=True)
+    add_selfplay_parser(sub)
     sub.add_parser("plays", help="JSON lines: legal plays of each position and roll")
     p_list = sub.add_parser("list", help="legal plays of a Position ID and a roll")
     p_list.add_argument("position", help="GNU Backgammon Position ID, player on roll to move")
@@ -186,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "plays":
         run_plays(sys.stdin, sys.stdout)
         return 0
-    handlers = {"list": cmd_list, "judge": cmd_judge, "show": cmd_show, "demo": cmd_demo}
+    handlers = {"list": cmd_list, "judge": cmd_judge, "show": cmd_show, "demo": cmd_demo, "selfplay": run_selfplay}
     try:
         return handlers[args.command](args)
     except (RulesError, ValueError) as error:

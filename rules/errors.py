@@ -67,3 +67,29 @@ class IllegalAction(RulesError):
 
 class InvalidMatchState(RulesError):
     """A cube, score or turn state that no match can be in (Crawford game with a cube, ...)."""
+
+
+if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
+    from rules.cube import CubeRule
+
+
+class IllegalCubeAction(IllegalAction):
+    """A double, take, drop, beaver or raccoon the rules forbid now; ``rule`` names the rule."""
+
+    def __init__(self, message: str, rule: "CubeRule") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class MatImportError(RulesError):
+    """A Jellyfish .mat file that cannot be read: says which file, which line and why."""
+
+    def __init__(self, path: str, line: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason
+
+
+class MatExportError(RulesError):
+    """A match a Jellyfish .mat file cannot hold (a variant or a rule the format lacks)."""

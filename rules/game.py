@@ -106,7 +106,8 @@ class Game:
         position = start or variant.start()
         game = cls(position, Phase.OPENING, first_move=first_move, variant=variant, last_throw=last_throw)
         if first_move is FirstMove.PREVIOUS_WINNER and previous_winner is not None:
-            return replace(game, position=position.with_turn(previous_winner), phase=Phase.ROLL, starter=previous_winner)
+            first = position.with_turn(previous_winner)
+            return replace(game, position=first, phase=Phase.ROLL, starter=previous_winner)
         return game
 
     def opening_throw(self, white_die: int, black_die: int) -> "Game":
