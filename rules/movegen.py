@@ -52,7 +52,7 @@ class _Search:
 
     __slots__ = (
         "me", "opp", "rules", "dice", "canonical", "path", "best", "results", "first_die", "slack",
-        "head_left", "memo", "partial",
+        "head_left", "memo", "partial", "knobs",
     )
 
     def __init__(
@@ -74,6 +74,18 @@ class _Search:
         self.dice: tuple[int, ...] = ()
         self.canonical = False
         self.head_left = rules.head_limit if rules.head_limit is not None else 15
+        # The rules as plain locals for the hot loop (attribute lookups add up at 100,000s of steps).
+        self.knobs = (
+            rules.facing,
+            2 if rules.landing is Landing.HIT else 1,
+            rules.bar_first,
+            rules.closed_points,
+            rules.all_home_to_bear_off,
+            rules.highest_first,
+            rules.head_limit is not None,
+            rules.six_prime,
+            rules.compulsory_bear_off,
+        )
         self.memo: set[tuple[bytes, int, int]] | None = None
         self.partial: dict[ResultKey, set[tuple[int, ...]]] | None = {} if partial else None
 
@@ -121,7 +133,9 @@ class _Search:
             self.first_die[key] = self.dice[0]
 
     def _descend(self, depth: int, top: int) -> None:
-        me, opp, path, rules = self.me, self.opp, self.path, self.rules
+        me, opp, path = self.me, self.opp, self.path
+        (facing_of, closed_at, bar_first, closed_points, all_home_rule, highest_first,
+         head_limited, six_prime, compulsory) = self.knobs
         if self.memo is not None:
             seen = (bytes(me), depth, self.head_left)
             if seen in self.memo:
@@ -137,21 +151,19 @@ class _Search:
         last = depth + 1 == len(self.dice) and self.partial is None
         following = depth + 1
         canonical = self.canonical
-        facing_of = rules.facing
-        closed_at = 2 if rules.landing is Landing.HIT else 1
         sources: Iterable[int]
         highest = BAR
         while highest and not me[highest]:
             highest -= 1
         all_home = highest <= 6
         first = highest if highest < top else top
-        if me[BAR] and rules.bar_first:
+        if me[BAR] and bar_first:
             # Bar first: nothing else moves while a checker waits to enter.
             sources = (BAR,) if top == BAR else ()
         else:
             sources = range(first, 0, -1)
         # Turkish tavla: a die that can bear a checker off may not move one inside instead.
-        must_bear_off = rules.compulsory_bear_off and all_home and (me[die] > 0 or highest < die)
+        must_bear_off = compulsory and all_home and (me[die] > 0 or highest < die)
         moved = False
         for source in sources:
             if not me[source]:
@@ -165,31 +177,31 @@ class _Search:
                 facing = facing_of[dest]
                 blockers = opp[facing]
                 if blockers >= closed_at:
-                    if rules.closed_points:
+                    if closed_points:
                         continue
                     blockers = 0  # waived for a diagnosis: the checker stands beside them
                 hit = blockers == 1
             else:
-                if not all_home and rules.all_home_to_bear_off:
+                if not all_home and all_home_rule:
                     break  # every lower source would bear off too
-                if dest < 0 and source != highest and rules.highest_first:
+                if dest < 0 and source != highest and highest_first:
                     continue  # a higher checker must be moved or borne off first
                 dest = OFF
-            if source == HEAD and rules.head_limit is not None:
+            if head_limited and source == HEAD:
                 if not self.head_left:
                     continue
                 self.head_left -= 1
-            if rules.six_prime and dest != OFF and not me[dest]:
+            if six_prime and dest != OFF and not me[dest]:
                 me[source] -= 1  # the block is judged with the checker already gone from its source
                 forbidden = _forbidden_prime(me, opp, dest, facing_of)
                 me[source] += 1
                 if forbidden:
-                    if source == HEAD and rules.head_limit is not None:
+                    if head_limited and source == HEAD:
                         self.head_left += 1
                     continue
             moved = True
             if aimed and not self._heads_for_target(source, dest):
-                if source == HEAD and rules.head_limit is not None:
+                if head_limited and source == HEAD:
                     self.head_left += 1
                 continue  # legal, only not toward the target
             me[source] -= 1
@@ -210,7 +222,7 @@ class _Search:
             me[source] += 1
             if aimed:
                 self._step_back(source, dest)
-            if source == HEAD and rules.head_limit is not None:
+            if head_limited and source == HEAD:
                 self.head_left += 1
         if not moved:
             self._leaf(depth)
