@@ -324,8 +324,13 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Pla
     kind = type(position)
     results: dict[Position, Play] = {}
     found = search_results(position.mover, position.opponent, pair, position.step_rules(pair))
+    opponents: dict[bytes, Counts] = {}  # most results leave the opponent as it was: share one tuple
     for key, steps in found.items():
-        me, opp = tuple(key[:SLOTS]), tuple(key[SLOTS:])
+        me = tuple(key[:SLOTS])
+        opp_key = key[SLOTS:]
+        opp = opponents.get(opp_key)
+        if opp is None:
+            opp = opponents[opp_key] = tuple(opp_key)
         board = (me, opp, after_turn) if white_moved else (opp, me, after_turn)
         results[new(kind, board)] = Play(steps)
     return results
