@@ -1,16 +1,21 @@
 """Legal plays of a roll: one search over the dice, deduplicated by result.
 
-The rules (RULES.md section 1) become three choices in one depth-first search:
+The rules become three choices in one depth-first search, for every variant:
 
 - which dice orders to try: both orders of two different numbers; for a
   double, one order only, with each step's source at or below the previous
   one (any legal sequence of equal steps can be reordered so, because blocked
   points stay blocked, hits only open points and moving high checkers first
-  only helps bearing off, so nothing is lost and nothing is found twice);
+  only helps bearing off, so nothing is lost and nothing is found twice).
+  Where a step's legality depends on the steps before it (uzun tavla's
+  six-in-a-row ban, Turkish tavla's compulsory bear-off) every order is
+  searched instead, with boards already seen at the same depth skipped;
 - which results to keep: those that use the most dice, and of two different
   numbers of which only one can be played, the larger;
-- what one step may do: bar first, no closed landing, bear off only with all
-  checkers home, from a lower point only when no checker stands higher.
+- what one step may do: the variant's :class:`rules.steprules.Rules` (bar
+  first, closed landing points, bear off only with all checkers home and
+  from a lower point only when no checker stands higher, the head limit,
+  the six-in-a-row ban, compulsory bear-off).
 
 The board is mutated in place and undone, and a result is frozen into
 tuples only at a leaf: this keeps the whole search fast in pure Python.
@@ -337,7 +342,7 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Pla
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
-    """The legal plays of a roll, one per distinct result, in notation order.
+    """The legal plays of a roll, one per distinct result, farthest-moving steps first.
 
     When nothing can be played the list holds the empty play only: the turn
     is lost ("yanar"), and the unchanged board is the one legal result.
