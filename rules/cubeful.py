@@ -54,28 +54,35 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Double:
+class PlayerAction:
+    """An action one player takes by name; subclasses differ only in what they mean."""
+
     by: Color
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
-    by: Color
+class Double(PlayerAction):
+    """``by`` offers the cube."""
 
 
 @dataclass(frozen=True, slots=True)
-class Drop:
-    by: Color
+class Take(PlayerAction):
+    """``by`` accepts the double and owns the cube."""
 
 
 @dataclass(frozen=True, slots=True)
-class Beaver:
-    by: Color
+class Drop(PlayerAction):
+    """``by`` refuses the double and pays the value before it."""
 
 
 @dataclass(frozen=True, slots=True)
-class Raccoon:
-    by: Color
+class Beaver(PlayerAction):
+    """``by``, just doubled, redoubles at once and keeps the cube (money only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Raccoon(PlayerAction):
+    """``by``, just beavered, redoubles once more (money only, an option)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +94,13 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptResignation:
-    by: Color
+class AcceptResignation(PlayerAction):
+    """``by`` accepts the resignation offered to it."""
 
 
 @dataclass(frozen=True, slots=True)
-class RejectResignation:
-    by: Color
+class RejectResignation(PlayerAction):
+    """``by`` declines the resignation offered to it."""
 
 
 Action = Union[
