@@ -84,9 +84,23 @@ def run_plays(lines: Iterable[str], out: TextIO) -> None:
         out.flush()
 
 
-def _position_arg(text: str) -> Position:
-    """A Position ID (player on roll = White) for the human-facing commands."""
-    return decode_position_id(text)
+def _position_arg(text: str, variant_name: str, turn: Color = Color.WHITE) -> Position:
+    """A position of the variant, given as a Position ID (``turn`` on roll) or in the JSON form."""
+    variant = find_variant(variant_name)
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"the position is not valid JSON: {error}") from None
+        return variant.position_type.from_json(data)
+    if not variant.gnubg_ids:
+        raise ValueError(f"give {variant.name} positions in the JSON form (see README), not as Position IDs")
+    return variant.position_type(*decode_position_id(text, turn))
+
+
+def _result_label(position: Position, variant_name: str) -> str:
+    variant = find_variant(variant_name)
+    return encode_position_id(position) if variant.gnubg_ids else json.dumps(position.to_json())
 
 
 def _dice_arg(values: Sequence[str]) -> tuple[int, int]:
@@ -97,34 +111,36 @@ def _dice_arg(values: Sequence[str]) -> tuple[int, int]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    position = _position_arg(args.position)
+    position = _position_arg(args.position, args.variant)
+    write = find_variant(args.variant).write_play
     dice = _dice_arg(args.dice)
     results = legal_results(position, dice)
     print(position)
     print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
     print(f"{dice[0]}-{dice[1]}: {len(results)} distinct result(s)")
-    for after, play in sorted(results.items(), key=lambda item: item[1].notation()):
-        print(f"  {str(play):<28} -> {encode_position_id(after)}")
+    for text, after in sorted((write(position, play) or "(no move)", after) for after, play in results.items()):
+        print(f"  {text:<28} -> {_result_label(after, args.variant)}")
     return 0
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    before = _position_arg(args.before)
-    after = decode_position_id(args.after, Color.BLACK)
+    before = _position_arg(args.before, args.variant)
+    after = _position_arg(args.after, args.variant, Color.BLACK)
+    write = find_variant(args.variant).write_play
     dice = _dice_arg(args.dice)
     try:
         play = judge(before, dice, after)
     except IllegalPlay as error:
         print(f"illegal: {error}")
         if error.legal:
-            print("legal plays: " + ", ".join(str(p) for p in error.legal))
+            print("legal plays: " + ", ".join(write(before, p) or "(no move)" for p in error.legal))
         return 1
-    print(f"legal: {play}")
+    print(f"legal: {write(before, play) or '(no move)'}")
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    position = _position_arg(args.position)
+    position = _position_arg(args.position, args.variant)
     print(position)
     print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
     return 0
@@ -168,15 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     add_selfplay_parser(sub)
     sub.add_parser("plays", help="JSON lines: legal plays of each position and roll")
-    p_list = sub.add_parser("list", help="legal plays of a Position ID and a roll")
-    p_list.add_argument("position", help="GNU Backgammon Position ID, player on roll to move")
+    p_list = sub.add_parser("list", help="legal plays of a position and a roll")
+    p_list.add_argument("position", help="Position ID (player on roll to move) or the JSON form")
     p_list.add_argument("dice", nargs="+", help="the roll, e.g. '3 1'")
     p_judge = sub.add_parser("judge", help="is BEFORE -> AFTER a legal play of the roll?")
-    p_judge.add_argument("before", help="Position ID before, player on roll to move")
+    p_judge.add_argument("before", help="Position ID (player on roll to move) or the JSON form")
     p_judge.add_argument("dice", nargs=2, help="the roll, e.g. '3 1'")
-    p_judge.add_argument("after", help="Position ID after, as shown with the opponent on roll")
-    p_show = sub.add_parser("show", help="draw a Position ID")
-    p_show.add_argument("position")
+    p_judge.add_argument("after", help="Position ID as shown with the opponent on roll, or the JSON form")
+    p_show = sub.add_parser("show", help="draw a position")
+    p_show.add_argument("position", help="Position ID or the JSON form")
+    for command in (p_list, p_judge, p_show):
+        command.add_argument("--variant", default="backgammon", help="any variant name, e.g. 'uzun tavla'")
     p_demo = sub.add_parser("demo", help="a whole random game, judged turn by turn")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--variant", default="backgammon", help="backgammon (tavla) or uzun (uzun tavla)")

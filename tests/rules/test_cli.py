@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from rules.__main__ import main
 
 START = "4HPwATDgc/ABMA"
@@ -103,3 +105,18 @@ def test_plays_for_uzun_tavla_in_the_json_form() -> None:
     assert all(m["after"]["turn"] == "white" for m in moves)
     refused = run_plays([json.dumps({"id": 2, "variant": "uzun", "position_id": START, "dice": [3, 1]})])[0]
     assert "JSON" in str(refused["error"])
+
+
+def test_human_commands_take_any_variant_and_the_json_form(capsys: pytest.CaptureFixture[str]) -> None:
+    uzun_start = json.dumps({"white": {"points": [0] * 23 + [15]}, "black": {"points": [0] * 23 + [15]}})
+    assert main(["list", uzun_start, "3", "3", "--variant", "uzun"]) == 0
+    listed = capsys.readouterr().out
+    assert "24/18 24/18" in listed and "24/15 24/21" in listed and "2 distinct result(s)" in listed
+    assert main(["list", START, "6", "5", "--variant", "turkish"]) == 0
+    assert main(["show", "{not json", "--variant", "uzun"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["show", START, "--variant", "uzun"]) == 2
+    assert "JSON form" in capsys.readouterr().err
+    after = json.dumps({"white": {"points": [0] * 17 + [2] + [0] * 5 + [13]}, "black": {"points": [0] * 23 + [15]}})
+    assert main(["judge", uzun_start, "6", "6", after, "--variant", "uzun"]) == 0
+    assert "legal: 24/18 24/18" in capsys.readouterr().out
