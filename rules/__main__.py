@@ -84,9 +84,8 @@ def run_plays(lines: Iterable[str], out: TextIO) -> None:
         out.flush()
 
 
-def _position_arg(text: str, variant_name: str, turn: Color = Color.WHITE) -> Position:
+def _position_arg(text: str, variant: Variant, turn: Color = Color.WHITE) -> Position:
     """A position of the variant, given as a Position ID (``turn`` on roll) or in the JSON form."""
-    variant = find_variant(variant_name)
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -98,8 +97,7 @@ def _position_arg(text: str, variant_name: str, turn: Color = Color.WHITE) -> Po
     return variant.position_type(*decode_position_id(text, turn))
 
 
-def _result_label(position: Position, variant_name: str) -> str:
-    variant = find_variant(variant_name)
+def _result_label(position: Position, variant: Variant) -> str:
     return encode_position_id(position) if variant.gnubg_ids else json.dumps(position.to_json())
 
 
@@ -111,22 +109,24 @@ def _dice_arg(values: Sequence[str]) -> tuple[int, int]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    position = _position_arg(args.position, args.variant)
-    write = find_variant(args.variant).write_play
+    variant = find_variant(args.variant)
+    position = _position_arg(args.position, variant)
+    write = variant.write_play
     dice = _dice_arg(args.dice)
     results = legal_results(position, dice)
     print(position)
     print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
     print(f"{dice[0]}-{dice[1]}: {len(results)} distinct result(s)")
     for text, after in sorted((write(position, play) or "(no move)", after) for after, play in results.items()):
-        print(f"  {text:<28} -> {_result_label(after, args.variant)}")
+        print(f"  {text:<28} -> {_result_label(after, variant)}")
     return 0
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    before = _position_arg(args.before, args.variant)
-    after = _position_arg(args.after, args.variant, Color.BLACK)
-    write = find_variant(args.variant).write_play
+    variant = find_variant(args.variant)
+    before = _position_arg(args.before, variant)
+    after = _position_arg(args.after, variant, Color.BLACK)
+    write = variant.write_play
     dice = _dice_arg(args.dice)
     try:
         play = judge(before, dice, after)
@@ -140,7 +140,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    position = _position_arg(args.position, args.variant)
+    position = _position_arg(args.position, find_variant(args.variant))
     print(position)
     print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
+    from rules.cube import CubeRule
     from rules.judge import Violation
     from rules.play import Play
     from rules.position import Status
@@ -67,10 +68,6 @@ class IllegalAction(RulesError):
 
 class InvalidMatchState(RulesError):
     """A cube, score or turn state that no match can be in (Crawford game with a cube, ...)."""
-
-
-if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
-    from rules.cube import CubeRule
 
 
 class IllegalCubeAction(IllegalAction):

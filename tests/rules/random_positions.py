@@ -15,7 +15,7 @@ from rules.position import BAR, CHECKERS, OFF, Color, Position
 KINDS = ("contact", "race", "bar", "bearoff", "closed")
 
 
-def _place(rng: random.Random, counts: list[int], points: list[int], n: int, taken: set[int]) -> None:
+def place_checkers(rng: random.Random, counts: list[int], points: list[int], n: int, taken: set[int]) -> None:
     """Put n checkers on random points of ``points`` not in ``taken`` (own numbering)."""
     free = [p for p in points if p not in taken]
     for _ in range(n):
@@ -32,8 +32,8 @@ def random_position(rng: random.Random, kind: str | None = None) -> Position:
     opp = [0] * 26
     if kind == "contact":
         n_me, n_opp = rng.randint(8, 15), rng.randint(8, 15)
-        _place(rng, me, list(range(1, 25)), n_me, set())
-        _place(rng, opp, list(range(1, 25)), n_opp, {25 - p for p in range(1, 25) if me[p]})
+        place_checkers(rng, me, list(range(1, 25)), n_me, set())
+        place_checkers(rng, opp, list(range(1, 25)), n_opp, {25 - p for p in range(1, 25) if me[p]})
         if rng.random() < 0.25:
             moved = min(rng.randint(1, 2), sum(me[1:25]))
             for _ in range(moved):
@@ -42,27 +42,28 @@ def random_position(rng: random.Random, kind: str | None = None) -> Position:
                 me[BAR] += 1
     elif kind == "race":
         split = rng.randint(4, 20)
-        _place(rng, me, list(range(1, split + 1)), rng.randint(1, 15), set())
-        _place(rng, opp, list(range(1, 25 - split)), rng.randint(1, 15), set())
+        place_checkers(rng, me, list(range(1, split + 1)), rng.randint(1, 15), set())
+        place_checkers(rng, opp, list(range(1, 25 - split)), rng.randint(1, 15), set())
     elif kind == "bar":
         closed = rng.sample(range(1, 7), rng.randint(2, 5))
         for p in closed:
             opp[p] = 2
-        _place(rng, opp, list(range(1, 25)), rng.randint(0, 15 - 2 * len(closed)), set())
+        place_checkers(rng, opp, list(range(1, 25)), rng.randint(0, 15 - 2 * len(closed)), set())
         me[BAR] = rng.randint(1, 4)
-        _place(rng, me, list(range(1, 25)), rng.randint(0, 11), {25 - p for p in range(1, 25) if opp[p]})
+        place_checkers(rng, me, list(range(1, 25)), rng.randint(0, 11), {25 - p for p in range(1, 25) if opp[p]})
     elif kind == "bearoff":
-        _place(rng, me, list(range(1, 7)), rng.randint(1, 15), set())
+        place_checkers(rng, me, list(range(1, 7)), rng.randint(1, 15), set())
         if rng.random() < 0.5:
-            _place(rng, opp, list(range(1, 25)), rng.randint(1, 15), {25 - p for p in range(1, 25) if me[p]})
+            place_checkers(rng, opp, list(range(1, 25)), rng.randint(1, 15), {25 - p for p in range(1, 25) if me[p]})
         else:
-            _place(rng, opp, list(range(1, 19)), rng.randint(1, 15), {25 - p for p in range(1, 25) if me[p]})
+            place_checkers(rng, opp, list(range(1, 19)), rng.randint(1, 15), {25 - p for p in range(1, 25) if me[p]})
     elif kind == "closed":
         for p in range(1, 7):
             opp[p] = 2
-        _place(rng, opp, list(range(7, 25)), rng.randint(0, 3), set())
+        place_checkers(rng, opp, list(range(7, 25)), rng.randint(0, 3), set())
         me[BAR] = rng.randint(0, 2)
-        _place(rng, me, list(range(1, 25)), rng.randint(3, 13 - me[BAR]), {25 - p for p in range(1, 25) if opp[p]})
+        held = {25 - p for p in range(1, 25) if opp[p]}
+        place_checkers(rng, me, list(range(1, 25)), rng.randint(3, 13 - me[BAR]), held)
     else:
         raise ValueError(f"unknown kind {kind!r}")
     for side in (me, opp):
