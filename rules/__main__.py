@@ -18,10 +18,10 @@ import sys
 from typing import Any, Iterable, Sequence, TextIO
 
 from rules.errors import IllegalPlay, RulesError
-from rules.game import Game, Phase
+from rules.game import Game, GameEnd, Phase
 from rules.gnubg_id import decode_position_id, encode_position_id
 from rules.judge import judge
-from rules.movegen import legal_results
+from rules.movegen import legal_results, numbers_results
 from rules.position import Color, Position
 from rules.registry import find_variant
 from rules.selfplay import add_selfplay_parser, run_selfplay
@@ -39,10 +39,16 @@ def plays_for_request(request: Any) -> dict[str, Any]:
             raise ValueError("'variant' must be a name such as 'backgammon' or 'uzun'")
         variant = find_variant(name)
         position = _request_position(request, variant)
-        dice = request.get("dice")
-        if not isinstance(dice, list):
-            raise ValueError("'dice' must be a list of two numbers, e.g. [3, 1]")
-        results = legal_results(position, dice)
+        if "passed" in request:
+            passed = request["passed"]
+            if not isinstance(passed, list):
+                raise ValueError("'passed' must list the numbers passed on, e.g. [6, 6] (Plakoto Express)")
+            results = numbers_results(position, passed)
+        else:
+            dice = request.get("dice")
+            if not isinstance(dice, list):
+                raise ValueError("'dice' must be a list of two numbers, e.g. [3, 1]")
+            results = legal_results(position, dice)
     except (RulesError, ValueError, TypeError) as error:
         return {"id": ident, "error": str(error)}
     moves = []
@@ -158,9 +164,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     while game.phase is not Phase.OVER:
         if game.phase is Phase.ROLL:
             game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
+        if game.phase is Phase.NAME_DOUBLE:
+            game = game.name_double(rng.randint(1, 6))
+            print(f"     {game.position.turn.name.lower():<5} names {game.dice} after a 1-2")
         mover = game.position.turn
-        dice = game.dice
+        dice = (game.pending[0], game.pending[0]) if game.phase is Phase.PASSED else game.dice
         assert dice is not None
+        if game.phase is Phase.PASSED:
+            print(f"     {mover.name.lower():<5} plays the numbers passed on: {list(game.pending)}")
         options = game.legal_plays()
         choice = rng.choice(options)
         before = game.position
@@ -173,9 +184,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     assert result is not None
     print(game.position)
     if result.winner is None:
-        print("a draw (last throw)")
+        print(f"a draw ({result.how.value.replace('_', ' ')})")
     else:
-        print(f"{result.winner.name.lower()} wins a {result.kind.name.lower()}: {result.points} point(s)")
+        how = "" if result.how is GameEnd.BORNE_OFF else f" ({result.how.value.replace('_', ' ')})"
+        print(f"{result.winner.name.lower()} wins a {result.kind.name.lower()}{how}: {result.points} point(s)")
     return 0
 
 

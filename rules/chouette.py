@@ -141,7 +141,7 @@ class ChouetteGame:
         if action.move is CubeMove.DOUBLE:
             if self.game.phase is Phase.OPENING:
                 raise cube_error(CubeRule.NOT_YOUR_TURN, "nobody's turn has begun before the opening throw")
-            cube = cube.double(by, to_move=self.game.position.turn, rolled=self.game.phase is Phase.PLAY)
+            cube = cube.double(by, to_move=self.game.position.turn, rolled=not self.game.before_roll)
             return self._next(action, cubes=self._with(index, cube))
         if action.move is CubeMove.RACCOON:
             return self._next(action, cubes=self._with(index, cube.raccoon(by)))

@@ -20,7 +20,7 @@ from typing import Sequence, Union
 
 from rules.cube import Cube, CubeRule, CubeRules, cube_error
 from rules.errors import IllegalAction
-from rules.game import FirstMove, Game, Phase, ResultKind
+from rules.game import FirstMove, Game, GameEnd, Phase, ResultKind
 from rules.play import Dice, Play, Step, check_dice
 from rules.position import Color, Position
 from rules.standard import STANDARD_VARIANT
@@ -48,9 +48,16 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """The side to move plays its dice."""
+    """The side to move plays its dice (or, in Plakoto Express, the numbers passed to it)."""
 
     play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class NameDouble:
+    """Acey-deucey: after a 1-2 played in full, the side to move names the double it plays."""
+
+    number: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +111,8 @@ class RejectResignation(PlayerAction):
 
 
 Action = Union[
-    OpeningThrow, Roll, Move, Double, Take, Drop, Beaver, Raccoon, Resign, AcceptResignation, RejectResignation
+    OpeningThrow, Roll, Move, NameDouble, Double, Take, Drop, Beaver, Raccoon, Resign, AcceptResignation,
+    RejectResignation,
 ]
 """Everything that can happen in a game, in the order it happened."""
 
@@ -114,6 +122,8 @@ class Ending(enum.Enum):
 
     BORNE_OFF = "borne off"
     """Played to the last checker."""
+    MOTHER_PINNED = "mother pinned"
+    """Plakoto: decided by a pinned mother, or drawn with both mothers pinned."""
     DROPPED = "dropped"
     """A double was refused."""
     RESIGNED = "resigned"
@@ -170,8 +180,11 @@ class CubefulGame:
 
     @property
     def rolled(self) -> bool:
-        """Whether the side to move has its dice."""
-        return self.game.phase is Phase.PLAY
+        """Whether the side to move is past the moment for a cube action or a resignation.
+
+        That moment is before an ordinary roll (see :attr:`Game.before_roll`).
+        """
+        return not self.game.before_roll
 
     @property
     def to_act(self) -> Color | None:
@@ -198,6 +211,9 @@ class CubefulGame:
         if isinstance(action, Roll):
             self._no_answer_waiting("rolling")
             return self._next(action, game=self.game.roll(*action.dice))
+        if isinstance(action, NameDouble):
+            self._no_answer_waiting("naming a double")
+            return self._next(action, game=self.game.name_double(action.number))
         if isinstance(action, Move):
             self._no_answer_waiting("a play")
             game = self.game.play(action.play)
@@ -206,11 +222,13 @@ class CubefulGame:
             result = game.result
             if result is None:
                 return after
+            ending = Ending.BORNE_OFF
+            if result.how in (GameEnd.MOTHER_PINNED, GameEnd.BOTH_MOTHERS_PINNED):
+                ending = Ending.MOTHER_PINNED
             if result.winner is None:
-                outcome = Outcome(None, result.kind, self.cube.value, Ending.BORNE_OFF, 0)
+                outcome = Outcome(None, result.kind, self.cube.value, ending, 0)
             else:
-                outcome = Outcome(result.winner, result.kind, self.cube.value, Ending.BORNE_OFF,
-                                  self.cube.points(result.kind))
+                outcome = Outcome(result.winner, result.kind, self.cube.value, ending, self.cube.points(result.kind))
             return replace(after, outcome=outcome)
         if isinstance(action, (Resign, AcceptResignation, RejectResignation)):
             return self._resignation(action)
@@ -295,6 +313,9 @@ class CubefulGame:
 
     def roll(self, first: int, second: int) -> "CubefulGame":
         return self.apply(Roll((first, second)))
+
+    def name_double(self, number: int) -> "CubefulGame":
+        return self.apply(NameDouble(number))
 
     def play(self, play: Union[Play, Position, str, Sequence[Step]]) -> "CubefulGame":
         """Play given as a Play, steps, notation or the board it leads to (see Game.play)."""

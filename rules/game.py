@@ -13,16 +13,16 @@ from dataclasses import dataclass, replace
 from typing import Sequence, Union
 
 from rules.errors import IllegalAction
-from rules.judge import judge
-from rules.movegen import legal_plays
+from rules.judge import judge, judge_numbers
+from rules.movegen import legal_plays, numbers_results
 from rules.notation import parse_play
 from rules.play import Dice, Play, Step, apply_steps, check_dice
 from rules.position import OFF, Color, Position
 from rules.registry import variant_of
 from rules.standard import STANDARD_VARIANT
-from rules.variant import Opening, ResultKind, Variant
+from rules.variant import GameEnd, Opening, ResultKind, Variant
 
-__all__ = ["FirstMove", "Game", "GameResult", "Phase", "ResultKind", "Turn", "game_result"]
+__all__ = ["Bonus", "FirstMove", "Game", "GameEnd", "GameResult", "Phase", "ResultKind", "Turn", "game_result"]
 
 
 class FirstMove(enum.Enum):
@@ -41,16 +41,33 @@ class Phase(enum.Enum):
     """The side to move must roll."""
     PLAY = "play"
     """The side to move has dice and must play them."""
+    PASSED = "passed"
+    """Plakoto Express: the side to move must first play the numbers passed to it."""
+    NAME_DOUBLE = "name_double"
+    """Acey-deucey: after playing a 1-2 in full, the side to move names a double."""
     OVER = "over"
+
+
+class Bonus(enum.Enum):
+    """Where the side to move stands in acey-deucey's 1-2 sequence."""
+
+    NONE = "none"
+    ONE_TWO = "one_two"
+    """Playing the 1-2 itself."""
+    NAMED_DOUBLE = "named_double"
+    """Playing the double it named after the 1-2."""
+    THROW_AGAIN = "throw_again"
+    """Both played in full: the same side throws again (no cube action before this throw)."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """Who won, how, and for what cube; ``winner`` None is a draw (uzun tavla's last throw)."""
+    """Who won, how, and for what cube; ``winner`` None is a draw (uzun's last throw, plakoto's mothers)."""
 
     winner: Color | None
     kind: ResultKind
     cube: int = 1
+    how: GameEnd = GameEnd.BORNE_OFF
 
     @property
     def points(self) -> int:
@@ -58,20 +75,30 @@ class GameResult:
 
 
 def game_result(position: Position, cube: int = 1) -> GameResult | None:
-    """The result if one side has borne off all 15 checkers, else None."""
+    """The result if the board decides the game (the last checker off, plakoto's mothers), else None."""
+    variant = variant_of(position)
+    if variant.board_ending is not None:
+        ending = variant.board_ending(position)
+        if ending is not None:
+            return GameResult(ending.winner, ending.kind, cube, ending.how)
     winner = position.winner()
     if winner is None:
         return None
-    return GameResult(winner, variant_of(position).result_kind(position, winner), cube)
+    return GameResult(winner, variant.result_kind(position, winner), cube)
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One turn as it was played: who, which dice, which play."""
+    """One turn as it was played: who, which dice, which play.
+
+    ``passed`` is set when the play was of numbers passed on (Plakoto
+    Express); ``dice`` then holds the passed number twice.
+    """
 
     color: Color
     dice: Dice
     play: Play
+    passed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +119,10 @@ class Game:
     last_throw: bool = False
     """Uzun tavla's club rule (off by default): the starter finishing first gives the
     other one more throw, and a draw if that throw bears off all its checkers."""
+    pending: tuple[int, ...] = ()
+    """Plakoto Express: numbers passed to the side to move, to be played before its roll."""
+    bonus: Bonus = Bonus.NONE
+    """Acey-deucey: where the side to move stands in a 1-2 sequence."""
 
     @classmethod
     def new(
@@ -121,24 +152,49 @@ class Game:
         if self.variant.opening is Opening.THROW_AGAIN:
             return replace(self, position=position, phase=Phase.ROLL, starter=first)
         dice = (white_die, black_die) if first is Color.WHITE else (black_die, white_die)
-        return replace(self, position=position, phase=Phase.PLAY, dice=dice, starter=first)
+        opened = replace(self, position=position, phase=Phase.PLAY, dice=dice, starter=first)
+        return replace(opened, bonus=opened._bonus_of(dice))
 
     def roll(self, first: int, second: int) -> "Game":
         """The side to move rolls two dice."""
         self._expect(Phase.ROLL, "a roll")
-        return replace(self, phase=Phase.PLAY, dice=check_dice((first, second)))
+        dice = check_dice((first, second))
+        return replace(self, phase=Phase.PLAY, dice=dice, bonus=self._bonus_of(dice))
+
+    def name_double(self, number: int) -> "Game":
+        """Acey-deucey: after a 1-2 played in full, the side to move names the double it plays."""
+        self._expect(Phase.NAME_DOUBLE, "naming a double")
+        dice = check_dice((number, number))
+        return replace(self, phase=Phase.PLAY, dice=dice, bonus=Bonus.NAMED_DOUBLE)
+
+    def _bonus_of(self, dice: Dice) -> Bonus:
+        if self.variant.one_two_bonus and sorted(dice) == [1, 2]:
+            return Bonus.ONE_TWO
+        return Bonus.NONE
 
     def legal_plays(self) -> list[Play]:
-        """The legal plays of the current dice (the empty play when the turn is lost)."""
+        """The legal plays of the current dice or passed numbers (the empty play when nothing can move)."""
+        if self.phase is Phase.PASSED:
+            return sorted(numbers_results(self.position, self.pending).values(), key=Play.notation)
         self._expect(Phase.PLAY, "listing plays")
         assert self.dice is not None
         return legal_plays(self.position, self.dice)
+
+    @property
+    def before_roll(self) -> bool:
+        """Whether the side to move is before an ordinary roll, the moment for cube actions and resigning.
+
+        Acey-deucey's extra throw is part of the same turn, so it is not such a moment.
+        """
+        return self.phase is Phase.ROLL and self.bonus is not Bonus.THROW_AGAIN
 
     def play(self, play: Union[Play, Position, str, Sequence[Step]]) -> "Game":
         """Make a play given as steps, notation, or the board it leads to.
 
         Raises IllegalPlay (naming the rule) for anything the rules forbid.
         """
+        if self.phase is Phase.PASSED:
+            return self._play_passed(play)
         self._expect(Phase.PLAY, "a play")
         assert self.dice is not None
         if isinstance(play, str):
@@ -151,16 +207,50 @@ class Game:
         mover = self.position.turn
         after = apply_steps(self.position, accepted.steps)
         turns = self.turns + (Turn(mover, self.dice, accepted),)
-        played = replace(self, position=after, phase=Phase.ROLL, dice=None, turns=turns)
+        played = replace(self, position=after, phase=Phase.ROLL, dice=None, turns=turns, bonus=Bonus.NONE)
+        settled = played._settle(mover)
+        if settled.phase is Phase.OVER:
+            return settled
+        return settled._after_play(mover, self.dice, len(accepted.steps), self.bonus)
+
+    def _play_passed(self, play: Union[Play, Position, str, Sequence[Step]]) -> "Game":
+        """Plakoto Express: play the numbers passed on, as many as possible, then roll."""
+        if isinstance(play, str):
+            raise IllegalAction("give a play of passed numbers as steps or as the board it leads to")
+        if isinstance(play, Position):
+            accepted = judge_numbers(self.position, self.pending, play)
+        else:
+            steps = play.steps if isinstance(play, Play) else tuple(play)
+            accepted = judge_numbers(self.position, self.pending, apply_steps(self.position, steps))
+        mover = self.position.turn
+        after = apply_steps(self.position, accepted.steps).with_turn(mover)
+        turn = Turn(mover, (self.pending[0], self.pending[0]), accepted, passed=self.pending)
+        played = replace(self, position=after, phase=Phase.ROLL, pending=(), turns=self.turns + (turn,))
         return played._settle(mover)
 
+    def _after_play(self, mover: Color, dice: Dice, used: int, bonus: Bonus) -> "Game":
+        """What follows a play that did not end the game: passed numbers, a named double, a throw."""
+        if bonus is Bonus.ONE_TWO and used == 2:
+            return replace(self, position=self.position.with_turn(mover), phase=Phase.NAME_DOUBLE)
+        if bonus is Bonus.NAMED_DOUBLE and used == 4:
+            return replace(self, position=self.position.with_turn(mover), bonus=Bonus.THROW_AGAIN)
+        if self.variant.passes_unplayed and dice[0] == dice[1] and used < 4:
+            return replace(self, phase=Phase.PASSED, pending=(dice[0],) * (4 - used))
+        return self
+
     def _settle(self, mover: Color) -> "Game":
-        """End the game if the last checker is off, unless the last-throw rule grants a throw."""
+        """End the game if the board decides it, unless the last-throw rule grants a throw."""
         position = self.position
+        if self.variant.board_ending is not None:
+            ending = self.variant.board_ending(position)
+            if ending is not None:
+                result = GameResult(ending.winner, ending.kind, self.cube, ending.how)
+                return replace(self, phase=Phase.OVER, result=result)
         finished = position.side(mover)[OFF] == 15
         if position.side(mover.other)[OFF] == 15:  # ``mover`` has just taken the last throw
             if finished:
-                return replace(self, phase=Phase.OVER, result=GameResult(None, ResultKind.SINGLE, self.cube))
+                draw = GameResult(None, ResultKind.SINGLE, self.cube, GameEnd.LAST_THROW_DRAW)
+                return replace(self, phase=Phase.OVER, result=draw)
             kind = self.variant.result_kind(position, mover.other)
             return replace(self, phase=Phase.OVER, result=GameResult(mover.other, kind, self.cube))
         if not finished:
@@ -179,5 +269,7 @@ _WAITING = {
     Phase.OPENING: "the opening throw",
     Phase.ROLL: "a roll",
     Phase.PLAY: "a play",
+    Phase.PASSED: "the play of the numbers passed on",
+    Phase.NAME_DOUBLE: "the double to be named",
     Phase.OVER: "nothing: it is over",
 }

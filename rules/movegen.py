@@ -25,12 +25,25 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from rules.errors import InvalidDice
 from rules.play import Dice, Play, Step, check_dice
 from rules.position import BAR, OFF, SLOTS, Color, Counts, Position
+from rules.searchspace import (
+    NO_FRAME,
+    Frame,
+    frame_of,
+    into_search,
+    needs_translation,
+    out_of_search,
+    position_after,
+    real_key,
+    search_key,
+)
 from rules.steprules import HEAD, STANDARD, Landing, Rules
 
 ResultKey = bytes
-"""Mover counts then opponent counts after a play, 26 bytes each, own numbering.
+"""Mover counts then opponent counts after a play, 26 bytes each, own numbering, as the
+search sees them (:mod:`rules.searchspace`).
 
 Bytes hash once and compare fast, which matters at hundreds of leaves a roll.
 """
@@ -42,6 +55,17 @@ def dice_sequences(dice: Dice) -> tuple[tuple[int, ...], ...]:
     if first == second:
         return ((first,) * 4,)
     return ((first, second), (second, first))
+
+
+def check_numbers(numbers: Sequence[int]) -> tuple[int, ...]:
+    """Numbers to be played in a fixed order (plakoto express's passed numbers), checked."""
+    values = tuple(numbers)
+    if not 1 <= len(values) <= 4:
+        raise InvalidDice(f"one to four numbers are passed on, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise InvalidDice(f"a die shows 1 to 6, got {value!r}")
+    return values
 
 
 _STEPS = [[(Step(source, dest, False), Step(source, dest, True)) for dest in range(26)] for source in range(26)]
@@ -67,10 +91,11 @@ class _Search:
         rules: Rules = STANDARD,
         target: Counts | None = None,
         partial: bool = False,
+        frame: Frame = NO_FRAME,
     ) -> None:
-        self.slack = _slack(mover, target) if target is not None else None
-        self.me = list(mover)
-        self.opp = list(opponent)
+        """``mover``, ``opponent`` and ``target`` (the mover's counts to aim at) as the search sees them."""
+        self.me, self.opp = into_search(mover, opponent, frame, rules)
+        self.slack = _slack(self.me, target) if target is not None else None
         self.rules = rules
         self.path: list[Step] = []
         self.best = -1
@@ -82,7 +107,10 @@ class _Search:
         # The rules as plain locals for the hot loop (attribute lookups add up at 100,000s of steps).
         self.knobs = (
             rules.facing,
-            2 if rules.landing is Landing.HIT else 1,
+            1 if rules.landing is Landing.BLOCK else 2,
+            rules.landing is Landing.HIT,
+            frame.pool,
+            bool(frame.my_pinned),
             rules.bar_first,
             rules.closed_points,
             rules.all_home_to_bear_off,
@@ -139,7 +167,7 @@ class _Search:
 
     def _descend(self, depth: int, top: int) -> None:
         me, opp, path = self.me, self.opp, self.path
-        (facing_of, closed_at, bar_first, closed_points, all_home_rule, highest_first,
+        (facing_of, closed_at, hitting, pool, pinned, bar_first, closed_points, all_home_rule, highest_first,
          head_limited, six_prime, compulsory) = self.knobs
         if self.memo is not None:
             seen = (bytes(me), depth, self.head_left)
@@ -160,9 +188,9 @@ class _Search:
         highest = BAR
         while highest and not me[highest]:
             highest -= 1
-        all_home = highest <= 6
+        all_home = highest <= 6 and not pinned  # plakoto: no bearing off while a checker is pinned
         first = highest if highest < top else top
-        if me[BAR] and bar_first:
+        if me[BAR] > pool and bar_first:
             # Bar first: nothing else moves while a checker waits to enter.
             sources = (BAR,) if top == BAR else ()
         else:
@@ -185,7 +213,7 @@ class _Search:
                     if closed_points:
                         continue
                     blockers = 0  # waived for a diagnosis: the checker stands beside them
-                hit = blockers == 1
+                hit = blockers == 1 and not me[dest]  # plakoto: a lone checker under mine is pinned already
             else:
                 if not all_home and all_home_rule:
                     break  # every lower source would bear off too
@@ -211,7 +239,7 @@ class _Search:
                 continue  # legal, only not toward the target
             me[source] -= 1
             me[dest] += 1
-            if hit:
+            if hit and hitting:
                 opp[facing] = 0
                 opp[BAR] += 1
             path.append(_STEPS[source][dest][hit])
@@ -220,7 +248,7 @@ class _Search:
             else:
                 self._descend(following, source if canonical else BAR)
             path.pop()
-            if hit:
+            if hit and hitting:
                 opp[BAR] -= 1
                 opp[facing] = 1
             me[dest] -= 1
@@ -252,7 +280,7 @@ def _forbidden_prime(me: list[int], opp: list[int], dest: int, facing: tuple[int
     return not (opp[OFF] or any(opp[1 : 24 - high]))
 
 
-def _slack(mover: Counts, target: Counts) -> list[int]:
+def _slack(mover: Sequence[int], target: Sequence[int]) -> list[int]:
     """For each point, how many more checkers stand at or above it now than in the target."""
     slack = [0] * SLOTS
     now = then = 0
@@ -270,44 +298,53 @@ def find_full_play(position: Position, dice: Dice, after: Position) -> Play | No
     common case fast even where a double has thousands of results; None means
     "not found this way", and the full rules must decide.
     """
-    mover = after.side(position.turn)
-    opponent = after.side(position.turn.other)
-    search = _Search(position.mover, position.opponent, position.step_rules(dice), target=mover)
+    rules = position.step_rules(dice)
+    frame = frame_of(position)
+    key = search_key(after.side(position.turn), after.side(position.turn.other), frame, rules)
+    if key is None:
+        return None
+    search = _Search(position.mover, position.opponent, rules, target=tuple(key[:SLOTS]), frame=frame)
     for sequence in dice_sequences(dice):
         search.run(sequence)
     full = 4 if dice[0] == dice[1] else 2
-    steps = search.results.get(bytes(mover) + bytes(opponent))
+    steps = search.results.get(key)
     if steps is None or search.best != full:
         return None
     return Play(steps)
 
 
 def reachable(
-    mover: Counts, opponent: Counts, sequences: Sequence[tuple[int, ...]], rules: Rules = STANDARD
+    position: Position, sequences: Sequence[tuple[int, ...]], rules: Rules | None = None
 ) -> dict[ResultKey, set[tuple[int, ...]]]:
-    """Every board reachable by playing the dice in these orders, fully or in part.
+    """Every board reachable by the side to move playing the numbers in these orders, fully or in part.
 
-    Maps each board (as a result key) to the dice still unplayed there; the
-    referee's diagnosis uses it to tell an unfinished play from a wrong one.
+    Maps each board (mover's then opponent's real counts, as bytes) to the
+    numbers still unplayed there; the referee's diagnosis uses it to tell an
+    unfinished play from a wrong one. ``rules`` default to the position's own.
     """
-    search = _Search(mover, opponent, rules, partial=True)
+    rules = rules if rules is not None else position.RULES
+    frame = frame_of(position)
+    search = _Search(position.mover, position.opponent, rules, partial=True, frame=frame)
     for sequence in sequences:
         if sequence:
             search.run(sequence)
     assert search.partial is not None
-    return search.partial or {bytes(mover) + bytes(opponent): {()}}
+    found = search.partial or {bytes(search.me) + bytes(search.opp): {()}}
+    if not needs_translation(frame, rules):
+        return found
+    return {real_key(out_of_search(key, frame, rules)): rests for key, rests in found.items()}
 
 
 def search_results(
-    mover: Counts, opponent: Counts, dice: Dice, rules: Rules = STANDARD
+    mover: Counts, opponent: Counts, dice: Dice, rules: Rules = STANDARD, frame: Frame = NO_FRAME
 ) -> dict[ResultKey, tuple[Step, ...]]:
     """Every distinct legal result of the roll for the side whose counts are ``mover``.
 
-    Maps (mover, opponent) counts after the play to one sequence of steps
-    reaching it. A roll that cannot be played at all gives the unchanged
-    board with no steps.
+    Maps (mover, opponent) counts after the play, as the search sees them, to
+    one sequence of steps reaching it. A roll that cannot be played at all
+    gives the unchanged board with no steps.
     """
-    search = _Search(mover, opponent, rules)
+    search = _Search(mover, opponent, rules, frame=frame)
     for sequence in dice_sequences(dice):
         search.run(sequence)
     results = search.results
@@ -322,13 +359,40 @@ def search_results(
 def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Play]:
     """Each distinct legal resulting position (opponent to move) with one play reaching it."""
     pair = check_dice(dice)
+    rules = position.step_rules(pair)
+    frame = frame_of(position)
+    found = search_results(position.mover, position.opponent, pair, rules, frame)
+    return _positions(position, found, rules, frame)
+
+
+def numbers_results(position: Position, numbers: Sequence[int]) -> dict[Position, Play]:
+    """Results of numbers played in the given order, as many as possible (plakoto express).
+
+    Unlike a roll, there is no larger-die rule and no second order: the
+    numbers passed on must be played in the order the passer had them.
+    """
+    sequence = check_numbers(numbers)
+    pair = (sequence[0], sequence[-1])
+    rules = position.step_rules(pair)
+    frame = frame_of(position)
+    search = _Search(position.mover, position.opponent, rules, frame=frame)
+    search.run(sequence)
+    return _positions(position, search.results, rules, frame)
+
+
+def _positions(
+    position: Position, found: dict[ResultKey, tuple[Step, ...]], rules: Rules, frame: Frame
+) -> dict[Position, Play]:
+    """The search's results as positions, the opponent to move."""
+    if needs_translation(frame, rules):
+        return {position_after(position, out_of_search(key, frame, rules)): Play(steps) for key, steps in found.items()}
     turn = position.turn
     after_turn = turn.other
     white_moved = turn is Color.WHITE
+    aside = position.aside
     new = tuple.__new__  # Position.unchecked without the call: results are valid by construction
     kind = type(position)
     results: dict[Position, Play] = {}
-    found = search_results(position.mover, position.opponent, pair, position.step_rules(pair))
     opponents: dict[bytes, Counts] = {}  # most results leave the opponent as it was: share one tuple
     for key, steps in found.items():
         me = tuple(key[:SLOTS])
@@ -336,7 +400,7 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, Pla
         opp = opponents.get(opp_key)
         if opp is None:
             opp = opponents[opp_key] = tuple(opp_key)
-        board = (me, opp, after_turn) if white_moved else (opp, me, after_turn)
+        board = (me, opp, after_turn, aside) if white_moved else (opp, me, after_turn, aside)
         results[new(kind, board)] = Play(steps)
     return results
 

@@ -16,7 +16,7 @@ from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
 from rules.judge import Violation, judge
 from rules.movegen import legal_results
 from rules.play import Play, check_dice
-from rules.position import BAR, OFF, SLOTS, Color, Position
+from rules.position import BAR, OFF, SLOTS, Aside, Color, Position, entering_from_bar
 from rules.registry import variant_of
 from rules.steprules import Landing
 
@@ -95,7 +95,9 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
                 [Violation.WRONG_DIRECTION],
                 _sorted(results),
             )
+    waiting = position.waiting(position.turn)
     mover = list(position.mover)
+    mover[BAR] += waiting  # checkers still to enter are written as entering from the bar
     for chain in chains:
         mover[chain.points[0]] -= chain.times
         mover[chain.points[-1]] += chain.times
@@ -106,7 +108,8 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     target = tuple(mover)
     written_hits = frozenset().union(*(chain.hits for chain in chains))
     candidates = [
-        (after, play) for after, play in results.items() if after.side(position.turn) == target
+        (after, play) for after, play in results.items()
+        if entering_from_bar(after.side(position.turn), after.waiting(position.turn)) == target
     ]
     exact = [c for c in candidates if c[1].hits == written_hits]
     if len(exact) == 1:
@@ -120,7 +123,14 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
         plays = sorted((play for _, play in covering), key=Play.notation)
         options = ", ".join(p.notation() for p in plays)
         raise AmbiguousPlay(f"{text!r} fits more than one play: {options}", plays)
-    judge(position, pair, _implied_board(position, target, chains))
+    left_waiting = min(waiting, target[BAR])
+    implied = _implied_board(position, (*target[:BAR], target[BAR] - left_waiting), chains)
+    if left_waiting:
+        implied = type(position).unchecked(
+            implied.white, implied.black, implied.turn,
+            Aside.of_sides(position.turn, (), left_waiting, (), position.waiting(position.turn.other)),
+        )
+    judge(position, pair, implied)
     raise IllegalPlay(f"{text!r} is not a legal play of {pair[0]}-{pair[1]}", legal=_sorted(results))
 
 

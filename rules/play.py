@@ -14,6 +14,7 @@ from typing import NamedTuple, Sequence
 
 from rules.errors import IllegalPlay, InvalidDice
 from rules.position import BAR, OFF, Position
+from rules.searchspace import frame_of, into_search, out_of_search, position_after
 from rules.steprules import Landing
 
 Dice = tuple[int, int]
@@ -110,17 +111,19 @@ def format_steps(steps: Sequence[Step]) -> str:
 def apply_steps(position: Position, steps: Sequence[Step]) -> Position:
     """Carry out the steps for the side to move; the other side moves next.
 
-    Checks each step mechanically (a checker is there, the landing point is
-    not closed) but not the rules of the turn as a whole; that is what
-    :func:`rules.judge.judge` is for.
+    Checks each step mechanically (a checker is there and free to move, the
+    landing point is not closed) but not the rules of the turn as a whole;
+    that is what :func:`rules.judge.judge` is for.
     """
-    me = list(position.mover)
-    opp = list(position.opponent)
     rules = position.RULES
-    closed_at = 2 if rules.landing is Landing.HIT else 1
+    frame = frame_of(position)
+    me, opp = into_search(position.mover, position.opponent, frame, rules)
+    closed_at = 1 if rules.landing is Landing.BLOCK else 2
     for step in steps:
         if not 1 <= step.source <= BAR or not OFF <= step.dest < step.source:
             raise IllegalPlay(f"step {point_name(step.source)}/{point_name(step.dest)} goes nowhere legal")
+        if step.source in frame.my_pinned:
+            raise IllegalPlay(f"the checker on {step.source} is pinned")
         if me[step.source] <= 0:
             raise IllegalPlay(f"no checker on {point_name(step.source)} to move")
         me[step.source] -= 1
@@ -128,8 +131,8 @@ def apply_steps(position: Position, steps: Sequence[Step]) -> Position:
             facing = rules.facing[step.dest]
             if opp[facing] >= closed_at:
                 raise IllegalPlay(f"point {step.dest} is closed")
-            if opp[facing] == 1 and rules.landing is Landing.HIT:
+            if opp[facing] == 1 and not me[step.dest] and rules.landing is Landing.HIT:
                 opp[facing] = 0
                 opp[BAR] += 1
         me[step.dest] += 1
-    return type(position).from_sides(tuple(me), tuple(opp), position.turn).with_turn(position.turn.other)
+    return position_after(position, out_of_search(me + opp, frame, rules))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from rules.acey import ACEY_DEUCEY_VARIANT
 from rules.family import EUREIKA_VARIANT, LONGGAMMON_VARIANT, NACKGAMMON_VARIANT, TURKISH_VARIANT
+from rules.plakoto import PLAKOTO_EXPRESS_VARIANT, PLAKOTO_VARIANT
 from rules.position import Position
 from rules.standard import STANDARD_VARIANT
 from rules.uzun import UZUN_VARIANT
@@ -15,6 +17,9 @@ VARIANTS: tuple[Variant, ...] = (
     LONGGAMMON_VARIANT,
     EUREIKA_VARIANT,
     UZUN_VARIANT,
+    PLAKOTO_VARIANT,
+    PLAKOTO_EXPRESS_VARIANT,
+    ACEY_DEUCEY_VARIANT,
 )
 
 

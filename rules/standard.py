@@ -12,8 +12,9 @@ def standard_result_kind(position: Position, winner: Color) -> ResultKind:
     loser = position.side(winner.other)
     if loser[OFF] > 0:
         return ResultKind.SINGLE
-    # The winner's home board is the loser's points 19..24; the bar counts too.
-    if loser[BAR] or any(loser[point] for point in range(19, 25)):
+    # The winner's home board is the loser's points 19..24; the bar and checkers
+    # still to enter (acey-deucey) count too.
+    if loser[BAR] or position.waiting(winner.other) or any(loser[point] for point in range(19, 25)):
         return ResultKind.BACKGAMMON
     return ResultKind.GAMMON
 

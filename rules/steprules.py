@@ -24,6 +24,8 @@ class Landing(enum.Enum):
     """Two or more close the point; a single one (a blot) is hit to the bar (tavla)."""
     BLOCK = "block"
     """Even a single checker closes the point; nothing is ever hit (uzun tavla)."""
+    PIN = "pin"
+    """Two or more close the point; a single one is pinned under the lander and cannot move (plakoto)."""
 
 
 def tavla_facing() -> tuple[int, ...]:

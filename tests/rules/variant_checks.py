@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from rules.game import Game, Phase
+from rules.game import Game, GameEnd, Phase
 from rules.movegen import legal_results
-from rules.position import Status
+from rules.position import OFF, Status
 from rules.variant import Variant
 from tests.rules.random_positions import random_cases
 from tests.rules.reference import reference_results
@@ -24,7 +24,13 @@ def agree_with_reference(variant: Variant, game: str, cases: int, seed: int) -> 
 
 
 def self_play(variant: Variant, games: int, seed: int) -> list[Game]:
-    """Random games from the variant's start: checkers conserved, boards valid, every game ends."""
+    """Random games from the variant's start: checkers conserved, boards valid, every game ends.
+
+    A board is valid only with 15 checkers a side (on the board, on the bar,
+    borne off or still to enter), so validity after every play is the
+    conservation check. Draws (no winner, no points) are allowed only where
+    the variant has them.
+    """
     rng = random.Random(seed)
     finished = []
     for _ in range(games):
@@ -34,10 +40,23 @@ def self_play(variant: Variant, games: int, seed: int) -> list[Game]:
         while game.phase is not Phase.OVER:
             if game.phase is Phase.ROLL:
                 game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
+            if game.phase is Phase.NAME_DOUBLE:
+                game = game.name_double(rng.randint(1, 6))
             game = game.play(rng.choice(game.legal_plays()).steps)
             assert game.position.status() == Status.VALID
             assert type(game.position) is variant.position_type
             assert len(game.turns) < 3000
-        assert game.result is not None and game.result.points in (1, 2, 3)
+        result = game.result
+        assert result is not None
+        if result.winner is None:
+            assert result.points == 0 and result.how in DRAWS
+        else:
+            assert result.points in (1, 2, 3)
+            assert result.how is GameEnd.BORNE_OFF or variant.board_ending is not None
+            if result.how is GameEnd.BORNE_OFF:
+                assert game.position.side(result.winner)[OFF] == 15
         finished.append(game)
     return finished
+
+
+DRAWS = (GameEnd.LAST_THROW_DRAW, GameEnd.BOTH_MOTHERS_PINNED)
