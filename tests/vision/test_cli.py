@@ -1,0 +1,80 @@
+"""The command line contract: ``read --json [--all]`` and ``watch SOURCE --json``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision.train.heldout import throw_video
+
+from .conftest import ROOT, need_real_photos
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+
+
+def test_read_json_on_real_photos() -> None:
+    folder = need_real_photos()
+    paths = [str(folder / "valid_1.jpg"), str(folder / "valid_10.jpg")]
+    done = run("read", "--json", *paths)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["image"] for line in lines] == paths
+    for line in lines:
+        assert set(line) == {"image", "verdict", "reason", "dice"}
+        assert line["verdict"] in ("valid", "void")
+        for d in line["dice"]:
+            assert set(d) == {"value", "box", "cocked", "confidence"}
+            x0, y0, x1, y1 = d["box"]
+            assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 480
+            assert 0 <= d["confidence"] <= 1
+    # valid_1 holds a single die: not a throw of two
+    assert lines[0]["reason"] == "dice_count" and [d["value"] for d in lines[0]["dice"]] == [1]
+
+
+def test_read_all_gives_every_die_and_no_verdict() -> None:
+    folder = need_real_photos()
+    many = max(sorted(folder.glob("*.jpg")), key=lambda p: len(p.with_suffix(".txt").read_text().strip().splitlines()))
+    done = run("read", "--json", "--all", str(many))
+    line = json.loads(done.stdout)
+    assert line["verdict"] is None and line["reason"] is None
+    assert len(line["dice"]) == len(many.with_suffix(".txt").read_text().strip().splitlines())
+
+
+def test_read_with_manual_corners_rules_on_halves(tmp_path: Path) -> None:
+    video = throw_video(1, size=(960, 540), moving_frames=0, still_frames=1, empty_frames=0)
+    image = tmp_path / "throw.png"
+    cv2.imwrite(str(image), video.frames[-1])
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in video.corners)
+    right = run("read", "--json", "--corners", corners, "--thrower", video.thrower, str(image))
+    other = "top" if video.thrower == "bottom" else "bottom"
+    wrong = run("read", "--json", "--corners", corners, "--thrower", other, str(image))
+    assert json.loads(right.stdout)["verdict"] == "valid", right.stdout
+    assert json.loads(wrong.stdout)["reason"] == "wrong_half", wrong.stdout
+
+
+def test_watch_a_folder_of_frames_gives_one_line_per_throw(tmp_path: Path) -> None:
+    video = throw_video(2, size=(960, 540))
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, frame in enumerate(video.frames + video.frames):  # two throws in a row
+        cv2.imwrite(str(folder / f"{i:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    done = run("watch", str(folder), "--json", "--auto-corners", "--thrower", video.thrower)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 2, done.stdout  # one line per throw, not per frame
+    per_throw = len(video.frames)
+    for n, line in enumerate(lines):
+        # emitted once the dice have lain still for 150 ms (5 frames at 30 fps), not before
+        rest = (n * per_throw + video.rest_frame) / 30
+        assert rest + 0.15 - 1e-6 <= line["time"] <= rest + 0.15 + 2 / 30, line["time"]
+        assert len(line["dice"]) == 2, line
+        # the values are read even where the verdict is cautious (the shipped model calls some rendered
+        # held-out dice cocked: see models/MODEL_CARD.md)
+        assert sorted(d["value"] for d in line["dice"]) == sorted(video.values), line

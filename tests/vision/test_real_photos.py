@@ -1,0 +1,46 @@
+"""The reader on real photographs it never trained on (the author's Valid split of the webcam set)."""
+
+from __future__ import annotations
+
+from vision.pipeline import DiceReader
+from vision.scoring import Score, read_labels
+from vision.sources import load_image
+
+from .conftest import need_real_photos
+
+
+def test_reads_the_real_valid_photos(reader: DiceReader) -> None:
+    folder = need_real_photos()
+    score = Score()
+    for path in sorted(folder.glob("*.jpg")):
+        image = load_image(path)
+        score.add(path.name, read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0]),
+                  reader.read_all(image).dice)
+    assert score.labels > 250
+    # what a referee cares about: values right, no die overlooked, nothing invented
+    assert score.accuracy >= MIN_ACCURACY, score.summary() + "\n" + "\n".join(score.errors)
+    assert score.missed + score.invented <= MAX_MISSED_OR_INVENTED, score.summary()
+    assert score.wrong <= MAX_WRONG, score.summary()
+
+
+def test_two_dice_photo_gives_a_verdict_with_both_values(reader: DiceReader) -> None:
+    folder = need_real_photos()
+    pairs = []
+    for path in sorted(folder.glob("*.jpg")):
+        labels = read_labels(path.with_suffix(".txt"), 640, 480)
+        if len(labels) == 2:
+            pairs.append((path, sorted(lab.value for lab in labels)))
+    assert pairs
+    right = 0
+    for path, values in pairs:
+        obs = reader.read(load_image(path))
+        right += obs.verdict == "valid" and obs.values is not None and sorted(obs.values) == values
+    assert right >= len(pairs) - 3, f"{right}/{len(pairs)} two-dice photos read as a valid throw"
+
+
+# Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md: 96.1 % right, 3 wrong,
+# 5 missed, 8 invented on 255 dice; 19 of 22 two-dice photos); the goal (99.5 %, none missed or invented)
+# is not reached yet.
+MIN_ACCURACY = 0.95
+MAX_MISSED_OR_INVENTED = 14
+MAX_WRONG = 5

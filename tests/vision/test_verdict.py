@@ -1,0 +1,41 @@
+"""The verdict on a throw (RULES.md section 5) and its JSON form."""
+
+from __future__ import annotations
+
+import json
+
+from vision.verdict import DieReading, ThrowObservation, judge
+
+
+def die(value: int | None = 3, cocked: bool = False, zone: str | None = "right_half") -> DieReading:
+    return DieReading(value, (10, 10, 40, 40), cocked, 0.99, zone)  # type: ignore[arg-type]
+
+
+def test_two_flat_readable_dice_in_the_right_half_are_valid() -> None:
+    assert judge((die(6), die(1)), calibrated=True) == ("valid", None)
+
+
+def test_reasons_in_order_of_precedence() -> None:
+    assert judge((die(),), True) == ("void", "dice_count")
+    assert judge((die(), die(), die()), True) == ("void", "dice_count")
+    assert judge((die(cocked=True), die(zone="off_board")), True) == ("void", "cocked")
+    assert judge((die(zone="off_board"), die(zone="wrong_half")), True) == ("void", "off_board")
+    assert judge((die(zone="wrong_half"), die(None)), True) == ("void", "wrong_half")
+    assert judge((die(None), die()), True) == ("void", "unreadable")
+
+
+def test_without_calibration_there_are_no_zone_rulings() -> None:
+    assert judge((die(zone=None), die(zone=None)), calibrated=False) == ("valid", None)
+
+
+def test_observation_json_follows_the_cli_contract() -> None:
+    obs = ThrowObservation("valid", None, (die(5), die(2)), source="a.jpg")
+    assert obs.values == (5, 2)
+    out = json.loads(json.dumps(obs.to_json()))
+    assert out == {"image": "a.jpg", "verdict": "valid", "reason": None,
+                   "dice": [{"value": 5, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99},
+                            {"value": 2, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99}]}
+
+
+def test_a_void_throw_has_no_values() -> None:
+    assert ThrowObservation("void", "cocked", (die(), die(cocked=True))).values is None

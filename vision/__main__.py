@@ -1,0 +1,154 @@
+"""Command line of the dice reader.
+
+    python -m vision read --json [--all] IMAGE...     one JSON line per image
+    python -m vision watch SOURCE --json              one JSON line per settled throw
+    python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
+
+Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
+image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.calibration import Calibration, detect_board, parse_corners
+from vision.errors import VisionError
+from vision.fairness import FairnessMonitor
+from vision.pipeline import DiceReader
+from vision.reader import DEFAULT_MODEL
+from vision.settle import watch
+from vision.sources import load_image, open_source
+from vision.verdict import ThrowObservation
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="JSON lines (the stable machine contract)")
+    p.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (manual calibration)')
+    p.add_argument("--auto-corners", action="store_true", help="find the board's corners automatically")
+    p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
+                   help="who threw: the player at the bottom or the top of the image")
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    p.add_argument("--backend", choices=("onnxruntime", "opencv"), default="onnxruntime")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--min-confidence", type=float, default=0.7,
+                   help="below this a die is unreadable (never guessed)")
+
+
+def _text(obs: ThrowObservation) -> str:
+    dice = ", ".join(
+        f"{'?' if d.value is None else d.value}{' (cocked)' if d.cocked else ''} {d.confidence:.2f} at {list(d.box)}"
+        for d in obs.dice)
+    head = "dice" if obs.verdict is None else (obs.verdict if obs.reason is None else f"void ({obs.reason})")
+    return f"{obs.source}: {head}: {dice or 'no dice'}"
+
+
+def _calibration(args: argparse.Namespace, image_path: str | None) -> Calibration | None:
+    if args.corners:
+        return parse_corners(args.corners)
+    if args.auto_corners and image_path is not None:
+        return detect_board(load_image(image_path))
+    return None
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence)
+    failed = 0
+    fixed = parse_corners(args.corners) if args.corners else None
+    for path in args.images:
+        try:
+            image = load_image(path)
+            if args.all:
+                obs = reader.read_all(image, source=path)
+            else:
+                cal = fixed if fixed is not None else (detect_board(image) if args.auto_corners else None)
+                obs = reader.read(image, cal, args.thrower, source=path)
+            line = json.dumps(obs.to_json()) if args.json else _text(obs)
+        except VisionError as exc:
+            failed += 1
+            line = json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}"
+        print(line, flush=True)
+    return 1 if failed else 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence)
+    source = open_source(args.source, fps=args.fps)
+    frames = source.frames()
+    calibration = parse_corners(args.corners) if args.corners else None
+    if args.auto_corners and calibration is None:
+        first = next(frames, None)
+        if first is None:
+            raise VisionError(f"{args.source}: no frames")
+        calibration = detect_board(first.image)
+    try:
+        for obs in watch(frames, reader, calibration, args.thrower, args.still_ms / 1000):
+            print(json.dumps(obs.to_json()) if args.json else _text(obs), flush=True)
+    finally:
+        source.close()
+    errors = getattr(source, "errors", [])
+    for err in errors:
+        print(json.dumps({"error": err}) if args.json else f"error: {err}", flush=True)
+    return 1 if errors else 0
+
+
+def cmd_fairness(args: argparse.Namespace) -> int:
+    monitor = FairnessMonitor(alpha=args.alpha, distinguishable=not args.pooled)
+    with open(args.throws, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+                if isinstance(rec, dict):
+                    if rec.get("verdict") != "valid":
+                        continue
+                    values = [d["value"] for d in rec["dice"]]
+                else:
+                    values = list(rec)
+                monitor.add(int(values[0]), int(values[1]))
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                print(f"{args.throws}:{n}: skipped ({exc})", file=sys.stderr)
+    report = monitor.report()
+    for r in report.results:
+        note = "LOOKS LOADED" if r.flagged else ("ok" if r.enough else "too few throws to judge")
+        unit = "throws" if r.name == "pair" else "values"
+        print(f"{r.name}: {r.throws} {unit}, chi2 {r.statistic:.2f}, p {r.p_value:.4g}: {note}")
+    return 3 if report.flagged else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision", description="Read dice from camera frames.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("read", help="read dice in still images")
+    _add_common(r)
+    r.add_argument("--all", action="store_true", help="every die in the image, any number, no verdict")
+    r.add_argument("images", nargs="+", metavar="IMAGE")
+    r.set_defaults(func=cmd_read)
+    w = sub.add_parser("watch", help="watch a camera, video or image folder; one line per settled throw")
+    _add_common(w)
+    w.add_argument("source", metavar="SOURCE", help="camera index, video file, image folder or image file")
+    w.add_argument("--still-ms", type=float, default=150.0, help="stillness that ends a throw (ms)")
+    w.add_argument("--fps", type=float, default=30.0, help="frame rate assumed for image folders")
+    w.set_defaults(func=cmd_watch)
+    f = sub.add_parser("fairness", help="chi-square tests of the dice in a file of throws")
+    f.add_argument("throws", help="JSON lines: `read`/`watch` output or [d1, d2] pairs")
+    f.add_argument("--alpha", type=float, default=0.001)
+    f.add_argument("--pooled", action="store_true", help="the two dice cannot be told apart")
+    f.set_defaults(func=cmd_fairness)
+    args = ap.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except VisionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The ONNX die reader: a crop in, class probabilities out, through onnxruntime or OpenCV's cv2.dnn.
+
+Both backends run the same ``models/dice.onnx``: onnxruntime where it installs, ``cv2.dnn`` on tablets where
+it does not. Crops are normalised here, outside the graph, so both see identical input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import ModelError
+
+CROP = 48  # crop side, pixels
+CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_die")
+CLASS_COCKED = 6
+CLASS_NOT_DIE = 7
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
+
+Backend = Literal["onnxruntime", "opencv"]
+
+
+def preprocess(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """N x CROP x CROP x 3 BGR uint8 -> N x 3 x CROP x CROP float32, each crop brought to zero mean and unit
+    spread (lighting and exposure vary far more than dice do)."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 8.0)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+class CropClassifier(Protocol):
+    def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]: ...
+
+
+class OnnxReader:
+    """Reads crops with the shipped ONNX model. ``threads`` is 1 by default: the tablet's other core runs the
+    app."""
+
+    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1):
+        self.model = Path(model)
+        self.backend = backend
+        if not self.model.is_file():
+            raise ModelError(f"dice model not found: {self.model}")
+        if backend == "onnxruntime":
+            try:
+                import onnxruntime as ort
+            except ImportError as exc:  # pragma: no cover - depends on the machine
+                raise ModelError("onnxruntime is not installed; use backend='opencv'") from exc
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads
+            opts.inter_op_num_threads = 1
+            opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            try:
+                self._session = ort.InferenceSession(str(self.model), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:
+                raise ModelError(f"cannot load {self.model}: {exc}") from exc
+            self._input = self._session.get_inputs()[0].name
+        elif backend == "opencv":
+            try:
+                self._net = cv2.dnn.readNetFromONNX(str(self.model))
+            except cv2.error as exc:
+                raise ModelError(f"cv2.dnn cannot load {self.model}: {exc}") from exc
+            self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+            self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        else:
+            raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
+
+    def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        x = preprocess(crops)
+        if self.backend == "onnxruntime":
+            out = self._session.run(None, {self._input: x})[0]
+        else:
+            self._net.setInput(x)
+            out = self._net.forward()
+        return np.asarray(out, dtype=np.float32).reshape(len(crops), len(CLASSES))
+
+    def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        return softmax(self.logits(crops))

@@ -1,0 +1,91 @@
+"""The held-out rendered test set and test videos: seeds, dice presets and boards the training never used.
+
+Training renders with seeds below 1,000,000 and the first nine dice presets; these scenes use seeds from
+``HELDOUT_SEED`` on and the three remaining presets, with fresh random boards, surfaces and checkers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.train import render
+from vision.train.dataset import TRAIN_DICE
+
+HELDOUT_SEED = 1_000_000
+HELDOUT_DICE = [i for i in range(len(render.DIE_COLOURS)) if i not in TRAIN_DICE]
+KINDS = ("valid", "cocked", "wrong_half", "off_board")
+
+
+@dataclass(frozen=True)
+class HeldoutThrow:
+    image: NDArray[np.uint8]
+    kind: str  # valid | cocked | wrong_half | off_board
+    thrower: str
+    values: tuple[int, ...]
+    corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
+    reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
+
+
+def heldout_throw(index: int, kind: str, size: tuple[int, int] = (1280, 720),
+                  with_reference: bool = False) -> HeldoutThrow:
+    """One held-out throw; ``with_reference`` renders the empty board first and the dice onto it (what the
+    ``watch`` path sees: the last still frame before the throw, then the settled frame)."""
+    rng = np.random.default_rng(HELDOUT_SEED + index)
+    style = render.random_board_style(rng, HELDOUT_DICE)
+    cam = render.board_camera(rng, size)
+    thrower = "bottom" if index % 2 == 0 else "top"
+    if not with_reference:
+        scene, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower))
+        assert scene.corners is not None
+        return HeldoutThrow(scene.image, kind, thrower, tuple(d.value for d in scene.dice), scene.corners)
+    empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower), dice_override=[])
+    scene, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower), checkers_override=[],
+                                     background=empty.image, camera_effects=False)
+    noisy = np.clip(scene.image + rng.normal(0, 2.0, scene.image.shape), 0, 255).astype(np.uint8)
+    assert scene.corners is not None
+    return HeldoutThrow(noisy, kind, thrower, tuple(d.value for d in scene.dice), scene.corners, empty.image)
+
+
+@dataclass(frozen=True)
+class ThrowVideo:
+    frames: list[NDArray[np.uint8]]
+    fps: float
+    rest_frame: int  # the first frame on which the dice lie still
+    values: tuple[int, int]
+    corners: NDArray[np.float64]
+    thrower: str
+
+
+def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.0, empty_frames: int = 8,
+                moving_frames: int = 12, still_frames: int = 20) -> ThrowVideo:
+    """A board, then two dice tumbling in (new place and turn each frame), then the dice at rest."""
+    rng = np.random.default_rng(HELDOUT_SEED + 500_000 + seed)
+    style = render.random_board_style(rng, HELDOUT_DICE)
+    cam = render.board_camera(rng, size)
+    thrower = "bottom" if seed % 2 == 0 else "top"
+    empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("valid", thrower), dice_override=[])
+    still_rng = np.random.default_rng(seed)
+    final, dice, _ = render.board_scene(still_rng, style, cam, render.ThrowSpec("valid", thrower),
+                                        checkers_override=[], background=empty.image, camera_effects=False)
+    frames = [empty.image] * empty_frames
+    right = 1.0 if thrower == "bottom" else -1.0
+    for i in range(moving_frames):
+        moving = []
+        for d in dice:
+            progress = (i + 1) / (moving_frames + 1)
+            x = d.centre[0] + right * (1 - progress) * 120 + rng.normal(0, 5)
+            y = d.centre[1] + (1 - progress) * 80 * (1 if i % 2 else -1)
+            moving.append(render.make_die(rng, x, y, d.size, int(rng.integers(1, 7)), (d.body, d.pip),
+                                          pip_radius=d.pip_radius, style=d.style))
+        frame, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec("valid", thrower), dice_override=moving,
+                                         checkers_override=[], background=empty.image, camera_effects=False)
+        frames.append(frame.image)
+    frames += [final.image] * still_frames
+    # sensor noise: no two frames are identical, even when nothing moves
+    frames = [np.clip(f + rng.normal(0, 2.0, f.shape), 0, 255).astype(np.uint8) for f in frames]
+    assert final.corners is not None
+    values = (final.dice[0].value, final.dice[1].value)
+    return ThrowVideo(frames, fps, empty_frames + moving_frames, values, final.corners, thrower)
