@@ -1,0 +1,211 @@
+"""The camera over the simulated table: every throw drawn as a camera image and read by the real dice reader.
+
+The simulated players' throws become pictures with the vision package's own
+scene renderer (a board seen from above, dice as 3-D cubes, sensor noise),
+and :class:`vision.DiceReader` reads them exactly as it reads a real camera's
+frames: it finds the dice against the board as it looked before the throw,
+reads each with the ONNX model and places it on the board calibrated from
+its four corners. What the reader says is what the referee gets, misreads
+and voided throws included. A void throw the players intend (a cocked die,
+dice in the wrong half or off the board) is drawn as such.
+
+White sits at the bottom of the image, Black at the top. In the opening
+throw each player throws one die into their own right-hand half; the die in
+the bottom player's half is White's.
+
+Each picture is a pure function of the seed and the journal's event count,
+so a resumed demo sees the same throws as one that never stopped.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from app import events as ev
+from app.devices import opening_event, throw_event
+from app.engine import Referee, Stage
+from rules.position import Color
+from vision import Calibration, DiceReader, DieReading, ThrowObservation
+from vision.train import render
+from vision.verdict import judge
+
+Image = NDArray[np.uint8]
+Thrower = Literal["bottom", "top"]
+
+SEAT: dict[Color, Thrower] = {Color.WHITE: "bottom", Color.BLACK: "top"}
+"""Where each player sits in the camera's picture."""
+
+FRAME_SIZE = (1280, 720)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One throw as the camera saw it: the picture, what the reader found, the event it became."""
+
+    image: Image
+    dice: tuple[DieReading, ...]
+    event: ev.DiceObserved
+    thrower: Color | None
+
+    def crops(self, margin: float = 0.6) -> list[Image]:
+        """Each die's part of the picture (with some board around it), left to right."""
+        height, width = self.image.shape[:2]
+        out = []
+        for die in self.dice:
+            x0, y0, x1, y1 = die.box
+            pad = int(max(x1 - x0, y1 - y0) * margin)
+            out.append(self.image[max(y0 - pad, 0):min(y1 + pad, height), max(x0 - pad, 0):min(x1 + pad, width)])
+        return out
+
+
+class SimulatedCamera:
+    """Renders each throw the simulated players make and reads it with the dice reader."""
+
+    def __init__(self, seed: int, reader: DiceReader | None = None, size: tuple[int, int] = FRAME_SIZE) -> None:
+        self.seed = seed
+        rng = np.random.default_rng([seed, 7])
+        self.style = render.random_board_style(rng)
+        self.view = render.board_camera(rng, size)
+        empty, _, _ = render.board_scene(rng, self.style, self.view, render.ThrowSpec("valid", "bottom"),
+                                         dice_override=[], camera_effects=False)
+        assert empty.corners is not None
+        self.corners = [(float(x), float(y)) for x, y in empty.corners]
+        self.board_image = empty.image
+        self._exposures = [self.noisy(empty.image, rng) for _ in range(3)]
+        self.before = self.noisy(empty.image, rng)
+        """The board as the camera sees it before a throw (the reader finds the dice by what changed)."""
+        self.calibration = Calibration.from_corners(self.corners)
+        """As the referee sets it up: the board's four corners tapped on the set-up screen."""
+        self.reader = reader if reader is not None else DiceReader()
+        self.last: Shot | None = None
+        self.shots = 0
+
+    def __call__(self, intention: ev.DiceObserved, referee: Referee) -> ev.DiceObserved:
+        return self.shoot(intention, referee).event
+
+    def shoot(self, intention: ev.DiceObserved, referee: Referee) -> Shot:
+        """Draw the throw ``intention`` describes, read the picture, and say what the reader saw."""
+        rng = np.random.default_rng([self.seed, 11, referee.events])
+        opening = referee.stage is Stage.OPENING
+        thrower = intention.thrower if intention.thrower is not None else referee.mover  # White is 0
+        kind = intention.void.value if intention.void is not None else ("opening" if opening else "valid")
+        values = intention.values or (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        image = self.frame(rng, self.dice(rng, kind, values, SEAT[thrower]))
+        readings = self.reader.dice(image, self.calibration, "bottom", reference=self.before)
+        if opening:
+            event, seen_by = opening_event(readings), None
+        else:
+            observation, seen_by = self.verdict(readings, referee.mover)
+            event = throw_event(observation)
+            if seen_by is not None and seen_by is not referee.mover and event.values is not None:
+                event = replace(event, thrower=seen_by)
+        self.shots += 1
+        self.last = Shot(image, readings, event, seen_by)
+        return self.last
+
+    def verdict(self, readings: tuple[DieReading, ...], mover: Color) -> tuple[ThrowObservation, Color | None]:
+        """Judge the throw for whoever's right-hand half the dice lie in (the mover's when they are split)."""
+        as_seen: dict[Color, tuple[DieReading, ...]] = {
+            Color.WHITE: readings, Color.BLACK: tuple(_seen_from_top(d) for d in readings)}
+        thrower = mover
+        other = mover.other
+        if readings and all(d.zone == "right_half" for d in as_seen[other]):
+            thrower = other  # the waiting player threw (too early, or out of turn)
+        dice = as_seen[thrower]
+        verdict, reason = judge(dice, True)
+        return ThrowObservation(verdict, reason, dice, SEAT[thrower]), thrower if dice else None
+
+    # ------------------------------------------------------------------ drawing
+
+    def frame(self, rng: np.random.Generator, dice: list[render.Die3D]) -> Image:
+        """The board with these dice on it, as the camera delivers it (sensor noise: no two frames alike).
+
+        The dice are the renderer's 3-D cubes, lit from a random direction, without the cast shadows its
+        training scenes have (with them the reader splits a die from its shadow in about a third of the
+        throws). Only the part of the picture around the dice is drawn (a camera with its principal point
+        moved there); the rest is one of a few noisy exposures of the board."""
+        image = self._exposures[int(rng.integers(len(self._exposures)))].copy()
+        corners = np.vstack([self.view.project(die.corners()) for die in dice])
+        height, width = image.shape[:2]
+        margin = 4 + self.style.die_size
+        x0, y0 = (max(int(v - margin), 0) for v in corners.min(axis=0))
+        x1, y1 = (min(int(v + margin), limit) for v, limit in zip(corners.max(axis=0), (width, height)))
+        if x1 <= x0 or y1 <= y0:
+            return image  # the dice fell out of the picture
+        part = copy.copy(self.view)
+        part.k = self.view.k.copy()
+        part.k[0, 2] -= x0
+        part.k[1, 2] -= y0
+        part.size = (x1 - x0, y1 - y0)
+        canvas = self.board_image[y0:y1, x0:x1].astype(np.float32)
+        light = render.random_light(rng)
+        for die in sorted(dice, key=lambda d: -float(np.linalg.norm(d.centre - part.position))):
+            render.draw_die(canvas, part, die, light, 0.55)
+        image[y0:y1, x0:x1] = np.clip(canvas + rng.normal(0.0, 2.0, canvas.shape), 0, 255).astype(np.uint8)
+        return image
+
+    def noisy(self, image: Image, rng: np.random.Generator) -> Image:
+        """One exposure of ``image``: sensor noise added."""
+        return np.asarray(np.clip(image + rng.normal(0.0, 2.0, image.shape), 0, 255), dtype=np.uint8)
+
+    def dice(self, rng: np.random.Generator, kind: str, values: tuple[int, int],
+             thrower: Thrower) -> list[render.Die3D]:
+        """Two dice where a throw of ``kind`` leaves them (board millimetres, bottom player's right is +x)."""
+        size = self.style.die_size
+        right = 1.0 if thrower == "bottom" else -1.0
+        low, high = render.BAR_W / 2 + size, render.BOARD_W / 2 - size
+        placed: list[render.Die3D] = []
+        for index, value in enumerate(values):
+            side = right
+            if kind == "opening":
+                side = 1.0 if index == 0 else -1.0  # White's die in White's half, Black's in Black's
+            elif kind == "wrong_half" and index == 0:
+                side = -right
+            for _ in range(60):
+                x = side * rng.uniform(low, high)
+                y = rng.uniform(-render.BOARD_H / 4, render.BOARD_H / 4)
+                if kind == "off_board" and index == 0:
+                    x = side * rng.uniform(render.BOARD_W / 2 + render.FRAME_W + 0.8 * size,
+                                           render.BOARD_W / 2 + render.FRAME_W + 1.6 * size)  # just off it
+                if all(np.hypot(x - d.centre[0], y - d.centre[1]) > 2.4 * size for d in placed):
+                    break
+            if kind == "cocked" and index == 0:
+                die, _ = render.cocked_die(rng, x, y, size, value, self.style.dice)
+            else:
+                die = render.make_die(rng, x, y, size, value, self.style.dice, pip_radius=0.09, style=0)
+            placed.append(die)
+        return placed
+
+
+def typed_dice(intention: ev.DiceObserved, referee: Referee) -> ev.ManualDice:
+    """Without a camera the dice are typed on the tablet; a throw that would have been void is simply thrown
+    again, and only the dice that count are typed."""
+    if intention.values is not None:
+        return ev.ManualDice(intention.values)
+    rng = np.random.default_rng([referee.events, 13])
+    return ev.ManualDice((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+
+
+def _seen_from_top(die: DieReading) -> DieReading:
+    """A die's zone for the player at the top: the halves swap, off the board stays off."""
+    swap = {"right_half": "wrong_half", "wrong_half": "right_half"}
+    zone = swap.get(die.zone, die.zone) if die.zone is not None else None
+    return replace(die, zone=zone)  # type: ignore[arg-type]
+
+
+def square(image: Image, side: int) -> Image:
+    """A crop scaled into a ``side`` x ``side`` tile (for the screen), with a thin border between tiles."""
+    tile = np.zeros((side, side, 3), np.uint8)
+    height, width = image.shape[:2]
+    scale = (side - 4) / max(height, width, 1)
+    size = (max(int(width * scale), 1), max(int(height * scale), 1))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    top, left = (side - size[1]) // 2, (side - size[0]) // 2
+    tile[top:top + size[1], left:left + size[0]] = small
+    return tile

@@ -1,0 +1,196 @@
+"""The headless demo: a whole simulated match refereed, journaled and exported, no screen.
+
+``python -m app demo [--variant V] [--length N] [--seed S] [--export match.mat]``
+
+Two simulated players (:class:`app.world.World`) play at a simulated table
+that runs the real chain (:class:`app.simtable.SimulatedTable`): checkers are
+moved on the device package's board simulator and the clock is pressed on
+its clock simulator, both over pty pairs, and the drivers' reports become the
+referee's events; every throw is drawn as a camera picture and read by the
+vision package's dice reader (:class:`app.camera.SimulatedCamera`). Every
+event goes through a :class:`app.session.Session` (journal first, then
+effect) and every ruling is printed. What happens next is derived from the
+journaled state only: kill the demo at any moment and run the same command on
+the same ``--journal`` and it resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TextIO
+
+from app.camera import SimulatedCamera, typed_dice
+from app.engine import Referee
+from app.events import Event
+from app.export import ExportError, journal_json, mat_text, result_sheet
+from app.i18n import render
+from app.journal import JournalError
+from app.pin import hash_pin
+from app.rulings import Level, Reaction
+from app.session import Session
+from app.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.simtable import Camera, SimulatedTable, TableError
+from app.world import Temper, World
+from rules.registry import find_variant
+from vision import VisionError
+
+DEMO_PIN = "2468"
+"""The demo director's PIN (printed by the demo; a real match sets its own)."""
+DEMO_SALT = bytes(range(16))
+"""A fixed salt so the same demo command gives the same set-up, and a restarted demo recognises its journal."""
+
+STALL_LIMIT = 2000
+"""Events without a play made or a stage changed before the demo gives up (it never should)."""
+
+_MARK = {Level.OK: "ok  ", Level.INFO: "info", Level.WARNING: "WARN", Level.ERROR: "RULE"}
+
+
+def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser("demo", help="a whole simulated match refereed without a screen")
+    parser.add_argument("--variant", default="backgammon", help="any variant name (tavla, uzun, nackgammon, ...)")
+    parser.add_argument("--length", type=int, default=5, help="match length in points (0: a money session)")
+    parser.add_argument("--games", type=int, default=3, help="games of a money session before the demo stops")
+    parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same match")
+    parser.add_argument("--journal", help="the journal file; an existing one of the same demo is resumed")
+    parser.add_argument("--export", help="write the record here: .mat, .json (journal) or .txt/.html (result sheet)")
+    parser.add_argument("--lang", choices=("en", "tr"), default="en", help="language of the rulings")
+    parser.add_argument("--players", nargs=2, default=["Ayşe", "Mehmet"], metavar=("WHITE", "BLACK"))
+    parser.add_argument("--casual", action="store_true", help="casual mode (aids) instead of tournament mode")
+    parser.add_argument("--no-board", action="store_true", help="no sensing board: plays are entered on the tablet")
+    parser.add_argument("--no-camera", action="store_true", help="no camera: the dice are typed on the tablet")
+    parser.add_argument("--reserve", type=int, help="clock reserve per player in seconds (default 2 min per point)")
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait between events (to watch it)")
+    parser.add_argument("--quiet", action="store_true", help="print only the games' results and the final score")
+
+
+def demo_setup(args: argparse.Namespace) -> MatchSetup:
+    variant = find_variant(args.variant)
+    clock = ClockSettings.for_match(args.length)
+    if args.reserve is not None:
+        clock = ClockSettings(args.reserve, clock.delay_s or 12)
+    return MatchSetup(
+        players=(args.players[0], args.players[1]),
+        variant=variant.name,
+        length=args.length,
+        mode=Mode.CASUAL if args.casual else Mode.TOURNAMENT,
+        clock=clock,
+        devices=Devices(camera=not args.no_camera, board=not args.no_board, clock=True),
+        pin_hash=hash_pin(DEMO_PIN, DEMO_SALT),
+        event="tavla referee demo",
+        round=f"seed {args.seed}",
+        date=datetime.date(2026, 1, 1).isoformat(),
+    )
+
+
+def print_reaction(referee: Referee, reaction: Reaction, language: str, out: TextIO, quiet: bool) -> None:
+    for ruling in reaction.rulings:
+        if quiet and ruling.code not in ("game_over", "game_drawn", "match_over", "new_game"):
+            continue
+        text = render(ruling, language, referee.setup.players)
+        out.write(f"[{referee.events:5d}] {_MARK[ruling.level]} {text}\n")
+
+
+def run_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    setup = demo_setup(args)
+    journal_path = Path(args.journal) if args.journal else Path(tempfile.mkdtemp(prefix="tavla-demo-")) / "match.sqlite"
+    try:
+        session = Session.open_or_create(journal_path, setup)
+    except JournalError as error:
+        print(f"demo: {error}", file=sys.stderr)
+        return 2
+    if session.resumed is not None:
+        out.write(f"Resuming {journal_path} after event {session.resumed.events}")
+        out.write(f" ({len(session.resumed.mismatches)} ruling(s) differ on replay)\n" if session.resumed.mismatches
+                  else " (replay agrees with every journaled ruling)\n")
+    else:
+        kind = f"{setup.length}-point match" if setup.length else "money session"
+        white, black = setup.players
+        out.write(f"{setup.variant}, {kind}, seed {args.seed}: {white} (White) - {black} (Black)\n")
+        out.write(f"Journal: {journal_path}  (director PIN for this demo: {DEMO_PIN})\n")
+    out.flush()
+    world = World(args.seed, Temper(), sensing_board=not args.no_board)
+
+    def show(event: Event, reaction: Reaction) -> None:
+        print_reaction(session.referee, reaction, args.lang, out, args.quiet)
+        out.flush()
+        if args.pace:
+            time.sleep(args.pace)
+
+    session.listeners.append(show)
+    try:
+        camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
+        with SimulatedTable(session, camera, world.think_ms, sensing_board=not args.no_board) as table:
+            stalled = play(session, world, table, args.games)
+    except (TableError, VisionError) as error:
+        print(f"demo: {error}", file=sys.stderr)
+        session.close()
+        return 1
+    if stalled is not None:
+        print(f"demo: no progress in {STALL_LIMIT} events at {stalled} (a bug: please report it with the"
+              f" journal {journal_path})", file=sys.stderr)
+        session.close()
+        return 1
+    referee = session.referee
+    score = referee.match.score
+    out.write(
+        f"Final score: {setup.players[0]} {score[0]} - {setup.players[1]} {score[1]};"
+        f" {len(referee.match.finished_games)} game(s), {referee.events} events,"
+        f" {len(referee.irregularities)} irregularities recorded\n"
+    )
+    out.write(f"Journal: {journal_path} ({len(session.journal)} entries, head {session.journal.head[:16]}...)\n")
+    if isinstance(camera, SimulatedCamera):
+        out.write(f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
+                  f" devices: {table.messages} message(s) from the clock and board simulators over pty pairs\n")
+    status = 0
+    if args.export:
+        status = export(session, Path(args.export), args.lang, out)
+    session.close()
+    return status
+
+
+def play(session: Session, world: World, table: SimulatedTable, games: int = 3) -> tuple[object, ...] | None:
+    """Play the match to its end (a money session: ``games`` games) at the simulated table; where it got stuck
+    if it stopped making progress."""
+    progress: tuple[object, ...] | None = None
+    since = 0
+    while not finished(session.referee, games):
+        referee = session.referee
+        marker = (referee.game_number, len(referee.game_boards), referee.stage)
+        progress, since = marker, (since + 1 if marker == progress else 0)
+        if since > STALL_LIMIT:
+            return marker
+        table.carry_out(world.next_event(referee, session.last_event))
+    return None
+
+
+def finished(referee: Referee, games: int) -> bool:
+    match = referee.match
+    return match.over or (match.is_money and len(match.finished_games) >= games)
+
+
+def export(session: Session, path: Path, language: str, out: TextIO) -> int:
+    referee = session.referee
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".mat":
+            text = mat_text(referee)
+        elif suffix == ".json":
+            import json
+
+            text = json.dumps(journal_json(session.journal, referee), ensure_ascii=False, indent=1)
+        elif suffix in (".txt", ".html", ".htm"):
+            text = result_sheet(referee, session.journal.head, language, as_html=suffix != ".txt")
+        else:
+            print(f"demo: cannot export to {path}: use .mat, .json, .txt or .html", file=sys.stderr)
+            return 2
+    except ExportError as error:
+        print(f"demo: {error}", file=sys.stderr)
+        return 1
+    path.write_text(text, encoding="utf-8")
+    out.write(f"Exported: {path}\n")
+    return 0

@@ -1,0 +1,168 @@
+"""The referee's side of the devices: device messages in as events, clock commands out.
+
+``device`` (issue 7) delivers its drivers' and the software clock's messages
+on one queue (``ButtonPressed``, ``FlagFell``, ``TimeReport``,
+``BoardSnapshot``, ``CheckerLifted``/``Placed``, ``LinkStatus``) and takes
+clock commands through ``device.clockapi.ClockControl``. This module turns
+those messages into :mod:`app.events` and the referee's
+:class:`app.rulings.ClockCommand` into clock calls. Board counts come in the
+board's numbering (White's); each side is turned into its own numbering with
+the variant's geometry, so uzun tavla's boards read right too.
+
+``vision`` (issue 6) gives a ``ThrowObservation`` per settled throw;
+:func:`throw_event` turns it into a :class:`app.events.DiceObserved`.
+"""
+
+from __future__ import annotations
+
+import queue
+from typing import Any, Callable
+
+from app import events as ev
+from app.rulings import ClockCommand
+from device import messages as dm
+from device.clockapi import ClockControl
+from device.driver import LinkState
+from device.driver import LinkStatus as DeviceLink
+from rules.position import BAR, OFF, Color, Position
+
+_SIDE = {Color.WHITE: dm.Side.WHITE, Color.BLACK: dm.Side.BLACK}
+_COLOR = {dm.Side.WHITE: Color.WHITE, dm.Side.BLACK: Color.BLACK}
+_DEVICE = {dm.DeviceKind.CLOCK: "clock", dm.DeviceKind.BOARD: "board"}
+
+
+def own_counts(board: dm.BoardSnapshot, color: Color, position: Position) -> tuple[int, ...]:
+    """One side's 26 counts in its own numbering, from the board's (White's) numbering."""
+    side = board.side(_SIDE[color])
+    if color is Color.WHITE:
+        points = list(side.points)
+    else:
+        facing = position.RULES.facing  # Black's own point q stands on White's point facing[q]
+        points = [side.points[facing[q] - 1] for q in range(1, 25)]
+    return (side.off, *points, side.bar)
+
+
+def board_point(point: int, color: Color, position: Position) -> int:
+    """A board point (White's numbering, 25 bar, 0 off) in ``color``'s own numbering."""
+    if color is Color.WHITE or point in (OFF, BAR):
+        return point
+    facing = position.RULES.facing
+    return next(q for q in range(1, 25) if facing[q] == point)
+
+
+def device_event(message: object, position: Position) -> ev.Event | None:
+    """The referee event for one device message, or None for messages the referee does not need."""
+    if isinstance(message, dm.ButtonPressed):
+        if not message.accepted:
+            return None
+        return ev.ClockPressed(_COLOR[message.side], message.white_ms, message.black_ms)
+    if isinstance(message, dm.FlagFell):
+        return ev.FlagFell(_COLOR[message.side])
+    if isinstance(message, dm.BoardSnapshot):
+        return ev.BoardSnapshot(own_counts(message, Color.WHITE, position),
+                                own_counts(message, Color.BLACK, position))
+    if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
+        color = _COLOR[message.colour]
+        point = board_point(_slot(message.point), color, position)
+        kind = ev.CheckerLifted if isinstance(message, dm.CheckerLifted) else ev.CheckerPlaced
+        return kind(color, point)
+    if isinstance(message, DeviceLink):
+        device = _DEVICE.get(message.kind)
+        if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
+            return None
+        return ev.LinkStatus(device, message.state is LinkState.CONNECTED, message.detail)
+    return None
+
+
+def to_board_point(point: int, color: Color, position: Position) -> int:
+    """A point in ``color``'s own numbering (25 bar, 0 off) as the board numbers it (White's numbering)."""
+    if color is Color.WHITE or point in (OFF, BAR):
+        return point
+    return position.RULES.facing[point]
+
+
+def layout_counts(white: tuple[int, ...], black: tuple[int, ...],
+                  position: Position) -> tuple[dm.SideCounts, dm.SideCounts]:
+    """Both sides' 26 own-numbering counts (off, points 1-24, bar) as the board's layout (White's numbering)."""
+    facing = position.RULES.facing
+    board_black = [0] * 24
+    for q in range(1, 25):
+        board_black[facing[q] - 1] = black[q]
+    return (dm.SideCounts(tuple(white[1:25]), white[BAR], white[OFF]),
+            dm.SideCounts(tuple(board_black), black[BAR], black[OFF]))
+
+
+def _slot(point: int) -> int:
+    """The device's point codes to 0 (off), 1..24, 25 (bar)."""
+    if point == dm.BAR_POINT:
+        return BAR
+    if point == dm.OFF_POINT:
+        return OFF
+    return point
+
+
+class ClockLink:
+    """Carries out the referee's clock commands on a clock (device or software)."""
+
+    def __init__(self, clock: ClockControl) -> None:
+        self.clock = clock
+
+    def apply(self, command: ClockCommand) -> None:
+        if command.run is None:
+            self.clock.stop()
+        else:
+            self.clock.start_side(_SIDE[command.run])
+
+
+def drain(events: "queue.Queue[object]", position: Callable[[], Position],
+          submit: Callable[[ev.Event], Any], refused: Callable[[str, str, str], None]) -> int:
+    """Hand every queued device message to the referee; a message that cannot become an event is noted."""
+    handled = 0
+    while True:
+        try:
+            message = events.get_nowait()
+        except queue.Empty:
+            return handled
+        try:
+            event = device_event(message, position())
+        except (ValueError, KeyError, IndexError, StopIteration) as error:
+            refused("device", repr(message), str(error))
+            continue
+        if event is not None:
+            submit(event)
+            handled += 1
+
+
+def opening_event(dice: Any) -> ev.DiceObserved:
+    """The opening throw from the dice a camera read (zones as the bottom player, White, sees them).
+
+    Each player throws one die into their own right-hand half: exactly two dice, lying flat and readable, one in
+    each half; the one in White's half is White's. Otherwise the opening throw is void, with the first reason in
+    the order the vision package uses.
+    """
+    dice = tuple(dice)
+    confidences = tuple(float(d.confidence) for d in dice if d.confidence is not None)
+    reason: str | None = None
+    if len(dice) != 2:
+        reason = "dice_count"
+    elif any(d.cocked for d in dice):
+        reason = "cocked"
+    elif any(d.zone == "off_board" for d in dice):
+        reason = "off_board"
+    elif {d.zone for d in dice} != {"right_half", "wrong_half"}:
+        reason = "wrong_half"
+    elif any(d.value is None for d in dice):
+        reason = "unreadable"
+    if reason is not None:
+        return ev.DiceObserved(None, void=ev.VoidReason(reason), confidences=confidences)
+    white = next(d.value for d in dice if d.zone == "right_half")
+    black = next(d.value for d in dice if d.zone == "wrong_half")
+    return ev.DiceObserved((white, black), confidences=confidences)
+
+
+def throw_event(observation: Any) -> ev.DiceObserved:
+    """A vision ``ThrowObservation`` as the referee's event (values, or void with the reason)."""
+    confidences = tuple(float(d.confidence) for d in getattr(observation, "dice", ()) if d.confidence is not None)
+    if observation.verdict == "valid" and observation.values is not None:
+        return ev.DiceObserved(tuple(observation.values), confidences=confidences)
+    return ev.DiceObserved(None, void=ev.VoidReason(observation.reason or "unreadable"), confidences=confidences)

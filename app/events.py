@@ -1,0 +1,363 @@
+"""Everything the referee consumes, as small immutable values that go into the journal.
+
+Devices, the camera and the touch screen all speak to the referee in these
+events (DESIGN.md, the flow of one turn). Each event checks its own fields
+when it is made, so a garbled device frame or a wrong tap becomes a clear
+``ValueError`` at the edge instead of a crash inside the referee, and each
+event turns into plain JSON and back (:func:`event_to_dict`,
+:func:`event_from_dict`) so the journal can hold it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Union
+
+from rules.position import BAR, SLOTS, Color
+from rules.variant import ResultKind
+
+
+class VoidReason(enum.Enum):
+    """Why the camera voided a throw (RULES.md section 5: both dice are thrown again)."""
+
+    COCKED = "cocked"
+    WRONG_HALF = "wrong_half"
+    OFF_BOARD = "off_board"
+    DICE_COUNT = "dice_count"
+    UNREADABLE = "unreadable"
+
+
+def _die(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise ValueError(f"a die shows 1 to 6, not {value!r}")
+    return value
+
+
+def _pair(values: Any) -> tuple[int, int]:
+    if not isinstance(values, (tuple, list)) or len(values) != 2:
+        raise ValueError(f"two dice are expected, got {values!r}")
+    return (_die(values[0]), _die(values[1]))
+
+
+def _color(value: Any) -> Color:
+    if isinstance(value, Color):
+        return value
+    if isinstance(value, str):
+        return Color.parse(value)
+    raise ValueError(f"a colour is 'white' or 'black', not {value!r}")
+
+
+def _counts(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != SLOTS:
+        raise ValueError(f"{name}: 26 counts are expected (off, points 1-24, bar), got {value!r}")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 15 for n in value):
+        raise ValueError(f"{name}: every count must be a whole number from 0 to 15, got {list(value)}")
+    return tuple(value)
+
+
+class Event:
+    """Base of every input event; ``kind`` names it in the journal."""
+
+    kind: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class DiceObserved(Event):
+    """The camera's verdict on a throw: two values, or void with the reason.
+
+    For the opening throw the two values are (White's die, Black's die).
+    ``thrower`` is the side whose half the dice landed in, when the camera
+    can tell.
+    """
+
+    kind: ClassVar[str] = "dice_observed"
+    values: tuple[int, int] | None
+    void: VoidReason | None = None
+    confidences: tuple[float, ...] = ()
+    thrower: Color | None = None
+
+    def __post_init__(self) -> None:
+        if self.void is None and self.values is None:
+            raise ValueError("a throw that is not void needs two values")
+        if self.values is not None:
+            object.__setattr__(self, "values", _pair(self.values))
+        if self.void is not None and not isinstance(self.void, VoidReason):
+            object.__setattr__(self, "void", VoidReason(self.void))
+        object.__setattr__(self, "confidences", tuple(float(c) for c in self.confidences))
+        if self.thrower is not None:
+            object.__setattr__(self, "thrower", _color(self.thrower))
+
+
+@dataclass(frozen=True)
+class ManualDice(Event):
+    """Dice typed on the tablet (camera off or out of order)."""
+
+    kind: ClassVar[str] = "manual_dice"
+    values: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", _pair(self.values))
+
+
+@dataclass(frozen=True)
+class BoardSnapshot(Event):
+    """Where the sensing board sees every checker: 26 counts per side in its own numbering."""
+
+    kind: ClassVar[str] = "board_snapshot"
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "white", _counts(self.white, "white"))
+        object.__setattr__(self, "black", _counts(self.black, "black"))
+
+
+@dataclass(frozen=True)
+class CheckerLifted(Event):
+    """A checker of ``color`` left ``point`` (its owner's numbering; 25 the bar)."""
+
+    kind: ClassVar[str] = "checker_lifted"
+    color: Color
+    point: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "color", _color(self.color))
+        if isinstance(self.point, bool) or not isinstance(self.point, int) or not 0 <= self.point <= BAR:
+            raise ValueError(f"a point is 0 (off) to 25 (bar), not {self.point!r}")
+
+
+@dataclass(frozen=True)
+class CheckerPlaced(Event):
+    """A checker of ``color`` was put down on ``point``."""
+
+    kind: ClassVar[str] = "checker_placed"
+    color: Color
+    point: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "color", _color(self.color))
+        if isinstance(self.point, bool) or not isinstance(self.point, int) or not 0 <= self.point <= BAR:
+            raise ValueError(f"a point is 0 (off) to 25 (bar), not {self.point!r}")
+
+
+@dataclass(frozen=True)
+class ClockPressed(Event):
+    """``by`` pressed its clock button; the clock's remaining times come along when known."""
+
+    kind: ClassVar[str] = "clock_pressed"
+    by: Color
+    white_ms: int | None = None
+    black_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by", _color(self.by))
+        for name in ("white_ms", "black_ms"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"{name} must be a whole number of milliseconds, not {value!r}")
+
+
+@dataclass(frozen=True)
+class FlagFell(Event):
+    """``color``'s time ran out."""
+
+    kind: ClassVar[str] = "flag_fell"
+    color: Color
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "color", _color(self.color))
+
+
+@dataclass(frozen=True)
+class LinkStatus(Event):
+    """A device (``clock``, ``board``, ``camera``) connected or lost its link."""
+
+    kind: ClassVar[str] = "link_status"
+    device: str
+    up: bool
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.device not in ("clock", "board", "camera"):
+            raise ValueError(f"unknown device {self.device!r}: clock, board or camera")
+
+
+@dataclass(frozen=True)
+class Touch(Event):
+    """A player's tap naming an action of theirs."""
+
+    by: Color
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by", _color(self.by))
+
+
+@dataclass(frozen=True)
+class Double(Touch):
+    kind: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True)
+class Take(Touch):
+    kind: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True)
+class Drop(Touch):
+    kind: ClassVar[str] = "drop"
+
+
+@dataclass(frozen=True)
+class Beaver(Touch):
+    kind: ClassVar[str] = "beaver"
+
+
+@dataclass(frozen=True)
+class Raccoon(Touch):
+    kind: ClassVar[str] = "raccoon"
+
+
+@dataclass(frozen=True)
+class Resign(Touch):
+    """``by`` offers to lose the game at ``level`` (1 single, 2 mars, 3 katmerli mars)."""
+
+    kind: ClassVar[str] = "resign"
+    level: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        ResultKind(self.level)
+
+
+@dataclass(frozen=True)
+class NameDouble(Touch):
+    """Acey-deucey: after playing a 1-2 in full, the player names the double it plays next."""
+
+    kind: ClassVar[str] = "name_double"
+    number: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _die(self.number)
+
+
+@dataclass(frozen=True)
+class AcceptResignation(Touch):
+    kind: ClassVar[str] = "accept_resignation"
+
+
+@dataclass(frozen=True)
+class RejectResignation(Touch):
+    kind: ClassVar[str] = "reject_resignation"
+
+
+@dataclass(frozen=True)
+class AcceptIllegal(Touch):
+    """The opponent of a flagged play lets it stand as played."""
+
+    kind: ClassVar[str] = "accept_illegal"
+
+
+@dataclass(frozen=True)
+class CorrectIllegal(Touch):
+    """The opponent of a flagged play has it corrected: the player plays the same dice again."""
+
+    kind: ClassVar[str] = "correct_illegal"
+
+
+@dataclass(frozen=True)
+class CallDirector(Event):
+    """Someone called the director: both clocks stop (RULES.md section 5)."""
+
+    kind: ClassVar[str] = "call_director"
+    by: Color | None = None
+
+    def __post_init__(self) -> None:
+        if self.by is not None:
+            object.__setattr__(self, "by", _color(self.by))
+
+
+@dataclass(frozen=True)
+class ManualPlay(Event):
+    """A play typed or tapped on the tablet, in the variant's notation ("8/5 6/5")."""
+
+    kind: ClassVar[str] = "manual_play"
+    text: str
+
+
+OVERRIDE_COMMANDS = ("resume", "void_dice", "set_dice", "undo_play", "policy", "mode")
+"""What a director may do: resume play, void or correct the dice, take back the last
+play, change the illegal-play policy, switch tournament/casual mode."""
+
+
+@dataclass(frozen=True)
+class DirectorOverride(Event):
+    """A director's decision; ``authorised`` says whether the PIN was right (the PIN itself is never stored)."""
+
+    kind: ClassVar[str] = "director_override"
+    command: str
+    argument: str = ""
+    authorised: bool = False
+
+    def __post_init__(self) -> None:
+        if self.command not in OVERRIDE_COMMANDS:
+            raise ValueError(f"unknown director command {self.command!r}; known: {', '.join(OVERRIDE_COMMANDS)}")
+
+
+InputEvent = Union[
+    DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
+    Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation, AcceptIllegal,
+    CorrectIllegal, CallDirector, ManualPlay, DirectorOverride,
+]
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
+        Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation,
+        AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay, DirectorOverride,
+    )
+}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Color):
+        return value.name.lower()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The event as JSON-ready data: ``{"kind": ..., field: value, ...}``."""
+    assert dataclasses.is_dataclass(event)
+    data: dict[str, Any] = {"kind": event.kind}
+    for field in dataclasses.fields(event):
+        data[field.name] = _plain(getattr(event, field.name))
+    return data
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The event ``data`` describes; ValueError naming the problem for anything malformed."""
+    if not isinstance(data, Mapping):
+        raise ValueError("an event must be a JSON object")
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    assert dataclasses.is_dataclass(cls)
+    names = {field.name for field in dataclasses.fields(cls)}
+    unknown = set(data) - names - {"kind"}
+    if unknown:
+        raise ValueError(f"{kind}: unknown fields {sorted(unknown)}")
+    arguments = {name: tuple(value) if isinstance(value, list) else value for name, value in data.items()
+                 if name != "kind"}
+    try:
+        event: Event = cls(**arguments)
+    except TypeError as error:
+        raise ValueError(f"{kind}: {error}") from None
+    return event

@@ -1,0 +1,377 @@
+"""Turkish and English for rulings and screens; tavla terms stay Turkish in Turkish.
+
+A ruling is a code and parameters (:mod:`app.rulings`); :func:`render` makes
+the sentence in either language with the players' names. In the Turkish
+texts the game's own words are kept: kırma (a hit), bar, mars (gammon),
+katmerli mars (backgammon), küp (the cube), hane (a point).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from app.rulings import Ruling
+from rules.judge import Violation
+
+LANGUAGES = ("tr", "en")
+
+_RULINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "opening_tie": "Opening throw {white}-{black}: a tie. Both throw again.",
+        "automatic_double": "The tie doubles the stake: the cube is at {value}.",
+        "opening_won": "{player} starts ({white} against {black}){starts}.",
+        "set_up_board": "The board is not in the starting position: set it up.",
+        "void_throw": "Void throw: {reason}. Throw both dice again.",
+        "dice": "{player} rolled {dice}.",
+        "no_move": "{player} cannot move with {dice}: the turn is lost. Press the clock.",
+        "early_throw": "{player} threw before {waiting} pressed the clock: the throw does not count.",
+        "thrown_again": "{player} threw again during the play: the first throw stands.",
+        "out_of_turn_throw": "{player} threw out of turn: it is {waiting}'s throw.",
+        "throw_before_answer": "Dice thrown before {waiting} answered: the throw does not count.",
+        "choose_first": "{player} must first choose: accept the flagged play or have it corrected.",
+        "board_invalid": "The board cannot be right: {problems}.",
+        "takeback": "{player} moved a released checker back: a move is complete when the checker leaves the hand.",
+        "takeback_earlier": "{player}: the board shows an earlier position. A play cannot be taken back; "
+                            "restore the board.",
+        "board_moved_out_of_turn": "Checkers moved while it is {waiting}'s turn to throw.",
+        "touched_out_of_turn": "A checker of {player} was touched on point {point} while it is {on_turn}'s turn.",
+        "hint": "Point {point} can go to: {targets}.",
+        "clock_started": "Clock started: {player} is on turn.",
+        "throw_first": "{player} pressed the clock before throwing: throw the dice first.",
+        "answer_first": "{player} must answer first.",
+        "enter_play": "{player}: enter the play on the tablet, then press the clock.",
+        "board_unreadable": "{player}: the board cannot be judged ({problems}). "
+                            "Put the checkers right and press again.",
+        "play_ok": "{player} played {dice}: {play}.",
+        "illegal_play": "Illegal play by {player}: {rules}.{choice}",
+        "unfinished_play": "Unfinished play by {player}: {rules}.{choice}",
+        "choose": "{player}: accept the play as made, or have it corrected?",
+        "illegal_accepted": "{player} accepts {mover}'s play as made.",
+        "illegal_corrected": "{player} has the play corrected: {mover} restores the board and plays {dice} again.",
+        "nothing_to_choose": "There is no flagged play to decide.",
+        "not_your_choice": "{chooser} decides about this play, not {player}.",
+        "cube_refused": "{player} may not do that: {rule_text}.",
+        "action_refused": "Not allowed: {detail}.",
+        "double_offered": "{player} doubles to {value}.",
+        "taken": "{player} takes: the cube is at {value}, owned by {player}.",
+        "beavered": "{player} beavers: the cube is at {value}.",
+        "raccooned": "{player} raccoons: the cube is at {value}.",
+        "resign_offered": "{player} offers to resign: {kind}.",
+        "resign_rejected": "{player} declines the resignation: play on.",
+        "game_over": "{player} wins {kind}{ending}: {points} point(s). Score {score}.",
+        "game_drawn": "The game is drawn. Score {score}.",
+        "new_game": "Game {number}{crawford}. Opening throw: one die each.",
+        "previous_winner_starts": "{player} won the last game and throws first.",
+        "match_over": "{player} wins the match{end}. Final score {score}.",
+        "flag_fell": "{player}'s time has run out: the match is lost on time.",
+        "flag_ignored": "{player}'s time ran out, but a money session is not lost on time.",
+        "link_up": "The {device} is connected.",
+        "link_down": "The {device} is disconnected{detail}.",
+        "no_play_expected": "No play is expected now.",
+        "manual_ambiguous": "'{text}' fits more than one play: {options}.",
+        "manual_illegal": "'{text}' is not legal: {rules}.",
+        "manual_unreadable": "'{text}' cannot be read: {detail}.",
+        "director_called": "The director is called{by}. Both clocks are stopped.",
+        "pin_refused": "Wrong director PIN: nothing was changed.",
+        "override_refused": "The director's '{command}' cannot be done now ({reason}).",
+        "resumed": "The director resumes play.",
+        "play_undone": "The director takes back the last play: {player} plays again.",
+        "policy_set": "Illegal-play policy: {policy}.",
+        "mode_set": "Mode: {mode}.",
+        "dice_voided": "The director voids {player}'s dice: throw again.",
+        "dice_set": "The director sets {player}'s dice to {dice}.",
+        "match_is_over": "The match is over.",
+        "name_double_first": "{player} must first name the double to play.",
+        "play_passed_first": "{player} must first play the numbers passed on ({numbers}).",
+        "double_named": "{player} names {dice}.",
+        "play_halted": "Play is stopped until the director resumes it.",
+    },
+    "tr": {
+        "opening_tie": "Başlangıç zarı {white}-{black}: eşit. İkisi de yeniden atar.",
+        "automatic_double": "Eşit zar bahsi ikiye katlar: küp {value}.",
+        "opening_won": "{player} başlar ({white} - {black}){starts}.",
+        "set_up_board": "Tahta başlangıç dizilişinde değil: pulları dizin.",
+        "void_throw": "Geçersiz atış: {reason}. İki zar yeniden atılır.",
+        "dice": "{player} {dice} attı.",
+        "no_move": "{player} {dice} ile oynayamıyor: zar yanar. Saate basın.",
+        "early_throw": "{player}, {waiting} saate basmadan zar attı: atış sayılmaz.",
+        "thrown_again": "{player} oyun sırasında yeniden zar attı: ilk atış geçerli.",
+        "out_of_turn_throw": "{player} sırası değilken attı. Atış sırası: {waiting}.",
+        "throw_before_answer": "{waiting} cevap vermeden zar atıldı: atış sayılmaz.",
+        "choose_first": "{player} önce seçmeli: işaretlenen oyunu kabul mü, düzeltme mi?",
+        "board_invalid": "Tahta doğru olamaz: {problems}.",
+        "takeback": "{player} bırakılmış bir pulu geri aldı: pul elden çıkınca hamle tamamdır.",
+        "takeback_earlier": "{player}: tahta önceki bir dizilişi gösteriyor. Oynanan geri alınamaz; tahtayı düzeltin.",
+        "board_moved_out_of_turn": "Pullar oynatıldı, oysa zar atma sırası: {waiting}.",
+        "touched_out_of_turn": "{player} pulu {point}. hanede ellendi, oysa sıra: {on_turn}.",
+        "hint": "{point}. hanedeki pul şuraya gidebilir: {targets}.",
+        "clock_started": "Saat başladı. Sıra: {player}.",
+        "throw_first": "{player} zar atmadan saate bastı: önce zar atın.",
+        "answer_first": "{player} önce cevap vermeli.",
+        "enter_play": "{player}: oyunu tablete girin, sonra saate basın.",
+        "board_unreadable": "{player}: tahta değerlendirilemiyor ({problems}). Pulları düzeltip yeniden basın.",
+        "play_ok": "{player} {dice} oynadı: {play}.",
+        "illegal_play": "{player} kural dışı oynadı: {rules}.{choice}",
+        "unfinished_play": "{player} oyununu bitirmedi: {rules}.{choice}",
+        "choose": "{player}: oyun oynandığı gibi kabul mü, yoksa düzeltilsin mi?",
+        "illegal_accepted": "{player} kabul ediyor: {mover} oynandığı gibi kalır.",
+        "illegal_corrected": "{player} düzeltme istiyor: {mover} tahtayı geri alıp {dice} zarını yeniden oynar.",
+        "nothing_to_choose": "Karar verilecek işaretli bir oyun yok.",
+        "not_your_choice": "Bu oyuna {player} değil, {chooser} karar verir.",
+        "cube_refused": "{player} bunu yapamaz: {rule_text}.",
+        "action_refused": "İzin verilmez: {detail}.",
+        "double_offered": "{player} küpü çeviriyor: {value}.",
+        "taken": "{player} kabul etti: küp {value}, sahibi {player}.",
+        "beavered": "{player} beaver dedi: küp {value}.",
+        "raccooned": "{player} raccoon dedi: küp {value}.",
+        "resign_offered": "{player} pes etmeyi öneriyor: {kind}.",
+        "resign_rejected": "{player} pes teklifini reddetti: oyun sürüyor.",
+        "game_over": "{player} kazandı: {kind}{ending}, {points} sayı. Skor {score}.",
+        "game_drawn": "Oyun berabere. Skor {score}.",
+        "new_game": "{number}. oyun{crawford}. Başlangıç zarı: herkes bir zar.",
+        "previous_winner_starts": "Önceki oyunu {player} kazandı, ilk o atar.",
+        "match_over": "Maçı {player} kazandı{end}. Son skor {score}.",
+        "flag_fell": "Süre bitti ({player}): maç süreden kaybedildi.",
+        "flag_ignored": "Süre bitti ({player}), ama paralı oyunda süreden kaybedilmez.",
+        "link_up": "{device} bağlandı.",
+        "link_down": "{device} bağlantısı koptu{detail}.",
+        "no_play_expected": "Şu an oyun beklenmiyor.",
+        "manual_ambiguous": "'{text}' birden çok oyuna uyuyor: {options}.",
+        "manual_illegal": "'{text}' kurala uygun değil: {rules}.",
+        "manual_unreadable": "'{text}' okunamadı: {detail}.",
+        "director_called": "Hakem çağrıldı{by}. İki saat de durdu.",
+        "pin_refused": "Hakem PIN'i yanlış: hiçbir şey değişmedi.",
+        "override_refused": "Hakemin '{command}' kararı şimdi uygulanamaz ({reason}).",
+        "resumed": "Hakem oyunu sürdürüyor.",
+        "play_undone": "Hakem son oyunu geri aldı: {player} yeniden oynar.",
+        "policy_set": "Kural dışı oyun politikası: {policy}.",
+        "mode_set": "Mod: {mode}.",
+        "dice_voided": "Hakem zarı geçersiz saydı ({player}): yeniden atın.",
+        "dice_set": "Hakem zarı düzeltti ({player}): {dice}.",
+        "match_is_over": "Maç bitti.",
+        "name_double_first": "{player} önce oynayacağı çifti söylemeli.",
+        "play_passed_first": "{player} önce kendisine geçen zarları ({numbers}) oynamalı.",
+        "double_named": "{player} {dice} diyor.",
+        "play_halted": "Hakem sürdürene kadar oyun durdu.",
+    },
+}
+
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "single": "a single game", "gammon": "a gammon (mars)", "backgammon": "a backgammon (katmerli mars)",
+        "cocked": "a die is cocked", "wrong_half": "the dice are not in the thrower's right-hand half",
+        "off_board": "a die left the board", "dice_count": "two dice were not seen",
+        "unreadable": "the dice cannot be read",
+        "clock": "clock", "board": "sensing board", "camera": "camera",
+        "dropped": " (double refused)", "resigned": " (resigned)", "borne off": "",
+        "mother pinned": " (mother pinned)",
+        "points": "", "time": " on time",
+        "crawford": " (Crawford game: no cube)",
+        "choice": " {chooser} chooses: accept as made or correct.",
+        "must_correct": " The play must be corrected.",
+        "starts_with": " and plays {dice}", "throws_again": " and throws both dice",
+        "legal_moves": "the opponent chooses (accept or correct)", "always_correct": "always corrected",
+        "tournament": "tournament (no aids)", "casual": "casual (aids shown)",
+        "not_halted": "play is not stopped", "nothing_to_undo": "no play to take back in this game",
+        "no_dice_to_change": "no dice waiting to be played", "bad_dice": "give two dice such as 5-3",
+        "unknown_policy": "unknown policy", "unknown_mode": "unknown mode",
+        "off": "off", "bar": "bar", "none": "none",
+    },
+    "tr": {
+        "single": "tek oyun", "gammon": "mars", "backgammon": "katmerli mars",
+        "cocked": "kırık zar", "wrong_half": "zarlar atanın sağ yarısına düşmedi",
+        "off_board": "zar tahtanın dışına düştü", "dice_count": "iki zar görülmedi",
+        "unreadable": "zarlar okunamadı",
+        "clock": "Saat", "board": "Algılayıcı tahta", "camera": "Kamera",
+        "dropped": " (küp reddedildi)", "resigned": " (pes etti)", "borne off": "",
+        "mother pinned": " (ana pul kapıldı)",
+        "points": "", "time": " (süreden)",
+        "crawford": " (Crawford oyunu: küp yok)",
+        "choice": " Seçim {chooser} oyuncusunda: oynandığı gibi kabul ya da düzeltme.",
+        "must_correct": " Oyun düzeltilmeli.",
+        "starts_with": " ve {dice} oynar", "throws_again": " ve iki zarı yeniden atar",
+        "legal_moves": "rakip seçer (kabul ya da düzeltme)", "always_correct": "her zaman düzeltilir",
+        "tournament": "turnuva (yardım yok)", "casual": "serbest (yardımlar açık)",
+        "not_halted": "oyun durmuş değil", "nothing_to_undo": "bu oyunda geri alınacak oyun yok",
+        "no_dice_to_change": "oynanmayı bekleyen zar yok", "bad_dice": "5-3 gibi iki zar girin",
+        "unknown_policy": "bilinmeyen politika", "unknown_mode": "bilinmeyen mod",
+        "off": "dışarı", "bar": "bar", "none": "yok",
+    },
+}
+
+_VIOLATIONS_TR = {
+    "checker_count_changed": "tahtadaki pul sayısı değişti",
+    "invalid_position": "bu diziliş olamaz: iki rengin pulları aynı hanede",
+    "opponent_moved": "rakibin pulları oynatıldı",
+    "wrong_direction": "bir pul geri gitti",
+    "bar_first": "bardaki pullar önce girmeli",
+    "blocked_point": "pul kapalı bir haneye kondu ya da oradan geçti",
+    "not_all_home": "pul toplamak için bütün pullar iç alanda olmalı",
+    "bear_off_higher": "daha yüksek hanede pul varken alçaktaki pul toplandı",
+    "head_rule": "bu elde baştan yalnız bir pul çıkabilir (ilk elde 6-6, 4-4, 3-3 ile iki)",
+    "six_prime": "önünde rakip pulu yokken art arda altı hane tutulamaz",
+    "must_bear_off": "pul toplayabilen zar pul toplamalı (Türk tavlası)",
+    "no_move": "oynanabilen zar oynanmadı",
+    "must_use_both": "iki zar da oynanabiliyorsa ikisi de oynanmalı",
+    "must_use_larger": "yalnız bir zar oynanabiliyorsa büyüğü oynanmalı",
+    "must_play_more": "çift zar oynanabildiği kadar oynanmalı",
+    "dice_mismatch": "oynanan pullar zarlara uymuyor",
+}
+
+_CUBE_RULES_TR = {
+    "no_cube": "bu oyun küpsüz oynanır",
+    "game_over": "oyun bitti",
+    "crawford": "Crawford oyununda küp çevrilmez",
+    "not_your_turn": "küp yalnız kendi sırasında çevrilir",
+    "after_roll": "küp zar atmadan önce çevrilir",
+    "not_owner": "küpü yalnız sahibi çevirebilir (ortadayken ikisi de)",
+    "maximum": "küp en yüksek değerini geçemez",
+    "offer_pending": "cevap bekleyen bir küp teklifi var",
+    "no_offer": "cevaplanacak küp teklifi yok",
+    "not_doubled": "yalnız küp teklif edilen oyuncu kabul, red ya da beaver diyebilir",
+    "money_only": "beaver, raccoon ve otomatik katlama yalnız paralı oyunda olur",
+    "beavers_off": "bu oturumda beaver yok",
+    "raccoons_off": "bu oturumda raccoon yok",
+    "no_beaver": "raccoon yalnız beaver'dan hemen sonra küpü çeviren der",
+    "automatic_limit": "bu oyunun otomatik katlamaları bitti",
+}
+
+
+def violation_text(name: str, language: str) -> str:
+    """A broken rule (``rules.judge.Violation`` name, lower case) as a sentence."""
+    if language == "tr" and name in _VIOLATIONS_TR:
+        return _VIOLATIONS_TR[name]
+    try:
+        return Violation[name.upper()].value
+    except KeyError:
+        return name.replace("_", " ")
+
+
+def word(key: str, language: str) -> str:
+    return _WORDS.get(language, _WORDS["en"]).get(key, _WORDS["en"].get(key, key))
+
+
+def render(ruling: Ruling, language: str = "en", players: tuple[str, str] = ("White", "Black")) -> str:
+    """The sentence for ``ruling`` in ``language`` ("tr" or "en") with the players' names."""
+    templates = _RULINGS.get(language, _RULINGS["en"])
+    template = templates.get(ruling.code) or _RULINGS["en"].get(ruling.code)
+    if template is None:
+        return f"{ruling.code}: {dict(ruling.params)}"
+    values = _values(ruling.params, language, players)
+    values["starts"] = ""
+    if ruling.code == "opening_won":
+        high, low = sorted((int(ruling.params["white"]), int(ruling.params["black"])), reverse=True)
+        key = "starts_with" if ruling.params.get("plays") else "throws_again"
+        values["starts"] = word(key, language).format(dice=f"{high}-{low}")
+    if ruling.code in ("illegal_play", "unfinished_play"):
+        chooser = _name(_other(ruling.params.get("player")), players)
+        values["choice"] = word("choice" if ruling.params.get("choice") else "must_correct", language).format(
+            chooser=chooser
+        )
+    if ruling.code == "cube_refused":
+        rule = str(ruling.params.get("rule", ""))
+        values["rule_text"] = _CUBE_RULES_TR.get(rule, "") if language == "tr" else ""
+        values["rule_text"] = values["rule_text"] or str(ruling.params.get("detail", rule))
+    if ruling.code == "director_called":
+        by = ruling.params.get("player")
+        values["by"] = f" ({_name(by, players)})" if by else ""
+    if ruling.code == "link_down":
+        detail = ruling.params.get("detail")
+        values["detail"] = f": {detail}" if detail else ""
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return f"{ruling.code}: {dict(ruling.params)}"
+
+
+def _other(color: Any) -> str | None:
+    return {"white": "black", "black": "white"}.get(str(color))
+
+
+def _name(color: Any, players: tuple[str, str]) -> str:
+    if color == "white":
+        return players[0]
+    if color == "black":
+        return players[1]
+    return "-"
+
+
+def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, value in params.items():
+        if key in ("player", "waiting", "mover", "chooser", "on_turn"):
+            values[key] = _name(value, players)
+        elif key == "dice" and isinstance(value, list):
+            values[key] = "-".join(str(v) for v in value)
+        elif key == "score" and isinstance(value, list):
+            values[key] = f"{value[0]}-{value[1]}"
+        elif key == "rules" and isinstance(value, list):
+            values[key] = "; ".join(violation_text(str(v), language) for v in value) or "-"
+        elif key == "numbers" and isinstance(value, list):
+            values[key] = ", ".join(str(v) for v in value)
+        elif key in ("problems", "options", "legal") and isinstance(value, list):
+            values[key] = "; ".join(str(v) for v in value)
+        elif key == "targets" and isinstance(value, list):
+            values[key] = ", ".join(word("off", language) if v == 0 else str(v) for v in value) or word(
+                "none", language
+            )
+        elif key == "point":
+            values[key] = word("bar", language) if value == 25 else value
+        elif key in ("reason", "kind", "device", "policy", "mode"):
+            values[key] = word(str(value), language)
+        elif key == "ending":
+            values[key] = word(str(value), language)
+        elif key == "end":
+            values[key] = word(str(value), language)
+        elif key == "crawford":
+            values[key] = word("crawford", language) if value else ""
+        else:
+            values[key] = value
+    return values
+
+
+_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Tavla referee", "setup": "Set-up", "play": "Play", "director": "Director", "history": "History",
+        "export": "Export", "white": "White", "black": "Black", "variant": "Variant", "length": "Match length",
+        "money": "money", "mode": "Mode", "tournament": "Tournament", "casual": "Casual", "reserve": "Reserve (min)",
+        "delay": "Delay (s)", "devices": "Devices", "camera": "Camera", "board": "Sensing board", "clock": "Clock",
+        "found": "found", "not_found": "not found", "software": "on-screen", "start": "Start match",
+        "pin": "Director PIN", "language": "Türkçe", "cube": "cube", "score": "Score", "crawford": "Crawford",
+        "double": "Double", "take": "Take", "drop": "Drop", "beaver": "Beaver", "resign": "Resign",
+        "accept": "Accept as played", "correct": "Correct", "press": "Press clock", "enter": "Enter play",
+        "dice": "Dice", "manual_dice": "Enter dice", "call": "Call director", "resume": "Resume",
+        "void_dice": "Void dice", "undo_play": "Take back play", "policy": "Policy", "unlock": "Unlock",
+        "locked": "Enter the PIN to unlock", "export_mat": "Save .mat", "export_json": "Save journal JSON",
+        "export_sheet": "Save result sheet", "back": "Back", "pips": "pips", "legal": "Legal plays",
+        "shots": "Shots", "irregularities": "Irregularities", "games": "Games", "saved": "Saved",
+        "accept_resign": "Accept resignation", "reject_resign": "Decline", "points": "points",
+        "calibrate": "Calibrate camera: tap the four board corners", "corners": "corners",
+        "waiting": "Waiting for", "over": "Match over", "no_camera_crop": "no camera image",
+        "journal": "Journal", "verified": "hash chain verified",
+    },
+    "tr": {
+        "title": "Tavla hakemi", "setup": "Kurulum", "play": "Oyun", "director": "Hakem", "history": "Geçmiş",
+        "export": "Dışa aktar", "white": "Beyaz", "black": "Siyah", "variant": "Oyun türü", "length": "Maç sayısı",
+        "money": "paralı", "mode": "Mod", "tournament": "Turnuva", "casual": "Serbest", "reserve": "Süre (dk)",
+        "delay": "Gecikme (sn)", "devices": "Cihazlar", "camera": "Kamera", "board": "Algılayıcı tahta",
+        "clock": "Saat", "found": "bulundu", "not_found": "bulunamadı", "software": "ekranda",
+        "start": "Maçı başlat", "pin": "Hakem PIN", "language": "English", "cube": "küp", "score": "Skor",
+        "crawford": "Crawford", "double": "Küp çevir", "take": "Kabul", "drop": "Red", "beaver": "Beaver",
+        "resign": "Pes et", "accept": "Oynandığı gibi kabul", "correct": "Düzelt", "press": "Saate bas",
+        "enter": "Oyunu gir", "dice": "Zar", "manual_dice": "Zar gir", "call": "Hakem çağır",
+        "resume": "Sürdür", "void_dice": "Zarı iptal et", "undo_play": "Oyunu geri al", "policy": "Politika",
+        "unlock": "Aç", "locked": "Açmak için PIN girin", "export_mat": ".mat kaydet",
+        "export_json": "Günlüğü JSON kaydet", "export_sheet": "Sonuç kâğıdını kaydet", "back": "Geri",
+        "pips": "pip", "legal": "Uygun oyunlar", "shots": "Vuruş", "irregularities": "Usulsüzlükler",
+        "games": "Oyunlar", "saved": "Kaydedildi", "accept_resign": "Pes kabul", "reject_resign": "Reddet",
+        "points": "sayı", "calibrate": "Kamera ayarı: tahtanın dört köşesine dokunun", "corners": "köşe",
+        "waiting": "Bekleniyor", "over": "Maç bitti", "no_camera_crop": "kamera görüntüsü yok",
+        "journal": "Günlük", "verified": "hash zinciri doğrulandı",
+    },
+}
+
+
+def label(key: str, language: str) -> str:
+    """A screen label in ``language`` (English when missing)."""
+    return _LABELS.get(language, _LABELS["en"]).get(key, _LABELS["en"].get(key, key))

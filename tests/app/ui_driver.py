@@ -1,0 +1,159 @@
+"""Drives the real Kivy app in a real window by taps, saving a screenshot of every screen.
+
+Run by tests/app/test_ui.py under Xvfb: ``python -m tests.app.ui_driver OUTDIR``. Taps are real touch
+events at the buttons' window coordinates (Kivy's UnitTestTouch); what the app showed is written to
+OUTDIR/result.json for the test to check, and the screenshots to OUTDIR/*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+from app.ui.main import configure_window  # noqa: E402
+
+configure_window()
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+
+from app.ui.controller import Controller  # noqa: E402
+from app.ui.main import TavlaApp  # noqa: E402
+
+PIN = "2468"
+
+
+def tap(widget: Any) -> None:
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def find_button(root: Any, text: str) -> Button:
+    for widget in root.walk():
+        if isinstance(widget, Button) and widget.text.startswith(text) and widget.get_root_window() is not None:
+            return widget
+    raise LookupError(f"no button {text!r} on screen; buttons: "
+                      f"{[w.text for w in root.walk() if isinstance(w, Button)]}")
+
+
+def shot(out: Path, name: str) -> str:
+    saved = Path(Window.screenshot(name=str(out / f"{name}.png")))
+    final = out / f"{name}.png"
+    saved.rename(final)
+    return str(final)
+
+
+def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    play = app.screens["play"]
+    setup = app.screens["setup"]
+    result["screens"] = {}
+    yield  # let the first frame be drawn
+    picker = setup.picker  # type: ignore[attr-defined]
+    camera = app.controller.camera
+    assert picker is not None and camera is not None
+    for x, y in camera.corners:  # the referee taps the board's four corners on the camera picture
+        wx, wy = picker.to_widget(x, y)
+        touch = UnitTestTouch(*picker.to_window(wx, wy))
+        touch.touch_down()
+        touch.touch_up()
+        yield
+    calibration = app.controller.calibration
+    result["calibration"] = [list(c) for c in calibration.corners] if calibration is not None else None
+    result["true_corners"] = [list(c) for c in camera.corners]
+    result["calibration_text"] = setup.calibration.text  # type: ignore[attr-defined]
+    result["screens"]["setup"] = shot(out, "1-setup")
+    setup.pin.text = PIN  # type: ignore[attr-defined]
+    tap(find_button(app.root, "Maçı başlat"))
+    yield
+    result["current_after_start"] = app.manager.current
+    banners = []
+    for _ in range(14):
+        tap(find_button(app.root, "Sim >"))
+        yield
+        banners.append(play.banner.text)  # type: ignore[attr-defined]
+    result["banners"] = banners
+    result["dice_text"] = play.dice_text.text  # type: ignore[attr-defined]
+    result["shots"] = camera.shots
+    result["screens"]["play"] = shot(out, "2-play")
+    tap(find_button(app.root, "Hakem çağır"))
+    yield
+    result["halted_banner"] = play.banner.text  # type: ignore[attr-defined]
+    tap(find_button(app.root, "Hakem"))
+    yield
+    director = app.screens["director"]
+    director.pin.text = "1111"  # type: ignore[attr-defined]
+    tap(find_button(app.root, "Sürdür"))
+    yield
+    result["wrong_pin"] = director.result.text  # type: ignore[attr-defined]
+    director.pin.text = PIN  # type: ignore[attr-defined]
+    tap(find_button(app.root, "Sürdür"))
+    yield
+    result["right_pin"] = director.result.text  # type: ignore[attr-defined]
+    result["screens"]["director"] = shot(out, "3-director")
+    tap(find_button(app.root, "Geri"))
+    yield
+    tap(find_button(app.root, "Geçmiş"))
+    yield
+    tap(find_button(app.root, "Dışa aktar"))
+    yield
+    result["export_status"] = app.screens["history"].status.text  # type: ignore[attr-defined]
+    result["screens"]["history"] = shot(out, "4-history")
+    tap(find_button(app.root, "Geri"))
+    yield
+    tap(find_button(app.root, "English"))
+    yield
+    for _ in range(12):  # until a play is ruled on (throws, void throws and cube actions come between)
+        tap(find_button(app.root, "Sim >"))
+        yield
+        if " played " in play.banner.text:  # type: ignore[attr-defined]
+            break
+    result["english_banner"] = play.banner.text  # type: ignore[attr-defined]
+    result["screens"]["play_en"] = shot(out, "5-play-en")
+    session = app.controller.session
+    assert session is not None
+    result["journal_entries"] = len(session.journal)
+    result["plays"] = sum(1 for r in app.controller.log if r.code == "play_ok")
+    result["stage"] = session.referee.stage.value
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    controller = Controller(out, language="tr", sim=True)
+    app = TavlaApp(controller)
+    result: dict[str, Any] = {}
+    steps = script(app, out, result)
+
+    def advance(_: float) -> None:
+        try:
+            next(steps)
+        except StopIteration:
+            result["done"] = True
+            app.stop()
+            return
+        except Exception as error:  # the test reads what went wrong from the result file
+            result["error"] = f"{type(error).__name__}: {error}"
+            app.stop()
+            return
+        Clock.schedule_once(advance, 0.4)
+
+    start: Callable[[float], None] = advance
+    Clock.schedule_once(start, 1.0)
+    app.run()
+    (out / "result.json").write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0 if result.get("done") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
