@@ -352,7 +352,8 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "tr": {
         "title": "Tavla hakemi", "setup": "Kurulum", "play": "Oyun", "director": "Hakem", "history": "Geçmiş",
-        "export": "Dışa aktar", "white": "Beyaz", "black": "Siyah", "variant": "Oyun türü", "length": "Maç sayısı",
+        "export": "Dışa aktar", "white": "Beyaz", "black": "Siyah", "variant": "Oyun türü",
+        "length": "Maç uzunluğu (sayı)",
         "money": "paralı", "mode": "Mod", "tournament": "Turnuva", "casual": "Serbest", "reserve": "Süre (dk)",
         "delay": "Gecikme (sn)", "devices": "Cihazlar", "camera": "Kamera", "board": "Algılayıcı tahta",
         "clock": "Saat", "found": "bulundu", "not_found": "bulunamadı", "software": "ekranda",

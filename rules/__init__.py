@@ -5,6 +5,7 @@ checked in isolation against GNU Backgammon. The names most callers need are
 importable from here: ``from rules import Position, legal_plays, judge``.
 """
 
+from rules.acey import AceyDeuceyPosition
 from rules.chouette import Chouette, ChouetteGame, CubeMove, MemberCube
 from rules.cube import Cube, CubeRule, CubeRules
 from rules.cubeful import (
@@ -15,6 +16,7 @@ from rules.cubeful import (
     Drop,
     Ending,
     Move,
+    NameDouble,
     OpeningThrow,
     Outcome,
     Raccoon,
@@ -36,17 +38,19 @@ from rules.errors import (
     MatImportError,
     RulesError,
 )
-from rules.game import FirstMove, Game, GameResult, Phase, ResultKind, game_result
+from rules.game import Bonus, FirstMove, Game, GameEnd, GameResult, Phase, ResultKind, game_result
 from rules.gnubg_id import decode_position_id, encode_position_id
-from rules.judge import Violation, is_unfinished, judge
+from rules.judge import Violation, is_unfinished, judge, judge_numbers
 from rules.mat import load_mat, read_mat, recordable, save_mat, write_mat
 from rules.match import Match, MatchEnd, MatchHeader, MatchResult, MatchRules, TimeOut
 from rules.match_id import GameState, MatchInfo, Resignation, decode_match_id, encode_match_id
-from rules.movegen import legal_plays, legal_results
+from rules.movegen import legal_plays, legal_results, numbers_results
 from rules.notation import parse_play
 from rules.odds import Shots, shots
+from rules.plakoto import PlakotoExpressPosition, PlakotoPosition
 from rules.play import Play, Step, apply_steps
-from rules.position import BAR, OFF, Color, Position, Status
+from rules.position import BAR, OFF, Aside, Color, Position, Status
+from rules.registry import VARIANTS, find_variant, variant_of
 from rules.selfplay import random_match
 from rules.xgid import decode_xgid, encode_xgid
 
@@ -126,4 +130,16 @@ __all__ = [
     "Shots",
     "shots",
     "random_match",
+    "AceyDeuceyPosition",
+    "Aside",
+    "Bonus",
+    "GameEnd",
+    "NameDouble",
+    "PlakotoExpressPosition",
+    "PlakotoPosition",
+    "VARIANTS",
+    "find_variant",
+    "judge_numbers",
+    "numbers_results",
+    "variant_of",
 ]
