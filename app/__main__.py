@@ -2,6 +2,8 @@
 
   python -m app                 the Kivy app (set-up, play, director, history)
   python -m app --sim           the same with simulated clock, board and camera (the real chain)
+  python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
+                                without it (and without --sim) the dice are typed
   python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
                                 by default any Raspberry Pi Pico on USB that introduces itself as one
   python -m app demo ...        a whole simulated match without a screen
@@ -22,6 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sim", action="store_true", help="simulated clock, sensing board and dice")
     parser.add_argument("--journal", help="journal file of the app (resumed if it exists)")
     parser.add_argument("--lang", choices=("tr", "en"), default="tr")
+    parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     subparsers = parser.add_subparsers(dest="command")
@@ -42,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.ui.main import run_app
 
     return run_app(sim=args.sim, journal=args.journal, language=args.lang, clock_port=args.clock,
-                   board_port=args.board)
+                   board_port=args.board, camera=args.camera)
 
 
 def _journal_command(args: argparse.Namespace) -> int:

@@ -98,28 +98,14 @@ class SimulatedCamera:
         values = intention.values or (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         image = self.frame(rng, self.dice(rng, kind, values, SEAT[thrower]))
         readings = self.reader.dice(image, self.calibration, "bottom", reference=self.before)
-        if opening:
-            event, seen_by = opening_event(readings), None
-        else:
-            observation, seen_by = self.verdict(readings, referee.mover)
-            event = throw_event(observation)
-            if seen_by is not None and seen_by is not referee.mover and event.values is not None:
-                event = replace(event, thrower=seen_by)
+        event, seen_by = camera_event(readings, referee)
         self.shots += 1
         self.last = Shot(image, readings, event, seen_by)
         return self.last
 
     def verdict(self, readings: tuple[DieReading, ...], mover: Color) -> tuple[ThrowObservation, Color | None]:
         """Judge the throw for whoever's right-hand half the dice lie in (the mover's when they are split)."""
-        as_seen: dict[Color, tuple[DieReading, ...]] = {
-            Color.WHITE: readings, Color.BLACK: tuple(_seen_from_top(d) for d in readings)}
-        thrower = mover
-        other = mover.other
-        if readings and all(d.zone == "right_half" for d in as_seen[other]):
-            thrower = other  # the waiting player threw (too early, or out of turn)
-        dice = as_seen[thrower]
-        verdict, reason = judge(dice, True)
-        return ThrowObservation(verdict, reason, dice, SEAT[thrower]), thrower if dice else None
+        return judge_for(readings, mover)
 
     # ------------------------------------------------------------------ drawing
 
@@ -181,6 +167,31 @@ class SimulatedCamera:
                 die = render.make_die(rng, x, y, size, value, self.style.dice, pip_radius=0.09, style=0)
             placed.append(die)
         return placed
+
+
+def camera_event(readings: tuple[DieReading, ...], referee: Referee) -> tuple[ev.DiceObserved, Color | None]:
+    """The referee's event for the dice a camera read (zones as the bottom player, White, sees them), and who
+    threw them: the opening throw's two dice, or a throw judged for whoever's right-hand half they lie in."""
+    if referee.stage is Stage.OPENING:
+        return opening_event(readings), None
+    observation, seen_by = judge_for(readings, referee.mover)
+    event = throw_event(observation)
+    if seen_by is not None and seen_by is not referee.mover and event.values is not None:
+        event = replace(event, thrower=seen_by)
+    return event, seen_by
+
+
+def judge_for(readings: tuple[DieReading, ...], mover: Color) -> tuple[ThrowObservation, Color | None]:
+    """Judge the throw for whoever's right-hand half the dice lie in (the mover's when they are split)."""
+    as_seen: dict[Color, tuple[DieReading, ...]] = {
+        Color.WHITE: readings, Color.BLACK: tuple(_seen_from_top(d) for d in readings)}
+    thrower = mover
+    other = mover.other
+    if readings and all(d.zone == "right_half" for d in as_seen[other]):
+        thrower = other  # the waiting player threw (too early, or out of turn)
+    dice = as_seen[thrower]
+    verdict, reason = judge(dice, True)
+    return ThrowObservation(verdict, reason, dice, SEAT[thrower]), thrower if dice else None
 
 
 def typed_dice(intention: ev.DiceObserved, referee: Referee) -> ev.ManualDice:

@@ -10,7 +10,10 @@ plays are entered on the tablet. With ``sim`` the whole table is simulated
 through the real chain (:class:`app.simtable.SimulatedTable`: clock and board
 simulators on pty pairs, their drivers, and the camera whose pictures the
 dice reader reads): a tap on "Sim >" lets the simulated players act until the
-referee rules on something.
+referee rules on something. With ``camera`` (``python -m app --camera SOURCE``) a
+physical camera, video or image folder is read by :class:`app.livecamera.LiveCamera`
+in a thread; its throws reach the referee on the main thread through ``post``, and
+when it fails or ends the referee rules it disconnected and the dice are typed.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from app import events as ev
-from app.camera import Shot, SimulatedCamera
+from app.camera import Shot, SimulatedCamera, camera_event
 from app.devices import ClockLink, drain
 from app.engine import Stage
 from app.export import ExportError, write_exports
 from app.i18n import render
 from app.journal import JournalError
+from app.livecamera import Image, LiveCamera, Post
 from app.pin import hash_pin
 from app.rulings import Level, Reaction, Ruling
 from app.session import Session
@@ -38,12 +42,13 @@ from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
-from vision import Calibration, CalibrationError
+from vision import Calibration, CalibrationError, ThrowObservation
 
 
 class Controller:
     def __init__(self, folder: Path, language: str = "tr", sim: bool = False, journal: Path | None = None,
-                 clock_port: str | None = None, board_port: str | None = None, seed: int = 1) -> None:
+                 clock_port: str | None = None, board_port: str | None = None, seed: int = 1,
+                 camera: str | None = None, post: Post | None = None) -> None:
         self.folder = folder
         self.language = language
         self.sim = sim
@@ -69,6 +74,12 @@ class Controller:
         """Corners tapped on the set-up screen's camera picture (image pixels)."""
         self.calibration: Calibration | None = None
         self.message = ""
+        self.live_camera: LiveCamera | None = None
+        self.live_shot: Shot | None = None
+        if camera is not None and not sim:
+            if post is None:
+                raise ValueError("a live camera needs a way to post to the main thread")
+            self.live_camera = LiveCamera(camera, post, self._camera_throw, self._camera_link).start()
 
     # ------------------------------------------------------------ set-up
 
@@ -77,6 +88,8 @@ class Controller:
         if self.sim:
             return {"camera": "sim", "board": "sim", "clock": "sim"}
         found = {"camera": "none", "board": "none", "clock": "software"}
+        if self.live_camera is not None and self.live_camera.alive:
+            found["camera"] = f"found: {self.live_camera.spec}"
         for name, driver in (("clock", self.clock_driver), ("board", self.board_driver)):
             if driver is not None and driver.status.state is LinkState.CONNECTED:
                 found[name] = "found: " + driver.status.detail
@@ -84,11 +97,13 @@ class Controller:
 
     def camera_picture(self) -> Any:
         """The camera's view of the board for calibration (None without a camera)."""
+        if self.live_camera is not None:
+            return self.live_camera.picture(wait_s=3.0)
         return self.camera.before if self.camera is not None else None
 
     def tap_corner(self, x: float, y: float) -> str | None:
         """A tap on the camera picture (image pixels); after the fourth, the calibration (or why it failed)."""
-        if self.camera is None:
+        if self.camera is None and self.live_camera is None:
             return "no camera"
         if len(self.taps) == 4:
             self.taps = []
@@ -101,7 +116,8 @@ class Controller:
             self.taps = []
             return str(error)
         self.calibration = calibration
-        self.camera.calibration = calibration
+        if self.camera is not None:
+            self.camera.calibration = calibration
         return None
 
     def start(self, players: tuple[str, str], variant: str, length: int, mode: Mode, reserve_min: int,
@@ -110,11 +126,12 @@ class Controller:
         found = self.devices_found()
         board = self.sim or found["board"].startswith("found")
         physical_clock = not self.sim and found["clock"].startswith("found")
+        live = found["camera"].startswith("found")
         try:
             setup = MatchSetup(
                 players=players, variant=variant, length=length, mode=mode,
                 clock=ClockSettings(reserve_min * 60, delay_s),
-                devices=Devices(camera=self.sim, board=board, clock=self.sim or physical_clock),
+                devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
                 pin_hash=hash_pin(pin) if pin else "",
             )
             path = self.journal_path or self.folder / "match.sqlite"
@@ -130,6 +147,11 @@ class Controller:
             except TableError as error:
                 return str(error)
             return None
+        if self.live_camera is not None:
+            if self.live_camera.failure is not None:  # it failed on the set-up screen: say so in the journal
+                session.submit(ev.LinkStatus("camera", False, self.live_camera.failure))
+            else:
+                self.live_camera.arm(self.calibration)
         if physical_clock:
             assert self.clock_driver is not None
             self.clock = self.clock_driver
@@ -173,6 +195,20 @@ class Controller:
         session = self.session
         drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
 
+    def _camera_throw(self, image: Image, observation: ThrowObservation) -> None:
+        """A settled throw from the live camera (on the main thread): judged for whoever threw, then ruled on."""
+        if self.session is None:
+            return
+        event, seen_by = camera_event(observation.dice, self.session.referee)
+        self.live_shot = Shot(image, observation.dice, event, seen_by)
+        self.session.submit(event)
+
+    def _camera_link(self, up: bool, detail: str) -> None:
+        """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""
+        self.message = "" if up else detail
+        if self.session is not None:
+            self.session.submit(ev.LinkStatus("camera", up, detail))
+
     def director(self, pin: str, command: str, argument: str = "") -> Reaction:
         assert self.session is not None
         return self.session.director(pin, command, argument)
@@ -197,7 +233,7 @@ class Controller:
     @property
     def last_shot(self) -> Shot | None:
         """The camera's last throw: the picture, the dice read, the verdict."""
-        return self.camera.last if self.camera is not None else None
+        return self.camera.last if self.camera is not None else self.live_shot
 
     # -------------------------------------------------------------- views
 
@@ -232,6 +268,8 @@ class Controller:
         return {key: str(path) for key, path in written.items()}
 
     def close(self) -> None:
+        if self.live_camera is not None:
+            self.live_camera.close()
         if self.table is not None:
             self.table.close()
         for driver in (self.clock_driver, self.board_driver):

@@ -552,12 +552,13 @@ def configure_window() -> None:
 
 
 def run_app(sim: bool = False, journal: str | None = None, language: str = "tr", clock_port: str | None = None,
-            board_port: str | None = None) -> int:
+            board_port: str | None = None, camera: str | None = None) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
     folder = Path(journal).parent if journal else Path(tempfile.mkdtemp(prefix="tavla-"))
     controller = Controller(folder, language=language, sim=sim, journal=Path(journal) if journal else None,
-                            clock_port=clock_port, board_port=board_port)
+                            clock_port=clock_port, board_port=board_port, camera=camera,
+                            post=lambda task: Clock.schedule_once(lambda _: task()))
     if journal and Path(journal).exists():
         problem = controller.start(("White", "Black"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
         if problem:
