@@ -115,10 +115,9 @@ class BoardSnapshot(Event):
 
 
 @dataclass(frozen=True)
-class CheckerLifted(Event):
-    """A checker of ``color`` left ``point`` (its owner's numbering; 25 the bar)."""
+class CheckerMoved(Event):
+    """A checker of ``color`` at ``point`` (owner's numbering: 0 off, 25 bar): what lifts and placements share."""
 
-    kind: ClassVar[str] = "checker_lifted"
     color: Color
     point: int
 
@@ -129,17 +128,17 @@ class CheckerLifted(Event):
 
 
 @dataclass(frozen=True)
-class CheckerPlaced(Event):
+class CheckerLifted(CheckerMoved):
+    """A checker of ``color`` left ``point``."""
+
+    kind: ClassVar[str] = "checker_lifted"
+
+
+@dataclass(frozen=True)
+class CheckerPlaced(CheckerMoved):
     """A checker of ``color`` was put down on ``point``."""
 
     kind: ClassVar[str] = "checker_placed"
-    color: Color
-    point: int
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "color", _color(self.color))
-        if isinstance(self.point, bool) or not isinstance(self.point, int) or not 0 <= self.point <= BAR:
-            raise ValueError(f"a point is 0 (off) to 25 (bar), not {self.point!r}")
 
 
 @dataclass(frozen=True)
