@@ -20,3 +20,42 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
     assert main(["--smoke", "--out", str(out), "--threads", "1"]) == 0
     probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
     assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
+
+
+def test_finetune_starts_from_the_shipped_weights_exactly() -> None:
+    """The fine-tune loads the exported model into PyTorch: before any step it must read as the ONNX does."""
+    torch = pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    from vision.reader import DEFAULT_MODEL, preprocess
+    from vision.train.finetune import load_onnx
+
+    crops = np.random.default_rng(3).integers(0, 256, (8, CROP, CROP, 3)).astype(np.uint8)
+    model = load_onnx(DEFAULT_MODEL).eval()
+    with torch.no_grad():
+        ours = model(torch.from_numpy(preprocess(crops))).numpy()
+    assert np.abs(ours - OnnxReader(DEFAULT_MODEL).logits(crops)).max() < 1e-4
+
+
+def test_finetune_smoke_run_mines_hard_examples_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    from vision.reader import DEFAULT_MODEL
+    from vision.train.__main__ import main
+
+    out = tmp_path / "ft.onnx"
+    assert main(["--finetune", str(DEFAULT_MODEL), "--hard-negatives", "--smoke", "--out", str(out),
+                 "--threads", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "hard examples" in report and "selection, fine-tuned" in report
+    probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
+    assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
+
+
+def test_finetune_refuses_to_overwrite_its_starting_model(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    from vision.train.__main__ import main
+
+    start = tmp_path / "m.onnx"
+    start.write_bytes(b"x")
+    assert main(["--finetune", str(start), "--hard-negatives", "--out", str(start)]) == 2
+    assert start.read_bytes() == b"x"

@@ -85,30 +85,37 @@ def real_crops(folder: str, rng: np.random.Generator) -> tuple[NDArray[np.uint8]
     """Crops of the real Train photos (labels box the pip pattern; the die is about 1.3x that of a six)."""
     crops: list[tuple[NDArray[np.uint8], int]] = []
     for path in sorted(glob.glob(os.path.join(folder, "*.jpg"))):
-        raw = cv2.imread(path)
-        if raw is None:
-            continue
-        image = np.asarray(raw, np.uint8)
-        h, w = image.shape[:2]
-        targets = []
-        with open(path[:-4] + ".txt") as fh:
-            for line in fh:
-                parts = line.split()
-                if len(parts) != 5:
-                    continue
-                c, xc, yc, bw, bh = (float(v) for v in parts)
-                if os.path.basename(path) == "five_1.jpg" and abs(xc - 0.725) < 1e-3 and abs(yc - 0.434375) < 1e-3:
-                    continue  # the known label error: empty wood
-                targets.append(Target((xc * w, yc * h), 0.0, int(c)))
-        # the die size is not labelled; the proposer's median die-sized blob is a good stand-in
-        props = propose(image)
-        sizes = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in props
-                 if any(p.box[0] <= t.centre[0] <= p.box[2] and p.box[1] <= t.centre[1] <= p.box[3] for t in targets)]
-        size = float(np.median(sizes)) if sizes else 50.0
-        for t in targets:
-            t.size = size
-        crops += label_proposals(image, targets, None, rng, neg_keep=1.0, jitter=3)
+        photo = real_photo(path)
+        if photo is not None:
+            crops += label_proposals(photo[0], photo[1], None, rng, neg_keep=1.0, jitter=3)
     return _stack(crops)
+
+
+def real_photo(path: str) -> tuple[NDArray[np.uint8], list[Target]] | None:
+    """One real labelled photo and its dice (None if it cannot be read)."""
+    raw = cv2.imread(path)
+    if raw is None:
+        return None
+    image = np.asarray(raw, np.uint8)
+    h, w = image.shape[:2]
+    targets = []
+    with open(path[:-4] + ".txt") as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            c, xc, yc, bw, bh = (float(v) for v in parts)
+            if os.path.basename(path) == "five_1.jpg" and abs(xc - 0.725) < 1e-3 and abs(yc - 0.434375) < 1e-3:
+                continue  # the known label error: empty wood
+            targets.append(Target((xc * w, yc * h), 0.0, int(c)))
+    # the die size is not labelled; the proposer's median die-sized blob is a good stand-in
+    props = propose(image)
+    sizes = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in props
+             if any(p.box[0] <= t.centre[0] <= p.box[2] and p.box[1] <= t.centre[1] <= p.box[3] for t in targets)]
+    size = float(np.median(sizes)) if sizes else 50.0
+    for t in targets:
+        t.size = size
+    return image, targets
 
 
 def _stack(crops: list[tuple[NDArray[np.uint8], int]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
