@@ -764,22 +764,15 @@ class _Step:
             self.say("play_undone", Level.INFO, player=self.state.mover)
             if state.clock_started and not state.halted:
                 self.run_clock(self.state.mover)
-        elif command == "policy":
+        elif command in ("policy", "mode"):
+            choices = Policy if command == "policy" else Mode
             try:
-                policy = Policy(argument)
+                choice = choices(argument)
             except ValueError:
-                self.say("override_refused", Level.WARNING, command=command, reason="unknown_policy")
+                self.say("override_refused", Level.WARNING, command=command, reason=f"unknown_{command}")
                 return
-            self.set(policy=policy)
-            self.say("policy_set", Level.INFO, policy=policy.value)
-        elif command == "mode":
-            try:
-                mode = Mode(argument)
-            except ValueError:
-                self.say("override_refused", Level.WARNING, command=command, reason="unknown_mode")
-                return
-            self.set(mode=mode)
-            self.say("mode_set", Level.INFO, mode=mode.value)
+            self.set(**{command: choice})
+            self.say(f"{command}_set", Level.INFO, **{command: choice.value})
 
     def override_dice(self, command: str, argument: str) -> None:
         """The director voids or corrects the dice of a play not yet made (a misread, a cocked die missed)."""

@@ -35,6 +35,7 @@ from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxReader
 from vision.scoring import Score, read_labels
 from vision.train import dataset, render
 from vision.train.heldout import KINDS, heldout_throw
+from vision.train.trainer import class_weighted_loss
 
 Crops = tuple[NDArray[np.uint8], NDArray[np.int64]]
 SELECTION_INDEX = 10_000  # rendered held-out throws from here on choose the model; the benchmark uses 0..399
@@ -261,10 +262,7 @@ def run(cfg: FinetuneConfig) -> str:
     total = steps_per_epoch * cfg.epochs if not cfg.max_steps else cfg.max_steps
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total)
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    inverse = np.where(counts > 0, (counts.sum() / np.maximum(counts, 1)) ** 0.5, 0.0)
-    weights = torch.tensor(inverse, dtype=torch.float32)
-    loss_fn = nn.CrossEntropyLoss(weight=weights / weights[weights > 0].mean(), label_smoothing=0.02)
+    loss_fn = class_weighted_loss(y)
     step = 0
     log = []
     for epoch in range(cfg.epochs):

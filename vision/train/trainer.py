@@ -142,11 +142,7 @@ def run(cfg: TrainConfig) -> str:
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total)
     # weight classes against their frequency so "not a die" does not swamp the values
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    inverse = np.where(counts > 0, (counts.sum() / np.maximum(counts, 1)) ** 0.5, 0.0)
-    weights = torch.tensor(inverse, dtype=torch.float32)
-    weights = weights / weights[weights > 0].mean()
-    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.02)
+    loss_fn = class_weighted_loss(y)
     step = 0
     log = []
     for epoch in range(cfg.epochs):
@@ -190,3 +186,15 @@ def export(model: nn.Sequential, out: Path) -> None:
     dummy = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(model, (dummy,), str(out), dynamo=False, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
+
+
+def class_weighted_loss(y: NDArray[np.int64]) -> nn.CrossEntropyLoss:
+    """Cross-entropy weighted by the inverse square root of each class's frequency, lightly smoothed.
+
+    Rare classes (cocked dice) count more without drowning the common ones;
+    training from scratch and fine-tuning use the same loss.
+    """
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    inverse = np.where(counts > 0, (counts.sum() / np.maximum(counts, 1)) ** 0.5, 0.0)
+    weights = torch.tensor(inverse, dtype=torch.float32)
+    return nn.CrossEntropyLoss(weight=weights / weights[weights > 0].mean(), label_smoothing=0.02)
