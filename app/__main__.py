@@ -61,9 +61,14 @@ def _journal_command(args: argparse.Namespace) -> int:
     resumed = session.resumed
     assert resumed is not None
     if args.command == "verify":
-        score = session.referee.match.score
+        chouette = session.referee.chouette
+        if chouette is not None:
+            standing = "ledger " + ", ".join(f"{name} {chouette.balance(name):+d}" for name in chouette.players)
+        else:
+            score = session.referee.match.score
+            standing = f"score {score[0]}-{score[1]}"
         print(f"{args.journal}: {len(session.journal)} entries, hash chain intact, {resumed.events} events replayed,"
-              f" {len(resumed.mismatches)} ruling(s) differ on replay; score {score[0]}-{score[1]}")
+              f" {len(resumed.mismatches)} ruling(s) differ on replay; {standing}")
         return 1 if resumed.mismatches else 0
     return export(session, Path(args.out), args.lang, sys.stdout)
 

@@ -1,6 +1,7 @@
 """The headless demo: a whole simulated match refereed, journaled and exported, no screen.
 
 ``python -m app demo [--variant V] [--length N] [--seed S] [--export match.mat]``
+``python -m app demo --chouette N [--games G]``: a chouette of N players (RULES.md 2)
 
 Two simulated players (:class:`app.world.World`) play at a simulated table
 that runs the real chain (:class:`app.simtable.SimulatedTable`): checkers are
@@ -47,6 +48,9 @@ DEMO_SALT = bytes(range(16))
 STALL_LIMIT = 2000
 """Events without a play made or a stage changed before the demo gives up (it never should)."""
 
+CHOUETTE_NAMES = ("Ayşe", "Mehmet", "Deniz", "Ece", "Can", "Elif", "Emre", "Zeynep")
+"""The demo chouette's players, box first."""
+
 _MARK = {Level.OK: "ok  ", Level.INFO: "info", Level.WARNING: "WARN", Level.ERROR: "RULE"}
 
 
@@ -66,17 +70,26 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--reserve", type=int, help="clock reserve per player in seconds (default 2 min per point)")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait between events (to watch it)")
     parser.add_argument("--quiet", action="store_true", help="print only the games' results and the final score")
+    parser.add_argument("--chouette", type=int, metavar="N",
+                        help="a chouette of N players (3 to 8: the box and the line) for --games games")
 
 
 def demo_setup(args: argparse.Namespace) -> MatchSetup:
+    """The demo's set-up; ValueError with the reason for a set-up that cannot be played."""
     variant = find_variant(args.variant)
-    clock = ClockSettings.for_match(args.length)
+    chouette: tuple[str, ...] = ()
+    length = args.length
+    if args.chouette is not None:
+        if not 3 <= args.chouette <= len(CHOUETTE_NAMES):
+            raise ValueError(f"a chouette has 3 to {len(CHOUETTE_NAMES)} players, not {args.chouette}")
+        chouette, length = CHOUETTE_NAMES[: args.chouette], 0
+    clock = ClockSettings.for_match(length)
     if args.reserve is not None:
         clock = ClockSettings(args.reserve, clock.delay_s or 12)
     return MatchSetup(
         players=(args.players[0], args.players[1]),
         variant=variant.name,
-        length=args.length,
+        length=length,
         mode=Mode.CASUAL if args.casual else Mode.TOURNAMENT,
         clock=clock,
         devices=Devices(camera=not args.no_camera, board=not args.no_board, clock=True),
@@ -84,19 +97,26 @@ def demo_setup(args: argparse.Namespace) -> MatchSetup:
         event="tavla referee demo",
         round=f"seed {args.seed}",
         date=datetime.date(2026, 1, 1).isoformat(),
+        chouette=chouette,
     )
 
 
 def print_reaction(referee: Referee, reaction: Reaction, language: str, out: TextIO, quiet: bool) -> None:
     for ruling in reaction.rulings:
-        if quiet and ruling.code not in ("game_over", "game_drawn", "match_over", "new_game"):
+        if quiet and ruling.code not in ("game_over", "game_drawn", "match_over", "new_game", "chouette_settled",
+                                         "ledger"):
             continue
         text = render(ruling, language, referee.setup.players)
         out.write(f"[{referee.events:5d}] {_MARK[ruling.level]} {text}\n")
 
 
-def run_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    setup = demo_setup(args)
+def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now: the caller may have redirected it since the import
+    try:
+        setup = demo_setup(args)
+    except ValueError as error:
+        print(f"demo: {error}", file=sys.stderr)
+        return 2
     journal_path = Path(args.journal) if args.journal else Path(tempfile.mkdtemp(prefix="tavla-demo-")) / "match.sqlite"
     try:
         session = Session.open_or_create(journal_path, setup)
@@ -107,6 +127,10 @@ def run_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         out.write(f"Resuming {journal_path} after event {session.resumed.events}")
         out.write(f" ({len(session.resumed.mismatches)} ruling(s) differ on replay)\n" if session.resumed.mismatches
                   else " (replay agrees with every journaled ruling)\n")
+    elif setup.is_chouette:
+        box, *line = setup.chouette
+        out.write(f"{setup.variant} chouette of {len(setup.chouette)}, seed {args.seed}: {box} is the box (White);"
+                  f" the line {', '.join(line)} (captain {line[0]}, Black)\n")
     else:
         kind = f"{setup.length}-point match" if setup.length else "money session"
         white, black = setup.players
@@ -136,12 +160,19 @@ def run_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         session.close()
         return 1
     referee = session.referee
-    score = referee.match.score
-    out.write(
-        f"Final score: {setup.players[0]} {score[0]} - {setup.players[1]} {score[1]};"
-        f" {len(referee.match.finished_games)} game(s), {referee.events} events,"
-        f" {len(referee.irregularities)} irregularities recorded\n"
-    )
+    chouette = referee.chouette
+    if chouette is not None:
+        ledger = ", ".join(f"{name} {chouette.balance(name):+d}" for name in chouette.players)
+        out.write(f"Ledger after {len(chouette.finished)} game(s): {ledger} (sums to {sum(chouette.ledger)});"
+                  f" box {chouette.box}, line {', '.join(chouette.line)}; {referee.events} events,"
+                  f" {len(referee.irregularities)} irregularities recorded\n")
+    else:
+        score = referee.match.score
+        out.write(
+            f"Final score: {setup.players[0]} {score[0]} - {setup.players[1]} {score[1]};"
+            f" {len(referee.match.finished_games)} game(s), {referee.events} events,"
+            f" {len(referee.irregularities)} irregularities recorded\n"
+        )
     out.write(f"Journal: {journal_path} ({len(session.journal)} entries, head {session.journal.head[:16]}...)\n")
     if isinstance(camera, SimulatedCamera):
         out.write(f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
@@ -169,6 +200,8 @@ def play(session: Session, world: World, table: SimulatedTable, games: int = 3) 
 
 
 def finished(referee: Referee, games: int) -> bool:
+    if referee.chouette is not None:
+        return len(referee.chouette.finished) >= games
     match = referee.match
     return match.over or (match.is_money and len(match.finished_games) >= games)
 

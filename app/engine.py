@@ -14,20 +14,28 @@ one of the legal resulting positions of the roll (``rules.judge``); without
 a sensing board the play is entered on the tablet. An illegal or unfinished
 play is flagged with the rule broken; under the "legal moves" policy the
 opponent then accepts it as played or has it corrected.
+
+A chouette (RULES.md 2) runs through the same cycle: ``rules.chouette``
+holds its game, a cube per team member and the ledger; the box plays White,
+the team's acting captain Black, member cube actions arrive as
+:class:`app.events.MemberCube` touches, and each game's end settles every
+member with the box and turns the line.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 from app import events as ev
 from app.rulings import ClockCommand, Level, Reaction, Ruling, color_name
 from app.setup import MatchSetup, Mode, Policy
 from rules import cubeful as rc
+from rules.chouette import Chouette, ChouetteGame, CubeMove
+from rules.chouette import MemberCube as ChouetteCube
 from rules.errors import AmbiguousPlay, IllegalAction, IllegalCubeAction, IllegalPlay, InvalidNotation, RulesError
-from rules.game import Phase
+from rules.game import Game, Phase
 from rules.match import Match
 from rules.notation import parse_play
 from rules.odds import shots
@@ -35,6 +43,9 @@ from rules.play import Play
 from rules.position import Color, Position, describe_status
 from rules.steprules import Landing
 from rules.variant import Opening, ResultKind
+
+Tally = Union[Match, Chouette]
+"""Where the rules core keeps the play and the score: a match between two, or a chouette session."""
 
 
 class Stage(enum.Enum):
@@ -127,22 +138,37 @@ class Referee:
     halted: bool = False
     last_play: LastPlay | None = None
     last_throw: tuple[int, int] | None = None
-    undo: tuple[tuple[Match, tuple[Position, ...], Match | None], ...] = ()
+    undo: tuple[tuple[Tally, tuple[Position, ...], Tally | None], ...] = ()
     """The match, the turn's boards and ``before_dice`` before each play of this game (for the director)."""
-    before_dice: Match | None = None
+    before_dice: Tally | None = None
     """The match before the dice now in play were thrown (for the director to void or correct them)."""
     irregularities: tuple[Irregularity, ...] = ()
     links: tuple[tuple[str, bool], ...] = ()
     accepted_illegal: int = 0
     """Plays accepted as illegal: the rules core's action list no longer describes the match."""
     events: int = 0
+    chouette: Chouette | None = None
+    """A chouette session (RULES.md 2): it holds the game and the per-person ledger; ``match`` is then unused."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":
         match = setup.new_match()
-        return cls(setup, match, setup.mode, setup.policy, game_boards=(match.game.position,))
+        chouette = setup.new_chouette() if setup.is_chouette else None
+        tally: Tally = match if chouette is None else chouette
+        return cls(setup, match, setup.mode, setup.policy, game_boards=(game_of(tally).position,),
+                   chouette=chouette)
 
     # ----------------------------------------------------------------- views
+
+    @property
+    def tally(self) -> Tally:
+        """The match, or in a chouette the chouette session."""
+        return self.chouette if self.chouette is not None else self.match
+
+    @property
+    def game(self) -> Game:
+        """The checker game in progress."""
+        return game_of(self.tally)
 
     @property
     def stage(self) -> Stage:
@@ -152,12 +178,16 @@ class Referee:
             return Stage.HALTED
         if self.flagged is not None:
             return Stage.ILLEGAL
-        game = self.match.game
-        if game.cube.offered_by is not None:
-            return Stage.DOUBLE
-        if game.resignation is not None:
-            return Stage.RESIGNATION
-        phase = game.game.phase
+        if self.chouette is not None:
+            if offers(self.chouette.game):
+                return Stage.DOUBLE
+        else:
+            match_game = self.match.game
+            if match_game.cube.offered_by is not None:
+                return Stage.DOUBLE
+            if match_game.resignation is not None:
+                return Stage.RESIGNATION
+        phase = self.game.phase
         if phase is Phase.OPENING:
             return Stage.OPENING
         if phase is Phase.ROLL:
@@ -170,21 +200,21 @@ class Referee:
 
     @property
     def position(self) -> Position:
-        return self.match.game.position
+        return self.game.position
 
     @property
     def mover(self) -> Color:
         """The side on turn (the side to move in the game in progress)."""
-        return self.match.game.position.turn
+        return self.game.position.turn
 
     @property
     def dice(self) -> tuple[int, int] | None:
-        return self.match.game.game.dice
+        return self.game.dice
 
     @property
     def numbers(self) -> tuple[int, ...]:
         """What the side to move plays now: its dice, or the numbers passed to it (Plakoto Express)."""
-        game = self.match.game.game
+        game = self.game
         if game.phase is Phase.PASSED:
             return game.pending
         return game.dice or ()
@@ -193,17 +223,53 @@ class Referee:
         """The legal plays now (empty when nothing is to be played)."""
         if self.stage is not Stage.PLAY:
             return []
-        return self.match.game.game.legal_plays()
+        return self.game.legal_plays()
 
     @property
     def to_act(self) -> Color | None:
         if self.flagged is not None:
             return self.flagged.mover.other
+        if self.chouette is not None:
+            game = self.chouette.game
+            if game.over or game.game.phase in (Phase.OPENING, Phase.OVER):
+                return None
+            waiting = [cube.offered_by for cube in game.cubes if cube.offered_by is not None]
+            return waiting[0].other if waiting else game.game.position.turn
         return self.match.game.to_act
 
     @property
     def game_number(self) -> int:
+        if self.chouette is not None:
+            return len(self.chouette.finished) + 1
         return len(self.match.games)
+
+    def side_names(self) -> tuple[str, str]:
+        """Who plays White and Black now: the two players, or in a chouette the box and the acting captain."""
+        if self.chouette is None:
+            return self.setup.players
+        game = self.chouette.game
+        names = {game.box_color: game.box, game.team_color: game.acting_captain or game.captain}
+        return (names[Color.WHITE], names[Color.BLACK])
+
+    def member_moves(self) -> list[ChouetteCube]:
+        """The chouette cube actions open now (whose cube, what, by whom); empty outside a chouette."""
+        session = self.chouette
+        if session is None or self.stage not in (Stage.ROLL, Stage.DOUBLE):
+            return []
+        game = session.game
+        moves = []
+        for member, settled in zip(game.members, game.settled):
+            if settled is not None:
+                continue
+            for by in (member, game.box):
+                for move in CubeMove:
+                    action = ChouetteCube(member, move, by)
+                    try:
+                        game.apply(action)
+                    except RulesError:
+                        continue
+                    moves.append(action)
+        return moves
 
     def aids(self) -> Aids | None:
         """Casual mode's aids; None in tournament mode (RULES.md section 5: no aids at all)."""
@@ -250,15 +316,20 @@ class _Step:
         self.state = state
         self.rulings: list[Ruling] = []
         self.commands: list[ClockCommand] = []
+        self.names = list(state.side_names()) if state.chouette is not None else None
+        """In a chouette, who White and Black were when the event came (the box and captain change)."""
 
     # ------------------------------------------------------------- helpers
 
     def say(self, code: str, level: Level, **params: Any) -> None:
+        if self.names is not None and any(isinstance(value, Color) for value in params.values()):
+            params["names"] = self.names  # the ruling names the people, whoever is box and captain later
         self.rulings.append(Ruling(code, level, {k: _json(v) for k, v in params.items()}))
 
     def irregular(self, code: str, color: Color | None, **params: Any) -> None:
         """Record a breach of conduct and announce it (amber)."""
-        record = Irregularity(self.state.events, code, color, {k: _json(v) for k, v in params.items()})
+        named = dict(params, names=self.names) if self.names is not None else params  # who, in a chouette
+        record = Irregularity(self.state.events, code, color, {k: _json(v) for k, v in named.items()})
         self.set(irregularities=self.state.irregularities + (record,))
         self.say(code, Level.WARNING, player=color, **params)
 
@@ -270,9 +341,21 @@ class _Step:
         self.set(clock=color, clock_started=self.state.clock_started or color is not None)
         self.commands.append(ClockCommand(color))
 
-    def apply(self, action: rc.Action) -> Match:
-        """The match after a rules-core action (the caller catches RulesError)."""
-        return self.state.match.apply(action)
+    def apply(self, action: rc.Action) -> Tally:
+        """The match or chouette after a rules-core action (the caller catches RulesError)."""
+        chouette = self.state.chouette
+        if chouette is None:
+            return self.state.match.apply(action)
+        if not isinstance(action, (rc.OpeningThrow, rc.Roll, rc.Move)):
+            raise IllegalAction("a chouette game has no such action")
+        return chouette.apply(action)
+
+    def adopt(self, tally: Tally, **changes: Any) -> None:
+        """Take the rules core's new match or chouette (with other changes to the state)."""
+        if isinstance(tally, Chouette):
+            self.set(chouette=tally, **changes)
+        else:
+            self.set(match=tally, **changes)
 
     # ------------------------------------------------------------- throws
 
@@ -326,21 +409,21 @@ class _Step:
     def opening(self, values: tuple[int, int]) -> None:
         state = self.state
         white, black = values
-        cube_before = state.match.game.cube.value
+        cube_before = cube_values(state.tally)
         try:
-            match = self.apply(rc.OpeningThrow(white, black))
+            tally = self.apply(rc.OpeningThrow(white, black))
         except RulesError as error:
             self.say("action_refused", Level.WARNING, detail=str(error))
             return
-        self.set(match=match, last_throw=values, before_dice=None if white == black else state.match)
+        self.adopt(tally, last_throw=values, before_dice=None if white == black else state.tally)
         if white == black:
             self.say("opening_tie", Level.INFO, white=white, black=black)
-            if match.game.cube.value > cube_before:
-                self.say("automatic_double", Level.INFO, value=match.game.cube.value)
+            if cube_values(tally) != cube_before:
+                self.say("automatic_double", Level.INFO, value=max(cube_values(tally)))
             return
         winner = Color.WHITE if white > black else Color.BLACK
         board = state.board
-        if board is not None and not board.same_board(match.game.position):
+        if board is not None and not board.same_board(game_of(tally).position):
             self.say("set_up_board", Level.WARNING)
         if state.setup.variant_rules.opening is Opening.USE_OPENING_DICE:
             self.say("opening_won", Level.OK, player=winner, white=white, black=black, plays=True)
@@ -350,12 +433,12 @@ class _Step:
 
     def roll(self, values: tuple[int, int]) -> None:
         try:
-            match = self.apply(rc.Roll(values))
+            tally = self.apply(rc.Roll(values))
         except RulesError as error:
             self.say("action_refused", Level.WARNING, detail=str(error))
             return
         mover = self.state.mover
-        self.set(match=match, last_throw=values, before_dice=self.state.match)
+        self.adopt(tally, last_throw=values, before_dice=self.state.tally)
         self.say("dice", Level.OK, player=mover, dice=list(values))
         if not self.state.clock_started or self.state.clock is not mover:
             self.run_clock(mover)
@@ -472,7 +555,7 @@ class _Step:
                     self.run_clock(mover)
                     return
         try:
-            played = state.match.game.game.play(board.with_turn(mover))  # the variant's own judge
+            played = state.game.play(board.with_turn(mover))  # the variant's own judge
         except IllegalPlay as error:
             self.flag(error, board)
             return
@@ -481,25 +564,35 @@ class _Step:
     def accept(self, play: Play) -> None:
         state = self.state
         before, mover, dice = state.position, state.mover, state.numbers
-        index = len(state.match.games) - 1
-        match = self.apply(rc.Move(play))
-        game = match.games[index]
+        tally = self.apply(rc.Move(play))
+        ended: rc.CubefulGame | ChouetteGame | None = None
+        if isinstance(tally, Chouette):
+            assert state.chouette is not None
+            if len(tally.finished) > len(state.chouette.finished):
+                ended = tally.finished[-1]
+            after = (ended or tally.game).game.position
+        else:
+            game = tally.games[len(state.match.games) - 1]
+            ended = game if game.over else None
+            after = game.position
         notation = state.setup.variant_rules.write_play(before, play)
-        self.set(
-            match=match,
-            undo=state.undo + ((state.match, state.game_boards, state.before_dice),),
+        self.adopt(
+            tally,
+            undo=state.undo + ((state.tally, state.game_boards, state.before_dice),),
             before_dice=None,
-            last_play=LastPlay(mover, dice, notation, before, game.position),
-            game_boards=state.game_boards + (game.position,),
+            last_play=LastPlay(mover, dice, notation, before, after),
+            game_boards=state.game_boards + (after,),
             turn_boards=(),
             in_hand=0,
         )
         self.say("play_ok", Level.OK, player=mover, play=notation, dice=list(dice))
-        if game.over:
-            self.game_over(game)
+        if isinstance(ended, ChouetteGame):
+            assert state.chouette is not None
+            self.chouette_over(ended, state.chouette.game.acting_captain)
+        elif ended is not None:
+            self.game_over(ended)
         else:
-            to_act = match.game.to_act
-            self.run_clock(to_act)
+            self.run_clock(self.state.to_act)
 
     def flag(self, error: IllegalPlay, board: Position) -> None:
         state = self.state
@@ -528,15 +621,14 @@ class _Step:
         if flagged is None:
             return
         state = self.state
-        game = state.match.game
+        game = state.game
         kind = type(game.position)
         after = kind.unchecked(flagged.after.white, flagged.after.black, flagged.mover.other)
-        forced = replace(game, game=replace(game.game, position=after, phase=Phase.ROLL, dice=None))
-        match = replace(state.match, games=state.match.games[:-1] + (forced,))
-        self.set(
-            match=match,
+        forced = with_game(state.tally, replace(game, position=after, phase=Phase.ROLL, dice=None))
+        self.adopt(
+            forced,
             flagged=None,
-            undo=state.undo + ((state.match, state.game_boards, state.before_dice),),
+            undo=state.undo + ((state.tally, state.game_boards, state.before_dice),),
             before_dice=None,
             last_play=LastPlay(flagged.mover, flagged.dice, "", flagged.before, after, legal=False),
             game_boards=state.game_boards + (after,),
@@ -615,8 +707,11 @@ class _Step:
         if stage is Stage.ILLEGAL:
             self.say("choose_first", Level.WARNING, player=state.to_act)
             return
+        if state.chouette is not None:
+            self.say("chouette_names_member", Level.WARNING, player=by, action=type(action).__name__.lower())
+            return
         try:
-            match = self.apply(action)
+            match = state.match.apply(action)
         except IllegalCubeAction as error:
             self.say("cube_refused", Level.WARNING, player=by, rule=error.rule.name.lower(), detail=str(error))
             return
@@ -669,6 +764,76 @@ class _Step:
         self.say("new_game", Level.INFO, number=len(match.games), crawford=match.is_crawford)
         if match.game.game.phase is Phase.ROLL:
             self.say("previous_winner_starts", Level.INFO, player=match.game.position.turn)
+
+    # ------------------------------------------------------------- chouette
+
+    def on_member_cube(self, event: ev.MemberCube) -> None:
+        """A chouette cube action: a member doubles the box or answers it, the box doubles or answers a member."""
+        state = self.state
+        stage = state.stage
+        if not self.open_for_input(stage):
+            return
+        session = state.chouette
+        if session is None:
+            self.say("not_a_chouette", Level.WARNING, member=event.member)
+            return
+        if stage is Stage.ILLEGAL:
+            self.say("choose_first", Level.WARNING, player=state.to_act)
+            return
+        game = session.game
+        try:
+            after = session.apply(ChouetteCube(event.member, CubeMove(event.move), event.by))
+        except IllegalCubeAction as error:
+            self.say("member_cube_refused", Level.WARNING, by=event.by, member=event.member,
+                     rule=error.rule.name.lower(), detail=str(error))
+            return
+        except RulesError as error:
+            self.say("action_refused", Level.WARNING, detail=str(error))
+            return
+        self.set(chouette=after)
+        ended = after.finished[-1] if len(after.finished) > len(session.finished) else None
+        now = ended or after.game
+        cube = now.cube_of(event.member)
+        names = {"by": event.by, "member": event.member, "box": game.box}
+        if event.move == "double":
+            self.say("member_double", Level.INFO, value=cube.value * 2, **names)
+        elif event.move == "drop":
+            points = now.settled[game.members.index(event.member)]
+            assert points is not None
+            self.say("member_drop", Level.INFO, points=abs(points), **names)
+            captain = now.acting_captain
+            if ended is None and captain is not None and captain != game.acting_captain:
+                self.say("captain_passes", Level.INFO, captain=captain, previous=game.acting_captain)
+        else:
+            self.say("member_" + event.move, Level.INFO, value=cube.value, **names)
+        if ended is not None:
+            self.chouette_over(ended, game.acting_captain)
+        elif self.state.to_act is not None and state.clock_started:
+            self.run_clock(self.state.to_act)
+
+    def chouette_over(self, game: ChouetteGame, captain: str | None) -> None:
+        """A chouette game ended: each member settles with the box, the ledger and the new line are announced.
+
+        ``captain`` is the member who moved the team's checkers at the end.
+        """
+        session = self.state.chouette
+        assert session is not None
+        result = game.game.result
+        if result is not None and result.winner is not None:
+            side = "box" if result.winner is game.box_color else "team"
+            self.say("chouette_game_over", Level.OK, side=side, box=game.box,
+                     captain=captain or game.captain, kind=_KIND[result.kind])
+        settled = [[member, points] for member, points in zip(game.members, game.settled)]
+        self.say("chouette_settled", Level.OK, box=game.box, settled=settled)
+        self.say("ledger", Level.INFO, ledger=[[name, session.balance(name)] for name in session.players])
+        self.say("line_turns", Level.INFO, box=session.box, captain=session.captain, line=list(session.line),
+                 stays=session.box == game.box)
+        self.run_clock(None)
+        self.set(
+            game_boards=(session.game.game.position,), undo=(), turn_boards=(), clock_started=False, flagged=None,
+            last_throw=None,
+        )
+        self.say("new_game", Level.INFO, number=len(session.finished) + 1, crawford=False)
 
     # ---------------------------------------------------------- time, links
 
@@ -758,9 +923,9 @@ class _Step:
             if not state.undo:
                 self.say("override_refused", Level.WARNING, command=command, reason="nothing_to_undo")
                 return
-            match, boards, before_dice = state.undo[-1]
-            self.set(match=match, game_boards=boards, undo=state.undo[:-1], flagged=None, last_play=None,
-                     turn_boards=(match.game.position,), in_hand=0, before_dice=before_dice)
+            tally, boards, before_dice = state.undo[-1]
+            self.adopt(tally, game_boards=boards, undo=state.undo[:-1], flagged=None, last_play=None,
+                       turn_boards=(game_of(tally).position,), in_hand=0, before_dice=before_dice)
             self.say("play_undone", Level.INFO, player=self.state.mover)
             if state.clock_started and not state.halted:
                 self.run_clock(self.state.mover)
@@ -781,9 +946,9 @@ class _Step:
         if state.stage is not Stage.PLAY or before is None:
             self.say("override_refused", Level.WARNING, command=command, reason="no_dice_to_change")
             return
-        opening = before.game.game.phase is Phase.OPENING
+        opening = game_of(before).phase is Phase.OPENING
         if command == "void_dice":
-            self.set(match=before, before_dice=None, turn_boards=(), last_throw=None)
+            self.adopt(before, before_dice=None, turn_boards=(), last_throw=None)
             self.say("dice_voided", Level.INFO, player=state.mover)
             if opening:
                 self.run_clock(None)
@@ -797,7 +962,7 @@ class _Step:
         except ValueError:
             self.say("override_refused", Level.WARNING, command=command, reason="bad_dice")
             return
-        self.set(match=before, before_dice=None)
+        self.adopt(before, before_dice=None)
         self.say("dice_set", Level.INFO, player=state.mover, dice=list(dice))
         if opening:
             self.opening(dice)
@@ -812,6 +977,29 @@ class _Step:
             self.say("play_halted", Level.WARNING)
             return False
         return True
+
+
+def game_of(tally: Tally) -> Game:
+    """The checker game in progress of a match or a chouette."""
+    return tally.game.game
+
+
+def with_game(tally: Tally, game: Game) -> Tally:
+    """The match or chouette with its checker game in progress replaced (a play accepted as made)."""
+    if isinstance(tally, Chouette):
+        return replace(tally, game=replace(tally.game, game=game))
+    return replace(tally, games=tally.games[:-1] + (replace(tally.game, game=game),))
+
+
+def offers(game: ChouetteGame) -> list[str]:
+    """The members whose cube waits for an answer."""
+    return [member for member, cube in zip(game.members, game.cubes) if cube.offered_by is not None]
+
+
+def cube_values(tally: Tally) -> tuple[int, ...]:
+    if isinstance(tally, Chouette):
+        return tuple(cube.value for cube in tally.game.cubes)
+    return (tally.game.cube.value,)
 
 
 def _json(value: Any) -> Any:

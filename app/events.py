@@ -266,6 +266,36 @@ class CorrectIllegal(Touch):
     kind: ClassVar[str] = "correct_illegal"
 
 
+CUBE_MOVES = ("double", "take", "drop", "beaver", "raccoon")
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what} must be a player's name, not {value!r}")
+    return value.strip()
+
+
+@dataclass(frozen=True)
+class MemberCube(Event):
+    """A chouette cube action tapped on the tablet, naming whose cube and who acts.
+
+    ``member`` is the team member whose cube it is; ``by`` is that member or
+    the box (RULES.md section 2: only those two have a say on it). ``move``
+    is one of :data:`CUBE_MOVES`.
+    """
+
+    kind: ClassVar[str] = "member_cube"
+    member: str
+    move: str
+    by: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "member", _name(self.member, "member"))
+        object.__setattr__(self, "by", _name(self.by, "by"))
+        if self.move not in CUBE_MOVES:
+            raise ValueError(f"a cube action is one of {', '.join(CUBE_MOVES)}, not {self.move!r}")
+
+
 @dataclass(frozen=True)
 class CallDirector(Event):
     """Someone called the director: both clocks stop (RULES.md section 5)."""
@@ -308,7 +338,7 @@ class DirectorOverride(Event):
 InputEvent = Union[
     DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
     Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation, AcceptIllegal,
-    CorrectIllegal, CallDirector, ManualPlay, DirectorOverride,
+    CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -316,7 +346,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
         Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation,
-        AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay, DirectorOverride,
+        AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
     )
 }
 

@@ -9,6 +9,8 @@
 - A one-page result sheet for the tournament committee (plain text or
   HTML, Turkish or English): players, every game, the final score, the
   irregularities, the journal's head hash and lines to sign.
+- A chouette has no .mat form (the format knows two players and one cube);
+  its journal JSON and result sheet carry the per-person ledger.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ class ExportError(Exception):
 
 def mat_text(referee: Referee) -> str:
     """The match as a .mat file; ExportError when the format cannot hold it."""
+    if referee.chouette is not None:
+        raise ExportError(
+            "a chouette cannot be written as .mat: the format records two players with one cube, a chouette has"
+            " a box, a team and a cube per member. Export the journal as JSON or the result sheet instead."
+        )
     if referee.accepted_illegal:
         raise ExportError(
             f"{referee.accepted_illegal} play(s) were accepted as made although illegal: a .mat file can only"
@@ -64,6 +71,8 @@ def journal_json(journal: Journal, referee: Referee) -> dict[str, Any]:
 
 def result_summary(referee: Referee) -> dict[str, Any]:
     """Score, winner and every game's result as plain data."""
+    if referee.chouette is not None:
+        return chouette_summary(referee)
     match = referee.match
     players = match.header.players
     games = []
@@ -96,6 +105,8 @@ def result_summary(referee: Referee) -> dict[str, Any]:
 
 def result_sheet(referee: Referee, head: str, language: str = "en", as_html: bool = False) -> str:
     """The committee's one-page result sheet."""
+    if referee.chouette is not None:
+        return chouette_sheet(referee, head, language, as_html)
     summary = result_summary(referee)
     setup = referee.setup
     players = setup.players
@@ -202,4 +213,91 @@ def write_exports(referee: Referee, journal: Journal, folder: str | Path, stem: 
     return written
 
 
-__all__ = ["Color", "ExportError", "journal_json", "mat_text", "result_sheet", "result_summary", "write_exports"]
+def chouette_summary(referee: Referee) -> dict[str, Any]:
+    """A chouette's games, each member's settlement with the box, and the ledger per person."""
+    session = referee.chouette
+    assert session is not None
+    games = []
+    for number, game in enumerate(session.finished, start=1):
+        result = game.game.result
+        winner = None
+        if result is not None and result.winner is not None:
+            winner = "box" if result.winner is game.box_color else "team"
+        games.append({
+            "game": number,
+            "box": game.box,
+            "members": list(game.members),
+            "winner": winner,
+            "kind": None if result is None else result.kind.name.lower(),
+            "cubes": {member: cube.value for member, cube in zip(game.members, game.cubes)},
+            "settled": dict(zip(game.members, game.settled)),
+        })
+    return {
+        "kind": "chouette",
+        "players": list(session.players),
+        "variant": referee.setup.variant,
+        "length": 0,
+        "box": session.box,
+        "line": list(session.line),
+        "ledger": {name: session.balance(name) for name in session.players},
+        "games": games,
+        "irregularities": len(referee.irregularities),
+    }
+
+
+def chouette_sheet(referee: Referee, head: str, language: str = "en", as_html: bool = False) -> str:
+    """The one-page sheet of a chouette: every game's settlement per person and the ledger."""
+    summary = chouette_summary(referee)
+    setup = referee.setup
+    players: list[str] = summary["players"]
+    tr = language == "tr"
+    title = "Şuet sonuç kâğıdı" if tr else "Chouette result sheet"
+    lines: list[tuple[str, str]] = [
+        ("Etkinlik" if tr else "Event", " ".join(x for x in (setup.event, setup.round) if x) or "-"),
+        ("Tarih" if tr else "Date", setup.date or "-"),
+        ("Oyun türü" if tr else "Variant",
+         f"{setup.variant}, " + (f"şuet, {len(players)} oyuncu" if tr else f"chouette of {len(players)}")),
+        ("Kutu" if tr else "Box", summary["box"]),
+        ("Sıra" if tr else "Line", ", ".join(summary["line"])),
+    ]
+    header = ["#", "Kutu" if tr else "Box", "Sonuç" if tr else "Result", *players]
+    rows = []
+    for game in summary["games"]:
+        changes = {name: 0 for name in players}
+        for member, points in game["settled"].items():
+            changes[member] += points
+            changes[game["box"]] -= points
+        if game["winner"] is None:
+            result = "küp reddi" if tr else "doubles dropped"
+        else:
+            side = ("kutu" if tr else "box") if game["winner"] == "box" else ("takım" if tr else "team")
+            result = f"{side}: {word(game['kind'], language)}"
+        rows.append([str(game["game"]), game["box"], result, *(f"{changes[name]:+d}" for name in players)])
+    rows.append(["", "", "Hesap" if tr else "Ledger", *(f"{summary['ledger'][name]:+d}" for name in players)])
+    total = sum(summary["ledger"].values())
+    verdict = (f"{len(summary['games'])} oyun; hesap toplamı {total}" if tr
+               else f"{len(summary['games'])} game(s); the ledger sums to {total}")
+    irregular = [
+        render(Ruling(item.code, Level.WARNING, {"player": None if item.color is None else item.color.name.lower(),
+                                                **item.params}), language, setup.players)
+        for item in referee.irregularities
+    ]
+    sign = [*players, "Hakem" if tr else "Director"]
+    journal_line = ("Günlük özeti (SHA-256)" if tr else "Journal head (SHA-256)") + f": {head}"
+    irregular_title = "Usulsüzlükler" if tr else "Irregularities"
+    if as_html:
+        return _html(title, lines, header, rows, verdict, irregular_title, irregular, journal_line, sign)
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    text = [title, "=" * len(title), ""]
+    text += [f"{key}: {value}" for key, value in lines]
+    text += ["", "  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    text += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
+    text += ["", verdict, "", f"{irregular_title}: {len(irregular)}"]
+    text += [f"  - {item}" for item in irregular[:20]]
+    text += ["", journal_line, ""]
+    text += [f"{name}: ____________________" for name in sign]
+    return "\n".join(text) + "\n"
+
+
+__all__ = ["Color", "ExportError", "chouette_sheet", "chouette_summary", "journal_json", "mat_text", "result_sheet",
+           "result_summary", "write_exports"]

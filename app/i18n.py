@@ -85,6 +85,27 @@ _RULINGS: dict[str, dict[str, str]] = {
         "play_passed_first": "{player} must first play the numbers passed on ({numbers}).",
         "double_named": "{player} names {dice}.",
         "play_halted": "Play is stopped until the director resumes it.",
+        "chouette_names_member": "In a chouette every cube action names the member whose cube it is:"
+                                 " use that member's buttons.",
+        "not_a_chouette": "A cube per member belongs to a chouette; this is a match between two.",
+        "member_double": "{member} doubles the box ({box}) to {value}.",
+        "member_double_box": "The box ({box}) doubles {member} to {value}.",
+        "member_take": "{member} takes the box's double: {member}'s cube is at {value}.",
+        "member_take_box": "The box ({box}) takes {member}'s double: that cube is at {value}.",
+        "member_drop": "{member} drops the box's double, pays {points} point(s) and is out of this game.",
+        "member_drop_box": "The box ({box}) drops {member}'s double and pays {member} {points} point(s).",
+        "member_beaver": "{member} beavers the box's double: {member}'s cube is at {value}.",
+        "member_beaver_box": "The box ({box}) beavers {member}'s double: that cube is at {value}, the box's.",
+        "member_raccoon": "{member} raccoons: {member}'s cube is at {value}.",
+        "member_raccoon_box": "The box ({box}) raccoons: {member}'s cube is at {value}.",
+        "member_cube_refused": "{by} may not do that on {member}'s cube: {rule_text}.",
+        "captain_passes": "{previous} is out: {captain} moves the team's checkers now.",
+        "chouette_game_over_box": "The box ({box}) wins {kind} against the team.",
+        "chouette_game_over_team": "The team (captain {captain}) wins {kind} against the box ({box}).",
+        "chouette_settled": "Settled with the box ({box}): {settled}.",
+        "ledger": "Ledger: {ledger}.",
+        "line_turns_stays": "{box} stays the box; the line is {line} (captain {captain}).",
+        "line_turns_moves": "{box} is the new box; the line is {line} (captain {captain}).",
     },
     "tr": {
         "opening_tie": "Başlangıç zarı {white}-{black}: eşit. İkisi de yeniden atar.",
@@ -153,6 +174,27 @@ _RULINGS: dict[str, dict[str, str]] = {
         "play_passed_first": "{player} önce kendisine geçen zarları ({numbers}) oynamalı.",
         "double_named": "{player} {dice} diyor.",
         "play_halted": "Hakem sürdürene kadar oyun durdu.",
+        "chouette_names_member": "Şuette her küp hareketi küpün sahibini belirtir: o oyuncunun düğmelerini kullanın.",
+        "not_a_chouette": "Oyuncu başına küp yalnız şuette olur; bu iki kişilik bir maç.",
+        "member_double": "{member} kutuya ({box}) küpü çeviriyor: {value}.",
+        "member_double_box": "Kutu ({box}) {member} oyuncusuna küpü çeviriyor: {value}.",
+        "member_take": "{member} kabul etti: {member} oyuncusunun küpü {value}.",
+        "member_take_box": "Kutu ({box}) {member} oyuncusunun küpünü kabul etti: küp {value}.",
+        "member_drop": "{member} reddetti: {points} sayı öder ve bu oyundan çıkar.",
+        "member_drop_box": "Kutu ({box}) {member} oyuncusunun küpünü reddetti: {member} oyuncusuna {points} sayı"
+                           " öder.",
+        "member_beaver": "{member} beaver dedi: {member} oyuncusunun küpü {value}.",
+        "member_beaver_box": "Kutu ({box}) {member} oyuncusunun küpüne beaver dedi: küp {value}, kutuda.",
+        "member_raccoon": "{member} raccoon dedi: küp {value}.",
+        "member_raccoon_box": "Kutu ({box}) raccoon dedi: {member} oyuncusunun küpü {value}.",
+        "member_cube_refused": "{by}, {member} oyuncusunun küpünde bunu yapamaz: {rule_text}.",
+        "captain_passes": "{previous} oyun dışı: takımın pullarını artık {captain} oynar.",
+        "chouette_game_over_box": "Kutu ({box}) takıma karşı kazandı: {kind}.",
+        "chouette_game_over_team": "Takım (kaptan {captain}) kutuya ({box}) karşı kazandı: {kind}.",
+        "chouette_settled": "Kutuyla ({box}) hesap: {settled}.",
+        "ledger": "Hesap: {ledger}.",
+        "line_turns_stays": "{box} kutuda kalıyor; sıra {line} (kaptan {captain}).",
+        "line_turns_moves": "Yeni kutu {box}; sıra {line} (kaptan {captain}).",
     },
 }
 
@@ -254,9 +296,13 @@ def word(key: str, language: str) -> str:
 def render(ruling: Ruling, language: str = "en", players: tuple[str, str] = ("White", "Black")) -> str:
     """The sentence for ``ruling`` in ``language`` ("tr" or "en") with the players' names."""
     templates = _RULINGS.get(language, _RULINGS["en"])
-    template = templates.get(ruling.code) or _RULINGS["en"].get(ruling.code)
+    key = _template_key(ruling)
+    template = templates.get(key) or _RULINGS["en"].get(key)
     if template is None:
         return f"{ruling.code}: {dict(ruling.params)}"
+    names = ruling.params.get("names")
+    if isinstance(names, list) and len(names) == 2:  # a chouette ruling names its box and captain itself
+        players = (str(names[0]), str(names[1]))
     values = _values(ruling.params, language, players)
     values["starts"] = ""
     if ruling.code == "opening_won":
@@ -268,7 +314,7 @@ def render(ruling: Ruling, language: str = "en", players: tuple[str, str] = ("Wh
         values["choice"] = word("choice" if ruling.params.get("choice") else "must_correct", language).format(
             chooser=chooser
         )
-    if ruling.code == "cube_refused":
+    if ruling.code in ("cube_refused", "member_cube_refused"):
         rule = str(ruling.params.get("rule", ""))
         values["rule_text"] = _CUBE_RULES_TR.get(rule, "") if language == "tr" else ""
         values["rule_text"] = values["rule_text"] or str(ruling.params.get("detail", rule))
@@ -282,6 +328,18 @@ def render(ruling: Ruling, language: str = "en", players: tuple[str, str] = ("Wh
         return template.format(**values)
     except (KeyError, IndexError, ValueError):
         return f"{ruling.code}: {dict(ruling.params)}"
+
+
+def _template_key(ruling: Ruling) -> str:
+    """Chouette rulings read differently for the box and for a member, for the box's win and the team's."""
+    code, params = ruling.code, ruling.params
+    if code.startswith("member_") and code != "member_cube_refused":
+        return code + "_box" if params.get("by") == params.get("box") else code
+    if code == "chouette_game_over":
+        return f"{code}_{params.get('side')}"
+    if code == "line_turns":
+        return code + ("_stays" if params.get("stays") else "_moves")
+    return code
 
 
 def _other(color: Any) -> str | None:
@@ -323,6 +381,10 @@ def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) 
             values[key] = word(str(value), language)
         elif key == "end":
             values[key] = word(str(value), language)
+        elif key in ("settled", "ledger") and isinstance(value, list):
+            values[key] = ", ".join(f"{name} {points:+d}" for name, points in value)
+        elif key == "line" and isinstance(value, list):
+            values[key] = ", ".join(str(name) for name in value)
         elif key == "crawford":
             values[key] = word("crawford", language) if value else ""
         else:
@@ -349,6 +411,12 @@ _LABELS: dict[str, dict[str, str]] = {
         "calibrate": "Calibrate camera: tap the four board corners", "corners": "corners",
         "waiting": "Waiting for", "over": "Match over", "no_camera_crop": "no camera image",
         "journal": "Journal", "verified": "hash chain verified",
+        "kind": "Game", "match": "Match", "money_kind": "Money", "chouette": "Chouette",
+        "chouette_players": "Chouette players\n(box first)", "chouette_hint": "Ayşe, Mehmet, Deniz",
+        "chouette_need": "A chouette needs 3 to 8 names, separated by commas (the box first).",
+        "box": "Box", "captain": "Captain", "line": "Line", "ledger": "Ledger", "out": "out", "team": "team",
+        "box_doubles": "Box doubles", "box_take": "Box takes", "box_drop": "Box drops", "box_beaver": "Box beavers",
+        "box_raccoon": "Box raccoons", "raccoon": "Raccoon", "centre": "centre",
     },
     "tr": {
         "title": "Tavla hakemi", "setup": "Kurulum", "play": "Oyun", "director": "Hakem", "history": "Geçmiş",
@@ -369,6 +437,12 @@ _LABELS: dict[str, dict[str, str]] = {
         "points": "sayı", "calibrate": "Kamera ayarı: tahtanın dört köşesine dokunun", "corners": "köşe",
         "waiting": "Bekleniyor", "over": "Maç bitti", "no_camera_crop": "kamera görüntüsü yok",
         "journal": "Günlük", "verified": "hash zinciri doğrulandı",
+        "kind": "Oyun", "match": "Maç", "money_kind": "Paralı", "chouette": "Şuet",
+        "chouette_players": "Şuet oyuncuları\n(önce kutu)", "chouette_hint": "Ayşe, Mehmet, Deniz",
+        "chouette_need": "Şuet için virgülle ayrılmış 3-8 isim gerekir (önce kutu).",
+        "box": "Kutu", "captain": "Kaptan", "line": "Sıra", "ledger": "Hesap", "out": "oyun dışı", "team": "takım",
+        "box_doubles": "Kutu çevirir", "box_take": "Kutu kabul", "box_drop": "Kutu red", "box_beaver": "Kutu beaver",
+        "box_raccoon": "Kutu raccoon", "raccoon": "Raccoon", "centre": "ortada",
     },
 }
 

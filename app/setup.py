@@ -12,6 +12,7 @@ import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
 
+from rules.chouette import MAX_PLAYERS, MIN_PLAYERS, Chouette
 from rules.cube import CubeRules
 from rules.game import FirstMove
 from rules.match import Match, MatchHeader
@@ -79,8 +80,12 @@ class MatchSetup:
     automatic_doubles: int = 0
     jacoby: bool = True
     first_move: str = "opening_roll"
+    chouette: tuple[str, ...] = ()
+    """A chouette's players in order (the box first, then the line); empty for a match between two."""
 
     def __post_init__(self) -> None:
+        if self.chouette:
+            self._check_chouette()
         if len(self.players) != 2 or not all(isinstance(p, str) and p.strip() for p in self.players):
             raise ValueError("two player names are needed")
         object.__setattr__(self, "players", (self.players[0].strip(), self.players[1].strip()))
@@ -92,6 +97,38 @@ class MatchSetup:
         FirstMove(self.first_move)
         if self.date:
             datetime.date.fromisoformat(self.date)
+
+    def _check_chouette(self) -> None:
+        """A chouette is money play of standard backgammon among 3 to 8 named players (RULES.md 2)."""
+        names = tuple(str(name).strip() for name in self.chouette)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise ValueError(f"a chouette has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        if not all(names) or len(set(names)) != len(names):
+            raise ValueError("every chouette player needs a name of its own")
+        if self.length != 0:
+            raise ValueError("a chouette is played for money: its length is 0, not a match length")
+        if find_variant(self.variant).name != "backgammon":
+            raise ValueError(f"a chouette is played as backgammon (the rules core has no {self.variant} chouette)")
+        object.__setattr__(self, "chouette", names)
+        object.__setattr__(self, "players", names[:2])  # the first box and captain name the two colours
+
+    @property
+    def is_chouette(self) -> bool:
+        return bool(self.chouette)
+
+    def cube_rules(self, money: bool = False) -> CubeRules:
+        return CubeRules(
+            max_value=self.max_cube,
+            beavers=self.beavers,
+            raccoons=self.raccoons,
+            automatic_doubles=self.automatic_doubles,
+            jacoby=self.jacoby,
+            money=money,
+        )
+
+    def new_chouette(self) -> Chouette:
+        """The rules core's chouette session for this set-up (the first player is the box)."""
+        return Chouette.new(self.chouette, self.cube_rules(money=True))
 
     @property
     def variant_rules(self) -> Variant:
@@ -105,13 +142,7 @@ class MatchSetup:
             round=self.round,
             date=datetime.date.fromisoformat(self.date) if self.date else None,
         )
-        cube = CubeRules(
-            max_value=self.max_cube,
-            beavers=self.beavers,
-            raccoons=self.raccoons,
-            automatic_doubles=self.automatic_doubles,
-            jacoby=self.jacoby,
-        )
+        cube = self.cube_rules()
         return Match.new(
             self.length, header, crawford=self.crawford, cube=cube, first_move=FirstMove(self.first_move),
             variant=self.variant_rules,
@@ -120,6 +151,7 @@ class MatchSetup:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["players"] = list(self.players)
+        data["chouette"] = list(self.chouette)
         data["mode"] = self.mode.value
         data["policy"] = self.policy.value
         return data
@@ -128,6 +160,7 @@ class MatchSetup:
     def from_dict(cls, data: Mapping[str, Any]) -> "MatchSetup":
         values = dict(data)
         values["players"] = tuple(values.get("players", ("White", "Black")))
+        values["chouette"] = tuple(values.get("chouette", ()))
         values["mode"] = Mode(values.get("mode", "tournament"))
         values["policy"] = Policy(values.get("policy", "legal_moves"))
         values["clock"] = ClockSettings(**values.get("clock", {"reserve_s": 0}))

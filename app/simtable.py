@@ -25,6 +25,11 @@ demo killed at any moment resumes exactly:
 - What a device says because the app (re)connected (link up, the snapshot it
   sends on request or at boot) is handed to the referee only when it tells
   the referee something the journal does not already say.
+
+On the tablet (``python -m app --sim``, ``real_time``) a person sits at the
+table, so the clock simulator runs on the wall clock: the side on turn sees
+its time tick, and a press charges the time really spent (a simulated
+player still thinks at least its ``think_ms``). The demo keeps virtual time.
 """
 
 from __future__ import annotations
@@ -208,8 +213,10 @@ class SimulatedTable:
     """
 
     def __init__(self, session: Session, camera: Camera,
-                 think_ms: Callable[[Referee, Color], int], sensing_board: bool = True) -> None:
+                 think_ms: Callable[[Referee, Color], int], sensing_board: bool = True,
+                 real_time: bool = False) -> None:
         self.session = session
+        self.real_time = real_time
         self.camera = camera
         self.think_ms = think_ms
         self.sensing_board = sensing_board
@@ -269,7 +276,8 @@ class SimulatedTable:
             held.append(message)
             if isinstance(message, dm.BoardSnapshot) and message.reason is dm.SnapshotReason.REQUESTED:
                 board_seen = True
-        self.clock_time.freeze()
+        if not self.real_time:
+            self.clock_time.freeze()
         self.board_time.freeze()
         self.session.listeners.append(self._listener)
         # what the referee learns from the start-up, in a fixed order: the links, then the board
@@ -334,9 +342,19 @@ class SimulatedTable:
         self.clock_sim.times()  # brings the clock's model up to now (time stands still from here to the press)
         core = self.clock_sim.core
         used = core.used_this_turn if core.running == int(side) else think_ms
-        self.clock_time.advance(think_ms - used)
+        self.clock_time.advance(think_ms - used)  # nothing when more than that has passed in real time
         self.clock_sim.press(side)
         self._collect(lambda m: isinstance(m, dm.ButtonPressed) and m.side is side, f"{by.name.lower()}'s press")
+
+    def poll(self) -> None:
+        """Hand over what the devices said by themselves since the last action (a flag falling in real time)."""
+        while True:
+            try:
+                message = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            self.messages += 1
+            self.handle(message)
 
     def move(self, intention: ev.Event, position: Position) -> None:
         board = self.board_sim

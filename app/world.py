@@ -14,6 +14,12 @@ one illegal play per match (flagged, then corrected at the opponent's
 choice), one early throw by the waiting player, the clock's remaining times
 with a simple delay, and every play made checker by checker on the sensing
 board and judged from its snapshot when the clock is pressed.
+
+In a chouette the first two games stage every member cube action: in game
+1 the box doubles every member (the captain drops, so the next member moves
+the checkers; the others take) and the box beavers the first redouble; in
+game 2 every member doubles the box at once (the box takes the captain's
+cube and drops the others). Later games double and answer by the race.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from app import events as ev
-from app.engine import Referee, Stage
+from app.engine import Referee, Stage, offers
+from rules.chouette import CubeMove, MemberCube
 from rules.errors import IllegalPlay
 from rules.movegen import legal_results
 from rules.play import Play, Step, apply_steps
@@ -73,6 +80,10 @@ class World:
         mover = referee.mover
         if stage is Stage.ILLEGAL:
             return ev.CorrectIllegal(mover.other)
+        if referee.chouette is not None and stage in (Stage.ROLL, Stage.DOUBLE) and referee.clock_started:
+            action = self.chouette_cube(referee, rng)
+            if action is not None:
+                return action
         if stage is Stage.DOUBLE:
             return self.answer(referee, rng)
         if stage is Stage.RESIGNATION:
@@ -84,7 +95,8 @@ class World:
         if not referee.clock_started:
             return ev.ClockPressed(mover.other, *self.times(referee, None, 0))
         if stage is Stage.ROLL:
-            if referee.match.game.may_double(mover) and self.wants_to_double(referee, rng):
+            if (referee.chouette is None and referee.match.game.may_double(mover)
+                    and self.wants_to_double(referee, rng)):
                 return ev.Double(mover)
             return self.throw(rng, opening=False)
         return self.play_step(referee, last, rng)
@@ -113,6 +125,47 @@ class World:
         behind = (mine - theirs) / max(theirs, 1)
         take = behind < 0.2 if rng.random() < self.temper.take else behind < 0.1
         return ev.Take(doubled) if take else ev.Drop(doubled)
+
+    # ------------------------------------------------------------ chouette
+
+    def chouette_cube(self, referee: Referee, rng: random.Random) -> ev.MemberCube | None:
+        """The next chouette cube action: the side on turn's doubles first, then the answers in line order."""
+        session = referee.chouette
+        assert session is not None
+        game = session.game
+        moves = referee.member_moves()
+        number = referee.game_number
+        for action in moves:
+            if action.move is not CubeMove.DOUBLE:
+                continue
+            by_box = action.by == game.box
+            cube = game.cube_of(action.member)
+            if number == 1:
+                wanted = by_box and cube.owner is None or not by_box and cube.owner is game.team_color
+            elif number == 2:
+                wanted = not by_box and cube.owner is None
+            else:
+                wanted = self.wants_to_double(referee, rng)
+            if wanted:
+                return _member(action)
+        waiting = offers(game)
+        if not waiting:
+            return None
+        member = waiting[0]
+        offered_by_box = game.cube_of(member).offered_by is game.box_color
+        answerer = member if offered_by_box else game.box
+        options = {action.move: action for action in moves if action.member == member and action.by == answerer}
+        if number == 1:
+            choice = (CubeMove.DROP if member == game.captain else CubeMove.TAKE) if offered_by_box else (
+                CubeMove.BEAVER if CubeMove.BEAVER in options else CubeMove.TAKE)
+        elif number == 2 and not offered_by_box:
+            choice = CubeMove.TAKE if member == game.captain else CubeMove.DROP
+        else:
+            doubled = game.box_color if not offered_by_box else game.team_color
+            position = referee.position
+            mine, theirs = position.pips(doubled), position.pips(doubled.other)
+            choice = CubeMove.TAKE if (mine - theirs) / max(theirs, 1) < 0.15 else CubeMove.DROP
+        return _member(options.get(choice) or options[CubeMove.DROP])
 
     # --------------------------------------------------------------- plays
 
@@ -224,6 +277,10 @@ class World:
         elif mover is Color.BLACK:
             black = max(black - spent, 0)
         return white, black
+
+
+def _member(action: MemberCube) -> ev.MemberCube:
+    return ev.MemberCube(action.member, action.move.value, action.by)
 
 
 def snapshot_of(position: Position) -> ev.BoardSnapshot:

@@ -121,8 +121,9 @@ class Controller:
         return None
 
     def start(self, players: tuple[str, str], variant: str, length: int, mode: Mode, reserve_min: int,
-              delay_s: int, pin: str) -> str | None:
-        """Start (or resume) the match; an error message for the set-up screen, or None."""
+              delay_s: int, pin: str, chouette: tuple[str, ...] = ()) -> str | None:
+        """Start (or resume) the match, or a chouette of the players named (the box first); an error
+        message for the set-up screen, or None."""
         found = self.devices_found()
         board = self.sim or found["board"].startswith("found")
         physical_clock = not self.sim and found["clock"].startswith("found")
@@ -133,6 +134,7 @@ class Controller:
                 clock=ClockSettings(reserve_min * 60, delay_s),
                 devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
                 pin_hash=hash_pin(pin) if pin else "",
+                chouette=chouette,
             )
             path = self.journal_path or self.folder / "match.sqlite"
             self.session = Session.open(path) if path.exists() else Session.create(path, setup)
@@ -143,7 +145,7 @@ class Controller:
         if self.sim:
             assert self.world is not None and self.camera is not None
             try:
-                self.table = SimulatedTable(session, self.camera, self.world.think_ms).start()
+                self.table = SimulatedTable(session, self.camera, self.world.think_ms, real_time=True).start()
             except TableError as error:
                 return str(error)
             return None
@@ -190,7 +192,10 @@ class Controller:
 
     def pump(self) -> None:
         """Hand the clock's and devices' messages to the referee."""
-        if self.session is None or self.table is not None:
+        if self.session is None:
+            return
+        if self.table is not None:
+            self.table.poll()
             return
         session = self.session
         drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
@@ -246,13 +251,16 @@ class Controller:
 
     def times_ms(self) -> tuple[int, int]:
         """The times the clock shows (the simulated or physical clock's own report when there is one)."""
-        if self.table is not None:
-            report = self.table.clock_sim.times()
-            return report.white_ms, report.black_ms
-        if self.clock is self.clock_driver and self.clock_driver.last_report is not None:
-            return self.clock_driver.last_report.white_ms, self.clock_driver.last_report.black_ms
-        report = self.software_clock.times()
+        report = self.clock_report()
         return report.white_ms, report.black_ms
+
+    def clock_report(self) -> dm.TimeReport:
+        """The clock's latest report: times, the side running and the delay left (real time also with --sim)."""
+        if self.table is not None:
+            return self.table.clock_sim.times()
+        if self.clock is self.clock_driver and self.clock_driver.last_report is not None:
+            return self.clock_driver.last_report
+        return self.software_clock.times()
 
     def export(self) -> dict[str, Any]:
         assert self.session is not None
@@ -288,4 +296,5 @@ def _finder(port: str | None) -> FixedPort | UsbMatch:
 _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}
 
 _STEP_ENDS = {"dice", "play_ok", "void_throw", "opening_tie", "opening_won", "illegal_play", "unfinished_play",
-              "double_offered", "taken", "game_over", "match_over", "illegal_corrected", "early_throw"}
+              "double_offered", "taken", "game_over", "match_over", "illegal_corrected", "early_throw",
+              "member_double", "member_take", "member_drop", "member_beaver", "member_raccoon", "chouette_settled"}

@@ -12,7 +12,7 @@ import os
 import tempfile
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -40,12 +40,13 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app import events as ev  # noqa: E402
 from app.camera import Shot, square  # noqa: E402
-from app.engine import Stage  # noqa: E402
+from app.engine import Referee, Stage, offers  # noqa: E402
 from app.i18n import label, word  # noqa: E402
 from app.rulings import Level  # noqa: E402
 from app.setup import Mode  # noqa: E402
 from app.ui.board import BoardWidget  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
+from rules.chouette import MemberCube  # noqa: E402
 from rules.position import Color  # noqa: E402
 from rules.registry import VARIANTS  # noqa: E402
 
@@ -80,6 +81,34 @@ class Banner(Label):
         self.canvas.before.clear()
         with self.canvas.before:
             GColor(*LEVEL_COLOURS[self.level])
+            Rectangle(pos=self.pos, size=self.size)
+
+
+class Card(BoxLayout):
+    """One person of a chouette: who, the cube, the ledger, and the buttons for that member's cube."""
+
+    def __init__(self, text: str, colour: tuple[float, float, float],
+                 buttons: Sequence[tuple[str, Callable[[], None]]], narrow: bool = False, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=4, padding=4, **kwargs)
+        self.colour = colour
+        info = Label(text=text, font_size=16 if narrow else 18, halign="center", valign="middle")
+        info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        self.add_widget(info)
+        if narrow and len(buttons) > 2:  # six or more players: three answers go two by two, still finger-sized
+            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=4, size_hint_y=None, height=2 * 44 + 4)
+            for caption, handler in buttons:
+                row.add_widget(button(caption, handler, font_size=17, height=44))
+        else:
+            row = BoxLayout(spacing=4, size_hint_y=None, height=TARGET)
+            for caption, handler in buttons:
+                row.add_widget(button(caption, handler, font_size=20))
+        self.add_widget(row)
+        self.bind(pos=self._paint, size=self._paint)
+
+    def _paint(self, *_: Any) -> None:
+        self.canvas.before.clear()
+        with self.canvas.before:
+            GColor(*self.colour)
             Rectangle(pos=self.pos, size=self.size)
 
 
@@ -162,7 +191,9 @@ class SetupScreen(TavlaScreen):
         root = BoxLayout(orientation="vertical", padding=16, spacing=8)
         root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
                               height=50))
-        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=5 * (TARGET + 8))
+        row = 64
+        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=5 * (row + 8),
+                          row_default_height=row, row_force_default=True)
         self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
         self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
         self.variant = Spinner(text="backgammon", values=[v.name for v in VARIANTS], font_size=24)
@@ -170,16 +201,27 @@ class SetupScreen(TavlaScreen):
                               font_size=24)
         self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=24)
         self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=24)
+        modes = BoxLayout(spacing=6)
+        modes.add_widget(self.tournament)
+        modes.add_widget(self.casual)
+        kinds = BoxLayout(spacing=6)
+        self.kinds: dict[str, ToggleButton] = {}
+        for kind in ("match", "money_kind", "chouette"):
+            toggle = ToggleButton(text=self.t(kind), group="kind", state="down" if kind == "match" else "normal",
+                                  font_size=22, allow_no_selection=False)
+            self.kinds[kind] = toggle
+            kinds.add_widget(toggle)
+        self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=24, multiline=False)
         self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
         self.pin = TextInput(text="", font_size=26, multiline=False, password=True, input_filter="int")
         self.devices = Label(text=self.devices_text(), font_size=18)
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
-            (self.t("variant"), self.variant, self.t("length") + f" (0 = {self.t('money')})", self.length),
-            (self.t("mode"), self.tournament, "", self.casual),
-            (self.t("reserve"), self.reserve, self.t("delay"), self.delay),
-            (self.t("pin"), self.pin, self.t("devices"), self.devices),
+            (self.t("variant"), self.variant, self.t("length"), self.length),
+            (self.t("mode"), modes, self.t("kind"), kinds),
+            (self.t("chouette_players"), self.line, self.t("reserve"), self.reserve),
+            (self.t("delay"), self.delay, self.t("pin"), self.pin),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
             form.add_widget(Label(text=caption_a, font_size=24))
@@ -188,6 +230,10 @@ class SetupScreen(TavlaScreen):
             form.add_widget(widget_b)
         root.add_widget(form)
         camera = BoxLayout(spacing=12, size_hint_y=None, height=210)
+        devices = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        devices.add_widget(Label(text=self.t("devices"), font_size=24, size_hint_y=None, height=48))
+        devices.add_widget(self.devices)
+        camera.add_widget(devices)
         texts = BoxLayout(orientation="vertical")
         texts.add_widget(Label(text=self.t("calibrate"), font_size=22))
         self.calibration = Label(text="", font_size=20)
@@ -247,8 +293,17 @@ class SetupScreen(TavlaScreen):
             self.error.text = "?"
             return
         mode = Mode.CASUAL if self.casual.state == "down" else Mode.TOURNAMENT
+        chouette: tuple[str, ...] = ()
+        if self.kinds["chouette"].state == "down":
+            chouette = tuple(name.strip() for name in self.line.text.split(",") if name.strip())
+            if not 3 <= len(chouette) <= 8:
+                self.error.text = self.t("chouette_need")
+                return
+            length = 0
+        elif self.kinds["money_kind"].state == "down":
+            length = 0
         problem = self.controller.start((self.white.text, self.black.text), self.variant.text, length, mode,
-                                        reserve, delay, self.pin.text)
+                                        reserve, delay, self.pin.text, chouette)
         if problem:
             self.error.text = problem
             return
@@ -274,6 +329,10 @@ class PlayScreen(TavlaScreen):
             nav.add_widget(button(self.t(key), partial(self.app.show, key), height=64))
         nav.add_widget(button(self.t("language"), self.app.toggle_language, height=64))
         root.add_widget(nav)
+        self.strip = BoxLayout(spacing=6, size_hint_y=None, height=0)
+        """A chouette's people: the box and each member with its cube, ledger and cube buttons."""
+        self.strip_shown: tuple[int, str] = (-1, "")
+        root.add_widget(self.strip)
         middle = BoxLayout(spacing=8)
         self.board = BoardWidget(size_hint_x=0.64)
         middle.add_widget(self.board)
@@ -288,6 +347,7 @@ class PlayScreen(TavlaScreen):
         dice.add_widget(self.dice_picture)
         dice.add_widget(self.dice_text)
         side.add_widget(dice)
+        self.dice_box = dice
         self.shot_shown: Shot | None = None
         clocks = BoxLayout(spacing=8, size_hint_y=None, height=110)
         self.clock_buttons = []
@@ -297,6 +357,7 @@ class PlayScreen(TavlaScreen):
             clocks.add_widget(clock)
             self.clock_buttons.append(clock)
         side.add_widget(clocks)
+        self.clocks_box = clocks
         self.actions_shown: tuple[int, list[str]] = (-1, [])
         self.actions = GridLayout(cols=2, spacing=8, size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
@@ -341,17 +402,28 @@ class PlayScreen(TavlaScreen):
             return
         referee = session.referee
         match = referee.match
-        names = session.setup.players
-        length = f"/ {match.length}" if match.length else f"({self.t('money')})"
-        crawford = f"  [{self.t('crawford')}]" if match.is_crawford else ""
-        cube = match.game.cube
-        owner = "" if cube.owner is None else f" → {names[cube.owner]}"
-        self.score.text = (f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
-                           f"{self.t('cube')}: {cube.value}{owner}")
+        names = referee.side_names()
+        if referee.chouette is not None:
+            game = referee.chouette.game
+            self.score.text = (f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {game.box}   "
+                               f"{self.t('captain')}: {game.acting_captain or game.captain}")
+            self.show_chouette(referee)
+        else:
+            length = f"/ {match.length}" if match.length else f"({self.t('money')})"
+            crawford = f"  [{self.t('crawford')}]" if match.is_crawford else ""
+            cube = match.game.cube
+            owner = "" if cube.owner is None else f" ({names[cube.owner]})"
+            self.score.text = (f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
+                               f"{self.t('cube')}: {cube.value}{owner}")
         self.board.show(referee.position, referee.last_play)
         dice = referee.numbers
-        lines = [f"{self.t('dice')}: {'-'.join(map(str, dice)) if dice else '-'}    "
-                 f"{self.t('waiting')}: {names[referee.to_act] if referee.to_act is not None else '-'}"]
+        waiting = names[referee.to_act] if referee.to_act is not None else "-"
+        if referee.chouette is not None and referee.stage is Stage.DOUBLE:  # each doubled member answers
+            game = referee.chouette.game
+            members = offers(game)
+            if game.cube_of(members[0]).offered_by is game.box_color:
+                waiting = ", ".join(members)
+        lines = [f"{self.t('dice')}: {'-'.join(map(str, dice)) if dice else '-'}    {self.t('waiting')}: {waiting}"]
         aids = referee.aids()
         if aids is not None:
             lines.append(f"{self.t('pips')}: {aids.pips[0]} / {aids.pips[1]}")
@@ -361,10 +433,13 @@ class PlayScreen(TavlaScreen):
                 lines.append(f"{self.t('legal')}: " + ", ".join(aids.legal_plays[:4]))
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
-        white_ms, black_ms = self.controller.times_ms()
-        for button_widget, color, ms in zip(self.clock_buttons, Color, (white_ms, black_ms)):
+        report = self.controller.clock_report()
+        for button_widget, color, ms in zip(self.clock_buttons, Color, (report.white_ms, report.black_ms)):
             running = referee.clock is color
-            button_widget.text = f"{names[color]}\n{ms // 60000}:{ms // 1000 % 60:02d}"
+            delay = ""
+            if report.running is not None and int(report.running) == int(color) and report.delay_left_ms > 0:
+                delay = f"  +{-(-report.delay_left_ms // 1000)}"  # the delay counts down before the reserve
+            button_widget.text = f"{names[color]}\n{ms // 60000}:{ms // 1000 % 60:02d}{delay}"
             button_widget.background_color = (0.3, 0.8, 0.3, 1) if running else (0.6, 0.6, 0.6, 1)
         actions = self._actions(referee.stage, referee.to_act)
         key = (referee.events, [text for text, _ in actions])
@@ -378,6 +453,47 @@ class PlayScreen(TavlaScreen):
             self.banner.set(self.controller.text(banner), banner.level)
         elif match.over:
             self.banner.set(self.t("over"), Level.OK)
+
+    def show_chouette(self, referee: Referee) -> None:
+        """The chouette strip, rebuilt only when something happened (a tap never lands on a vanishing button)."""
+        session = referee.chouette
+        assert session is not None
+        key = (referee.events, self.controller.language)
+        if key == self.strip_shown:
+            return
+        self.strip_shown = key
+        self.strip.clear_widgets()
+        if self.strip.height == 0:  # the people's strip takes room from the side panel and the banner
+            self.strip.height = 180
+            self.info.height = 72
+            self.dice_box.height = 88
+            self.clocks_box.height = 96
+            self.banner.height = 84
+        game = session.game
+        self.strip.add_widget(Card(f"{self.t('box').upper()}\n{game.box}\n{self.t('ledger')}"
+                                   f" {session.balance(game.box):+d}", (0.35, 0.22, 0.10), []))
+        moves = referee.member_moves()
+        for index, (member, cube, settled) in enumerate(zip(game.members, game.cubes, game.settled)):
+            role = self.t("captain") if member == game.acting_captain else f"{self.t('line')} {index + 1}"
+            if settled is not None:
+                state = f"{self.t('out')} {settled:+d}"
+            else:
+                owner = self.t("centre") if cube.owner is None else (
+                    self.t("box") if cube.owner is game.box_color else member)
+                state = f"{self.t('cube')} {cube.value} · {owner}"
+                if cube.offered_by is not None:
+                    state = f"{self.t('cube')} {cube.value} > {cube.value * 2} ?"
+            buttons = [(self.member_move_text(action, game.box),
+                        partial(self.act, ev.MemberCube(member, action.move.value, action.by)))
+                       for action in moves if action.member == member]
+            colour = (0.10, 0.30, 0.45) if member == game.acting_captain else (0.18, 0.18, 0.22)
+            self.strip.add_widget(Card(f"{role} · {member}\n{state}\n{self.t('ledger')}"
+                                       f" {session.balance(member):+d}", colour, buttons,
+                                       narrow=len(session.players) >= 6))
+
+    def member_move_text(self, action: MemberCube, box: str) -> str:
+        move = action.move.value
+        return self.t(f"box_{'doubles' if move == 'double' else move}") if action.by == box else self.t(move)
 
     def show_shot(self, shot: Shot | None) -> None:
         """The dice as the camera read them, beside its crop of each die."""
@@ -402,9 +518,10 @@ class PlayScreen(TavlaScreen):
             out.append(("Sim >", self.sim_next))
         if to_act is None:
             return out
-        if stage is Stage.ROLL and referee.match.game.may_double(to_act):
+        chouette = referee.chouette is not None  # its cube buttons are on the people's cards
+        if stage is Stage.ROLL and not chouette and referee.match.game.may_double(to_act):
             out.append((self.t("double"), lambda: self.act(ev.Double(to_act))))
-        if stage is Stage.DOUBLE:
+        if stage is Stage.DOUBLE and not chouette:
             out += [(self.t("take"), lambda: self.act(ev.Take(to_act))),
                     (self.t("drop"), lambda: self.act(ev.Drop(to_act)))]
             if referee.match.is_money:
@@ -415,7 +532,7 @@ class PlayScreen(TavlaScreen):
         if stage is Stage.RESIGNATION:
             out += [(self.t("accept_resign"), lambda: self.act(ev.AcceptResignation(to_act))),
                     (self.t("reject_resign"), lambda: self.act(ev.RejectResignation(to_act)))]
-        if stage is Stage.ROLL:
+        if stage is Stage.ROLL and not chouette:
             out.append((self.t("resign"), lambda: self.act(ev.Resign(to_act, 1))))
         if stage is Stage.NAME_DOUBLE:
             for number in range(1, 7):

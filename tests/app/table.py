@@ -30,6 +30,7 @@ class Table:
     def __init__(self, referee: Referee | None = None, **setup: Any) -> None:
         self.referee = referee or Referee.start(make_setup(**setup))
         self.reactions: list[Reaction] = []
+        self.sent: list[ev.Event] = []
 
     def send(self, *events: ev.Event) -> Reaction:
         """Handle the events in order; the reaction to the last one."""
@@ -37,6 +38,7 @@ class Table:
         for event in events:
             self.referee, reaction = self.referee.handle(event)
             self.reactions.append(reaction)
+            self.sent.append(event)
         return reaction
 
     def codes(self, *events: ev.Event) -> list[str]:

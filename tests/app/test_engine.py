@@ -395,6 +395,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.Double(W), ev.Take(B), ev.Drop(B), ev.Beaver(B), ev.Raccoon(W), ev.Resign(W, 2), ev.NameDouble(W, 4),
         ev.AcceptResignation(B), ev.RejectResignation(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
         ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", True),
+        ev.MemberCube("Deniz", "double", "Ayşe"),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
     for event in samples:

@@ -46,12 +46,11 @@ def display() -> Iterator[str]:
     pytest.skip("no display server: Xvfb would not start on any display :140-:159")
 
 
-@pytest.fixture(scope="module")
-def ran(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], Path]:
-    out = Path(os.environ.get("TAVLA_UI_SHOTS") or tmp_path_factory.mktemp("ui"))
+def drive(display: str, out: Path, *options: str) -> tuple[dict[str, object], Path]:
+    out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, DISPLAY=display, KIVY_WINDOW="sdl2", KIVY_LOG_MODE="PYTHON", KIVY_NO_ARGS="1",
                KIVY_HOME=str(out / "kivy-home"))
-    completed = subprocess.run([sys.executable, "-m", "tests.app.ui_driver", str(out)], cwd=ROOT, env=env,
+    completed = subprocess.run([sys.executable, "-m", "tests.app.ui_driver", str(out), *options], cwd=ROOT, env=env,
                                capture_output=True, text=True, timeout=240)
     result_file = out / "result.json"
     assert result_file.exists(), completed.stderr[-4000:]
@@ -59,6 +58,18 @@ def ran(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[st
     assert "error" not in result, result["error"] + "\n" + completed.stderr[-3000:]
     assert result.get("done"), completed.stderr[-3000:]
     return result, out
+
+
+@pytest.fixture(scope="module")
+def ran(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], Path]:
+    return drive(display, Path(os.environ.get("TAVLA_UI_SHOTS") or tmp_path_factory.mktemp("ui")))
+
+
+@pytest.fixture(scope="module")
+def ran_chouette(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], Path]:
+    shots = os.environ.get("TAVLA_UI_SHOTS")
+    return drive(display, Path(shots) / "chouette" if shots else tmp_path_factory.mktemp("ui-chouette"),
+                 "--chouette")
 
 
 def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path]) -> None:
@@ -107,3 +118,28 @@ def test_export_and_language_switch(ran: tuple[dict[str, object], Path]) -> None
     result, out = ran
     assert "match.mat" in str(result["export_status"]) and (out / "export" / "match.sheet.html").exists()
     assert " played " in str(result["english_banner"])
+
+
+def test_a_chouette_is_chosen_on_set_up_and_its_cubes_are_tapped_on_the_members_cards(
+        ran_chouette: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran_chouette
+    screens = result["screens"]
+    assert isinstance(screens, dict) and set(screens) == {"setup_chouette", "play_chouette", "play_chouette_after"}
+    assert str(result["box_doubled"]).startswith("Kutu (Ayşe) Mehmet oyuncusuna küpü çeviriyor")
+    assert result["tapped_double"] == "Kutu (Ayşe) Deniz oyuncusuna küpü çeviriyor: 2."
+    rulings = result["rulings"]
+    assert isinstance(rulings, list)
+    assert "Mehmet oyun dışı: takımın pullarını artık Deniz oynar." in rulings  # the captain dropped
+    assert "Deniz kabul etti: Deniz oyuncusunun küpü 2." in rulings
+    assert result["captain"] == "Deniz" and "Kaptan: Deniz" in str(result["score_text"])
+    assert result["clock_names"] == ["Ayşe", "Deniz"]  # the clock runs for the box against the team
+    assert isinstance(result["plays"], int) and result["plays"] >= 2
+
+
+def test_the_running_clock_ticks_on_screen_with_the_simulated_table(
+        ran_chouette: tuple[dict[str, object], Path]) -> None:
+    """``--sim`` runs the clock simulator in real time: the side on turn sees its delay and reserve count down."""
+    result, _ = ran_chouette
+    assert result["clock_running"] is True
+    before, after = result["clock_texts"]  # type: ignore[misc]
+    assert before != after

@@ -127,13 +127,68 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["stage"] = session.referee.stage.value
 
 
+def card_button(app: TavlaApp, person: str, text: str) -> Button:
+    """A button on the chouette card of ``person``."""
+    strip = app.screens["play"].strip  # type: ignore[attr-defined]
+    for card in strip.children:
+        heading = card.children[-1].text  # the card's label comes first
+        if person in heading.split("\n")[0]:
+            return find_button(card, text)
+    raise LookupError(f"no card of {person} on screen")
+
+
+def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    """Set up a chouette of three by taps, let the simulated box double, answer on the members' cards."""
+    play = app.screens["play"]
+    setup = app.screens["setup"]
+    result["screens"] = {}
+    yield
+    tap(find_button(app.root, "Şuet"))
+    setup.line.text = "Ayşe, Mehmet, Deniz"  # type: ignore[attr-defined]
+    yield
+    result["screens"]["setup_chouette"] = shot(out, "6-setup-chouette")
+    tap(find_button(app.root, "Maçı başlat"))
+    yield
+    session = app.controller.session
+    assert session is not None and session.referee.chouette is not None
+    for _ in range(40):  # until the simulated box doubles a member
+        tap(find_button(app.root, "Sim >"))
+        yield
+        if session.referee.stage.value == "double":
+            break
+    result["box_doubled"] = play.banner.text  # type: ignore[attr-defined]
+    tap(card_button(app, "Deniz", "Kutu çevirir"))  # the box doubles Deniz too, by a tap on Deniz's card
+    yield
+    result["tapped_double"] = play.banner.text  # type: ignore[attr-defined]
+    result["screens"]["play_chouette"] = shot(out, "7-play-chouette")
+    tap(card_button(app, "Mehmet", "Red"))  # the captain drops: Deniz moves the checkers now
+    yield
+    tap(card_button(app, "Deniz", "Kabul"))
+    yield
+    texts = [app.controller.text(r) for r in app.controller.log]
+    result["rulings"] = texts
+    result["captain"] = session.referee.chouette.game.acting_captain
+    result["score_text"] = play.score.text  # type: ignore[attr-defined]
+    result["clock_names"] = [b.text.split("\n")[0] for b in play.clock_buttons]  # type: ignore[attr-defined]
+    for _ in range(3):
+        tap(find_button(app.root, "Sim >"))
+        yield
+    result["screens"]["play_chouette_after"] = shot(out, "8-play-chouette-after")
+    result["clock_running"] = session.referee.clock is not None
+    result["clock_texts"] = [[b.text for b in play.clock_buttons]]  # type: ignore[attr-defined]
+    for _ in range(4):  # 1.6 s of real time, the app redrawing on its own
+        yield
+    result["clock_texts"].append([b.text for b in play.clock_buttons])  # type: ignore[attr-defined]
+    result["plays"] = sum(1 for r in app.controller.log if r.code == "play_ok")
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     controller = Controller(out, language="tr", sim=True)
     app = TavlaApp(controller)
     result: dict[str, Any] = {}
-    steps = script(app, out, result)
+    steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
 
     def advance(_: float) -> None:
         try:
