@@ -217,7 +217,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "not_halted": "play is not stopped", "nothing_to_undo": "no play to take back in this game",
         "no_dice_to_change": "no dice waiting to be played", "bad_dice": "give two dice such as 5-3",
         "unknown_policy": "unknown policy", "unknown_mode": "unknown mode",
-        "off": "off", "bar": "bar", "none": "none",
+        "off": "off", "bar": "bar", "none": "none", "no_play": "no move (the dice could not be played)",
     },
     "tr": {
         "single": "tek oyun", "gammon": "mars", "backgammon": "katmerli mars",
@@ -237,7 +237,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "not_halted": "oyun durmuş değil", "nothing_to_undo": "bu oyunda geri alınacak oyun yok",
         "no_dice_to_change": "oynanmayı bekleyen zar yok", "bad_dice": "5-3 gibi iki zar girin",
         "unknown_policy": "bilinmeyen politika", "unknown_mode": "bilinmeyen mod",
-        "off": "dışarı", "bar": "bar", "none": "yok",
+        "off": "dışarı", "bar": "bar", "none": "yok", "no_play": "oyun yok (zar yandı)",
     },
 }
 
@@ -321,6 +321,8 @@ def render(ruling: Ruling, language: str = "en", players: tuple[str, str] = ("Wh
     if ruling.code == "director_called":
         by = ruling.params.get("player")
         values["by"] = f" ({_name(by, players)})" if by else ""
+    if ruling.code == "play_ok" and not ruling.params.get("play"):
+        values["play"] = word("no_play", language)  # a turn with no legal move: say so, not an empty notation
     if ruling.code == "link_down":
         detail = ruling.params.get("detail")
         values["detail"] = f": {detail}" if detail else ""

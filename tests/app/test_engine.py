@@ -6,6 +6,7 @@ import pytest
 
 from app import events as ev
 from app.engine import Referee, Stage
+from app.i18n import render
 from app.rulings import ClockCommand, Level
 from app.setup import Devices, Mode, Policy
 from app.world import World
@@ -349,6 +350,8 @@ def test_a_closed_out_player_still_presses_and_loses_the_turn() -> None:
     assert table.send(ev.ManualDice((6, 5))).codes == ["dice", "no_move"]
     reaction = table.press(W)
     assert reaction.codes == ["play_ok"] and reaction.rulings[0].params["play"] == ""
+    assert render(reaction.rulings[0], "en").endswith("6-5: no move (the dice could not be played).")
+    assert render(reaction.rulings[0], "tr").endswith("oyun yok (zar yandı).")
     assert table.referee.mover is B
 
 
