@@ -5,7 +5,8 @@
 3. latency per 1280x720 frame on one core (detection + reading + verdict);
 4. settle-to-verdict on rendered throw videos;
 5. the fairness monitor's false alarm rate and power on simulated dice.
-Options shrink the run (``--quick``) or pick parts (``--only real,heldout,latency,video,fairness``).
+Options shrink the run (``--quick``) or pick parts (``--only real,heldout,latency,video,fairness``);
+``--only blender --blender-dir DIR`` reads the Blender-rendered held-out set (``vision.train.blender_set``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from vision.pipeline import DiceReader
 from vision.scoring import Score, read_labels
 from vision.settle import watch
 from vision.sources import Frame, load_image
+from vision.train.blender_set import BlenderScene, load_set
 from vision.train.heldout import KINDS, heldout_throw, throw_video
+from vision.verdict import ThrowObservation
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_VALID = ROOT / ".." / "shared" / "real_dice" / "webcam_white_dice" / "Valid"
@@ -143,10 +146,99 @@ def bench_fairness(sessions: int) -> None:
               f"({100 * caught / sessions:.1f} %)")
 
 
+def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_failures: int = 4) -> None:
+    """The Blender-rendered held-out set (``python -m vision.train.blender_set``): scenes our OpenCV renderer
+    did not make. Manual corners from each scene's truth; sensor noise (sigma 2) on the throw frame, since
+    the renderer repaints only the dice's surroundings over the empty board. The first ``keep_failures``
+    failures of each kind are saved, annotated, in ``folder/failures/``."""
+    scenes = load_set(folder)
+    if not scenes:
+        print(f"Blender set: no scenes in {folder} (python -m vision.train.blender_set --out {folder})")
+        return
+    path = "watch" if with_reference else "read"
+    failures = folder / "failures"
+    failures.mkdir(exist_ok=True)
+    rng = np.random.default_rng(11)
+    rows = []
+    kept = auto_ok = 0
+    for kind in KINDS:
+        group = [sc for sc in scenes if sc.kind == kind]
+        if not group:
+            continue
+        voided = values_right = kept_kind = 0
+        reasons: dict[str, int] = {}
+        by_place: dict[str, list[int]] = {}  # where the cocked die leans / the off-board die lies: [voided, all]
+        for sc in group:
+            image = load_image(sc.image)
+            image = np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
+            reference = load_image(sc.empty) if with_reference else None
+            cal = Calibration.from_corners(sc.corners)
+            try:
+                auto_ok += float(np.abs(np.array(detect_board(image).corners) - sc.corners).max()) <= 25
+            except CalibrationError:
+                pass
+            obs = reader.read(image, cal, "bottom" if sc.thrower == "bottom" else "top", reference=reference)
+            right_values = obs.values is not None and sorted(obs.values) == sorted(sc.values)
+            if obs.verdict == "void":
+                voided += 1
+                reasons[str(obs.reason)] = reasons.get(str(obs.reason), 0) + 1
+            values_right += kind == "valid" and right_values
+            place = {"cocked": str(sc.extra.get("support", "")).split("_")[0],
+                     "off_board": sc.dice[0].zone}.get(kind)
+            if place:
+                by_place.setdefault(place, [0, 0])
+                by_place[place][0] += obs.verdict == "void"
+                by_place[place][1] += 1
+            failed = not right_values if kind == "valid" else obs.verdict != "void"
+            if failed and kept_kind < keep_failures:
+                kept_kind += 1
+                kept += 1
+                _save_failure(failures / f"{path}_{sc.name}.png", image, sc, cal, obs)
+        extra = f", values right on {values_right}/{len(group)}" if kind == "valid" else ""
+        places = "; voided by place " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(by_place.items())) \
+            if by_place else ""
+        rows.append(f"  {kind:10s}: voided {voided}/{len(group)} ({100 * voided / len(group):.1f} %){extra}; "
+                    f"reasons {dict(sorted(reasons.items()))}{places}")
+    how = ("with the empty board as the frame before the throw (the watch path)" if with_reference
+           else "single frames, no frame before the throw (the read path)")
+    print(f"Blender held-out scenes, {how}, manual corners ({len(scenes)} scenes from {folder}; automatic "
+          f"corners within 25 px on {auto_ok}; {kept} failures drawn in {failures}):")
+    print("\n".join(rows))
+
+
+def _save_failure(path: Path, image: np.ndarray, scene: BlenderScene, cal: Calibration,
+                  obs: ThrowObservation) -> None:
+    """The frame with the truth (green boxes, values, zones), the reading (red: cocked, orange: flat, with
+    value and confidence), the board's corners and the bar line."""
+    out = image.copy()
+    corners = np.round(np.array(cal.corners)).astype(np.int32)
+    cv2.polylines(out, [corners], True, (255, 255, 0), 1, cv2.LINE_AA)
+    top, bottom = cal.bar_line()
+    cv2.line(out, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), (255, 255, 0), 1)
+    for die in scene.dice:
+        x0, y0, x1, y1 = die.box
+        cv2.rectangle(out, (x0 - 2, y0 - 2), (x1 + 2, y1 + 2), (0, 200, 0), 1)
+        label = f"{die.value}{' cocked' if die.cocked else ''} {die.zone}"
+        cv2.putText(out, label, (x0, y1 + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 200, 0), 1, cv2.LINE_AA)
+    for d in obs.dice:
+        x0, y0, x1, y1 = d.box
+        colour = (0, 0, 255) if d.cocked else (0, 140, 255)
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
+        label = f"{d.value if d.value is not None else '?'}{' cocked' if d.cocked else ''} {d.confidence:.2f}"
+        cv2.putText(out, label, (x0, y0 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+    title = (f"{scene.name}: truth {scene.kind} {list(scene.values)}, thrower {scene.thrower} | read "
+             f"{obs.verdict} {obs.reason or ''} {list(obs.values) if obs.values else ''}")
+    cv2.putText(out, title, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(out, title, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="real,heldout,latency,video,fairness")
+    ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"),
+                    help="the Blender held-out set for --only blender (python -m vision.train.blender_set)")
     args = ap.parse_args()
     parts = set(args.only.split(","))
     cv2.setNumThreads(1)
@@ -175,6 +267,9 @@ def main() -> None:
         bench_video(reader, 3 if args.quick else 10)
     if "fairness" in parts:
         bench_fairness(200 if args.quick else 1000)
+    if "blender" in parts:
+        bench_blender(reader, args.blender_dir, with_reference=True)
+        bench_blender(reader, args.blender_dir, with_reference=False)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,175 @@
+"""The Blender held-out set's plain-Python side: naming and seeds, reading a scene's truth back, skipping
+scenes already rendered, and a clear message when Blender is missing. No test renders (CI has no Blender): a
+stand-in executable plays Blender where the command line is checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration
+from vision.errors import VisionError
+from vision.train.blender_set import (
+    DEFAULT_SEED,
+    BlenderMissingError,
+    find_blender,
+    load_scene,
+    load_set,
+    main,
+    render,
+    scene_names,
+)
+from vision.train.heldout import HELDOUT_SEED, KINDS
+
+
+def truth(kind: str = "valid", thrower: str = "top") -> dict[str, object]:
+    return {
+        "kind": kind, "thrower": thrower, "values": [3, 5],
+        "corners": [[300.5, 60.0], [1000.0, 70.0], [1020.0, 660.0], [280.0, 650.0]],
+        "dice": [
+            {"value": 3, "box": [500, 300, 530, 331], "top_centre": [515.0, 314.0], "cocked": False,
+             "tilt_deg": 0.0, "zone": "right_half"},
+            {"value": 5, "box": [400, 200, 428, 229], "top_centre": [414.0, 213.5], "cocked": True,
+             "tilt_deg": 27.5, "zone": "right_half"},
+        ],
+        "seed": 7, "support": "checker",
+    }
+
+
+def write_scene(folder: Path, name: str, meta: dict[str, object], frames: bool = True) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    if frames:
+        for suffix in (".png", "_empty.png"):
+            cv2.imwrite(str(folder / f"{name}{suffix}"), np.zeros((8, 8, 3), np.uint8))
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(meta))
+    return path
+
+
+def test_scene_names_interleave_kinds_with_seeds_apart_from_the_other_sets() -> None:
+    names = scene_names(3, DEFAULT_SEED)
+    assert [n for n, _, _ in names[:4]] == [f"{k}_000" for k in KINDS]
+    assert len({s for _, _, s in names}) == len(names) == 12
+    assert len({n for n, _, _ in names}) == 12
+    # training renders below HELDOUT_SEED, the OpenCV held-out set from it; this set never meets either
+    assert min(s for _, _, s in names) >= DEFAULT_SEED >= HELDOUT_SEED + 1_000_000
+
+
+def test_a_scene_reads_back_as_the_benchmark_uses_it(tmp_path: Path) -> None:
+    scene = load_scene(write_scene(tmp_path, "valid_000", truth()))
+    assert (scene.kind, scene.thrower, scene.values) == ("valid", "top", (3, 5))
+    assert scene.image.name == "valid_000.png" and scene.empty.name == "valid_000_empty.png"
+    assert scene.dice[1].cocked and scene.dice[1].tilt_deg == 27.5 and scene.dice[0].box == (500, 300, 530, 331)
+    assert scene.extra["support"] == "checker"
+    cal = Calibration.from_corners(scene.corners)  # the corners are what calibration takes
+    assert cal.zone((650.0, 360.0), "bottom") != "off_board"
+    assert cal.zone((100.0, 360.0), "bottom") == "off_board"
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"kind": "leaning"}, "kind must be one of"),
+    ({"thrower": "left"}, "thrower must be bottom or top"),
+    ({"corners": [[0, 0], [1, 1]]}, "corners must be four"),
+    ({"values": [3, 6]}, "do not match the dice"),
+    ({"dice": []}, "exactly two dice"),
+])
+def test_a_malformed_scene_is_named_and_explained(tmp_path: Path, change: dict[str, object], message: str) -> None:
+    meta = truth()
+    meta.update(change)
+    with pytest.raises(VisionError, match=message):
+        load_scene(write_scene(tmp_path, "s", meta))
+
+
+def test_bad_dice_and_missing_files_are_explained(tmp_path: Path) -> None:
+    meta = truth()
+    dice = meta["dice"]
+    assert isinstance(dice, list)
+    dice[0] = dict(dice[0], value=7)
+    with pytest.raises(VisionError, match="value must be 1-6"):
+        load_scene(write_scene(tmp_path, "a", meta))
+    meta = truth()
+    dice = meta["dice"]
+    assert isinstance(dice, list)
+    dice[1] = dict(dice[1], box=[10, 10, 5, 20])
+    with pytest.raises(VisionError, match="empty die box"):
+        load_scene(write_scene(tmp_path, "b", meta))
+    with pytest.raises(VisionError, match="c_empty.png is missing"):
+        path = write_scene(tmp_path, "c", truth())
+        (tmp_path / "c_empty.png").unlink()
+        load_scene(path)
+    (tmp_path / "d.json").write_text("{not json")
+    with pytest.raises(VisionError, match="not valid JSON"):
+        load_scene(tmp_path / "d.json")
+    with pytest.raises(VisionError, match="no Blender set"):
+        load_set(tmp_path / "nowhere")
+
+
+def test_missing_blender_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no blender here
+    with pytest.raises(BlenderMissingError, match="apt-get install -y blender"):
+        find_blender()
+    with pytest.raises(BlenderMissingError, match="not found at /no/such/blender"):
+        find_blender("/no/such/blender")
+    assert main(["--out", str(tmp_path / "set"), "--count", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "blender was not found on PATH" in err and "apt-get install -y blender" in err
+    assert not (tmp_path / "set").exists() or not any((tmp_path / "set").iterdir())
+
+
+FAKE_BLENDER = """#!{python}
+# plays Blender: renders (writes) every job given after "--", failing on the ones named "broken"
+import json, pathlib, sys
+args = sys.argv[sys.argv.index("--") + 1:]
+out = pathlib.Path(args[args.index("--out") + 1])
+log = pathlib.Path({log!r})
+log.write_text(log.read_text() + " ".join(sys.argv[1:]) + "\\n" if log.exists() else " ".join(sys.argv[1:]) + "\\n")
+for job in json.loads(pathlib.Path(args[args.index("--jobs") + 1]).read_text()):
+    if "broken" in job["name"]:
+        print("Traceback: the scene broke")
+        sys.exit(1)
+    for suffix in (".png", "_empty.png"):
+        (out / (job["name"] + suffix)).write_bytes(b"png")
+    (out / (job["name"] + ".json")).write_text(json.dumps(job))
+    print("blender_scene: wrote " + job["name"])
+"""
+
+
+def fake_blender(tmp_path: Path) -> tuple[Path, Path]:
+    exe, log = tmp_path / "blender", tmp_path / "calls.log"
+    exe.write_text(FAKE_BLENDER.format(python=sys.executable, log=str(log)))
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    return exe, log
+
+
+def test_render_runs_blender_on_one_thread_and_skips_finished_scenes(tmp_path: Path) -> None:
+    exe, log = fake_blender(tmp_path)
+    out = tmp_path / "set"
+    out.mkdir()
+    write_scene(out, "valid_000", truth())  # already rendered
+    assert render(out, 2, 5, blender=str(exe)) == 7
+    call = log.read_text().split()
+    assert call[:2] == ["-b", "--factory-startup"] and call[call.index("-t") + 1] == "1"
+    assert call[call.index("-P") + 1].endswith("vision/train/blender_scene.py")
+    assert len(list(out.glob("*.json"))) == 8
+    assert render(out, 2, 5, blender=str(exe)) == 0  # nothing left to do: blender not started again
+    assert len(log.read_text().splitlines()) == 1
+
+
+def test_a_failed_render_is_reported_with_blenders_last_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    exe, _ = fake_blender(tmp_path)
+    out = tmp_path / "set"
+    monkeypatch.setattr("vision.train.blender_set.scene_names",
+                        lambda count, seed: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)])
+    assert main(["--out", str(out), "--count", "1", "--blender", str(exe)]) == 2
+    err = capsys.readouterr().err
+    assert "blender stopped after 1 of 2 scenes (exit 1)" in err and "the scene broke" in err
+    assert os.path.exists(out / "valid_000.json")
