@@ -143,12 +143,21 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
                    else f"Winner: {summary['winner']}{end}, {final}")
     else:
         verdict = f"Maç sürüyor, skor {final}" if tr else f"Match not finished, score {final}"
+    sign = ["Beyaz" if tr else "White", "Siyah" if tr else "Black", "Hakem" if tr else "Director"]
+    return _sheet(referee, head, language, players, as_html, title, lines, header, rows, verdict, sign)
+
+
+def _sheet(referee: Referee, head: str, language: str, players: tuple[str, str], as_html: bool, title: str,
+           lines: list[tuple[str, str]], header: list[str], rows: list[list[str]], verdict: str,
+           sign: list[str]) -> str:
+    """The one-page layout every result sheet shares (a match's and a chouette's): the facts, the table of
+    games, the verdict, the irregularities, the journal's head hash and lines to sign; as text or HTML."""
+    tr = language == "tr"
     irregular = [
         render(Ruling(item.code, Level.WARNING, {"player": None if item.color is None else item.color.name.lower(),
                                                 **item.params}), language, players)
         for item in referee.irregularities
     ]
-    sign = ["Beyaz" if tr else "White", "Siyah" if tr else "Black", "Hakem" if tr else "Director"]
     journal_line = ("Günlük özeti (SHA-256)" if tr else "Journal head (SHA-256)") + f": {head}"
     irregular_title = "Usulsüzlükler" if tr else "Irregularities"
     if as_html:
@@ -277,26 +286,8 @@ def chouette_sheet(referee: Referee, head: str, language: str = "en", as_html: b
     total = sum(summary["ledger"].values())
     verdict = (f"{len(summary['games'])} oyun; hesap toplamı {total}" if tr
                else f"{len(summary['games'])} game(s); the ledger sums to {total}")
-    irregular = [
-        render(Ruling(item.code, Level.WARNING, {"player": None if item.color is None else item.color.name.lower(),
-                                                **item.params}), language, setup.players)
-        for item in referee.irregularities
-    ]
     sign = [*players, "Hakem" if tr else "Director"]
-    journal_line = ("Günlük özeti (SHA-256)" if tr else "Journal head (SHA-256)") + f": {head}"
-    irregular_title = "Usulsüzlükler" if tr else "Irregularities"
-    if as_html:
-        return _html(title, lines, header, rows, verdict, irregular_title, irregular, journal_line, sign)
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    text = [title, "=" * len(title), ""]
-    text += [f"{key}: {value}" for key, value in lines]
-    text += ["", "  ".join(h.ljust(w) for h, w in zip(header, widths))]
-    text += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
-    text += ["", verdict, "", f"{irregular_title}: {len(irregular)}"]
-    text += [f"  - {item}" for item in irregular[:20]]
-    text += ["", journal_line, ""]
-    text += [f"{name}: ____________________" for name in sign]
-    return "\n".join(text) + "\n"
+    return _sheet(referee, head, language, setup.players, as_html, title, lines, header, rows, verdict, sign)
 
 
 __all__ = ["Color", "ExportError", "chouette_sheet", "chouette_summary", "journal_json", "mat_text", "result_sheet",
