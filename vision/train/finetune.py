@@ -31,7 +31,7 @@ from torch import nn
 from vision.calibration import Calibration
 from vision.detect import crop_square, propose
 from vision.pipeline import COCKED_SURE, NOT_DIE_LIMIT, DiceReader
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxReader, preprocess
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxReader
 from vision.scoring import Score, read_labels
 from vision.train import dataset, render
 from vision.train.heldout import KINDS, heldout_throw
@@ -239,7 +239,7 @@ def selection_score(model: Path, real_paths: list[str], throws: int) -> tuple[Sc
 
 
 def run(cfg: FinetuneConfig) -> str:
-    from vision.train.trainer import augment, export
+    from vision.train.trainer import export, fit
 
     torch.set_num_threads(max(1, min(cfg.threads, 2)))
     torch.manual_seed(cfg.seed)
@@ -263,27 +263,7 @@ def run(cfg: FinetuneConfig) -> str:
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=total)
     loss_fn = class_weighted_loss(y)
-    step = 0
-    log = []
-    for epoch in range(cfg.epochs):
-        model.train()
-        order = rng.permutation(len(x))
-        running = 0.0
-        for b in range(steps_per_epoch):
-            idx = order[b * cfg.batch:(b + 1) * cfg.batch]
-            opt.zero_grad()
-            loss = loss_fn(model(torch.from_numpy(preprocess(augment(x[idx], rng)))), torch.from_numpy(y[idx]))
-            loss.backward()
-            opt.step()
-            sched.step()
-            running += float(loss.detach())
-            step += 1
-            if cfg.max_steps and step >= cfg.max_steps:
-                break
-        log.append(f"epoch {epoch + 1}: loss {running / max(1, b + 1):.4f}")
-        print(log[-1], flush=True)
-        if cfg.max_steps and step >= cfg.max_steps:
-            break
+    log = fit(model, x, y, opt, sched, loss_fn, cfg.epochs, cfg.batch, cfg.max_steps, rng)
     export(model, cfg.out)
     t_train = time.time() - t0 - t_data
     lines = [f"crops: {len(xs)} rendered, {len(xr)} real from {len(tune_paths)} Train photos; hard examples "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,14 +144,32 @@ def run(cfg: TrainConfig) -> str:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total)
     # weight classes against their frequency so "not a die" does not swamp the values
     loss_fn = class_weighted_loss(y)
+    def held_out() -> str:
+        acc = _accuracy(model, xr[hold], yr[hold]) if len(hold) else float("nan")
+        return f", real held-out crop accuracy {acc:.4f}"
+
+    log = fit(model, x, y, opt, sched, loss_fn, cfg.epochs, cfg.batch, cfg.max_steps, rng, held_out)
+    export(model, cfg.out)
+    return (f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out); classes {np.bincount(y, minlength=8)}"
+            f"\ndata {t_data:.0f} s, training {time.time() - t0 - t_data:.0f} s\n" + "\n".join(log)
+            + f"\nwrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)")
+
+
+def fit(model: nn.Module, x: NDArray[np.uint8], y: NDArray[np.int64], opt: torch.optim.Optimizer,
+        sched: torch.optim.lr_scheduler.LRScheduler, loss_fn: nn.Module, epochs: int, batch: int, max_steps: int,
+        rng: np.random.Generator, epoch_note: Callable[[], str] = str) -> list[str]:
+    """The one training loop (from scratch and fine-tuning): shuffled batches, augmented, one scheduler step a
+    batch, stopping early after ``max_steps`` (0: no limit). Returns a log line per epoch, each ending with
+    ``epoch_note()`` (a held-out figure, say)."""
+    steps_per_epoch = max(1, len(x) // batch)
     step = 0
     log = []
-    for epoch in range(cfg.epochs):
+    for epoch in range(epochs):
         model.train()
         order = rng.permutation(len(x))
         running = 0.0
         for b in range(steps_per_epoch):
-            idx = order[b * cfg.batch:(b + 1) * cfg.batch]
+            idx = order[b * batch:(b + 1) * batch]
             xb = torch.from_numpy(preprocess(augment(x[idx], rng)))
             yb = torch.from_numpy(y[idx])
             opt.zero_grad()
@@ -160,17 +179,13 @@ def run(cfg: TrainConfig) -> str:
             sched.step()
             running += float(loss.detach())
             step += 1
-            if cfg.max_steps and step >= cfg.max_steps:
+            if max_steps and step >= max_steps:
                 break
-        acc = _accuracy(model, xr[hold], yr[hold]) if len(hold) else float("nan")
-        log.append(f"epoch {epoch + 1}: loss {running / max(1, b + 1):.4f}, real held-out crop accuracy {acc:.4f}")
+        log.append(f"epoch {epoch + 1}: loss {running / max(1, b + 1):.4f}{epoch_note()}")
         print(log[-1], flush=True)
-        if cfg.max_steps and step >= cfg.max_steps:
+        if max_steps and step >= max_steps:
             break
-    export(model, cfg.out)
-    return (f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out); classes {np.bincount(y, minlength=8)}"
-            f"\ndata {t_data:.0f} s, training {time.time() - t0 - t_data:.0f} s\n" + "\n".join(log)
-            + f"\nwrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)")
+    return log
 
 
 def _accuracy(model: nn.Sequential, x: NDArray[np.uint8], y: NDArray[np.int64]) -> float:
