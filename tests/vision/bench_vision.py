@@ -6,7 +6,9 @@
 4. settle-to-verdict on rendered throw videos;
 5. the fairness monitor's false alarm rate and power on simulated dice.
 Options shrink the run (``--quick``) or pick parts (``--only real,heldout,latency,video,fairness``);
-``--only blender --blender-dir DIR`` reads the Blender-rendered held-out set (``vision.train.blender_set``).
+``--only blender --blender-dir DIR`` reads the Blender-rendered held-out set (``vision.train.blender_set``);
+``--only train`` reads the real Train photos (for choosing between models: Valid never chooses).
+``--model A.onnx --model B.onnx`` measures a candidate side by side with the shipped model in one run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
 from vision.fairness import FairnessMonitor
 from vision.pipeline import DiceReader
+from vision.reader import DEFAULT_MODEL
 from vision.scoring import Score, read_labels
 from vision.settle import watch
 from vision.sources import Frame, load_image
@@ -34,14 +37,16 @@ REAL_VALID = ROOT / ".." / "shared" / "real_dice" / "webcam_white_dice" / "Valid
 FramePair = tuple[np.ndarray, np.ndarray | None]  # a frame and the frame before the throw, if known
 
 
-def bench_real(reader: DiceReader, backend: str) -> None:
+def bench_real(reader: DiceReader, backend: str, folder: Path = REAL_VALID) -> None:
+    """Per-die figures on labelled real photos (Valid, or Train with ``--only train``: models are chosen on
+    Train and the rendered sets, never on Valid)."""
     score = Score()
-    paths = sorted(REAL_VALID.glob("*.jpg"))
+    paths = sorted(folder.glob("*.jpg"))
     for path in paths:
         image = load_image(path)
         labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
         score.add(path.name, labels, reader.read_all(image).dice)
-    print(f"real Valid photos ({len(paths)} frames), {backend}: {score.summary()}")
+    print(f"real {folder.name} photos ({len(paths)} frames), {backend}: {score.summary()}")
     for err in score.errors[:15]:
         print("   ", err)
 
@@ -239,16 +244,29 @@ def main() -> None:
     ap.add_argument("--only", default="real,heldout,latency,video,fairness")
     ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"),
                     help="the Blender held-out set for --only blender (python -m vision.train.blender_set)")
+    ap.add_argument("--model", type=Path, action="append", default=[],
+                    help="the model to measure (default models/dice.onnx); repeat it to measure a candidate "
+                         "side by side with the shipped model in one run")
     args = ap.parse_args()
     parts = set(args.only.split(","))
     cv2.setNumThreads(1)
-    reader = DiceReader(threads=1)
+    models = args.model or [DEFAULT_MODEL]
+    for model in models:
+        if len(models) > 1:
+            print(f"=== model {model}")
+        measure(model, parts, args)
+
+
+def measure(model: Path, parts: set[str], args: argparse.Namespace) -> None:
+    reader = DiceReader(model, threads=1)
     if "real" in parts:
         if REAL_VALID.is_dir():
             bench_real(reader, "onnxruntime")
-            bench_real(DiceReader(backend="opencv"), "cv2.dnn")
+            bench_real(DiceReader(model, backend="opencv"), "cv2.dnn")
         else:
             print(f"real photos not found at {REAL_VALID}")
+    if "train" in parts and REAL_VALID.with_name("Train").is_dir():
+        bench_real(reader, "onnxruntime", REAL_VALID.with_name("Train"))
     n = 10 if args.quick else 100
     single: list[FramePair] = []
     settled: list[FramePair] = []

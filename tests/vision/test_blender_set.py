@@ -16,16 +16,21 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.errors import VisionError
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
 from vision.train.blender_set import (
     DEFAULT_SEED,
+    TRAIN_KINDS,
+    TRAIN_SEED,
     BlenderMissingError,
     find_blender,
     load_scene,
     load_set,
+    load_training_patches,
     main,
     render,
     scene_names,
 )
+from vision.train.dataset import blender_crops
 from vision.train.heldout import HELDOUT_SEED, KINDS
 
 
@@ -168,8 +173,71 @@ def test_a_failed_render_is_reported_with_blenders_last_words(tmp_path: Path, mo
     exe, _ = fake_blender(tmp_path)
     out = tmp_path / "set"
     monkeypatch.setattr("vision.train.blender_set.scene_names",
-                        lambda count, seed: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)])
+                        lambda count, seed, train=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)])
     assert main(["--out", str(out), "--count", "1", "--blender", str(exe)]) == 2
     err = capsys.readouterr().err
     assert "blender stopped after 1 of 2 scenes (exit 1)" in err and "the scene broke" in err
     assert os.path.exists(out / "valid_000.json")
+
+
+def test_training_scenes_are_named_apart_and_seeded_below_both_held_out_sets() -> None:
+    names = scene_names(5, TRAIN_SEED, train=True)
+    assert len(names) == 5 * len(TRAIN_KINDS) == len({n for n, _, _ in names}) == len({s for _, _, s in names})
+    assert all(n.startswith("train_") and n.endswith(k) for n, k, _ in names)
+    assert sum(k == "cocked" for _, k, _ in names) == 10  # cocked dice are the rare class: twice as many
+    assert max(s for _, _, s in names) < HELDOUT_SEED < DEFAULT_SEED
+
+
+def draw_die(image: np.ndarray, x0: int, y0: int, side: int, pips: int) -> None:
+    """A white die seen from above with ``pips`` black pips (2 or 4), as a stand-in for a Blender patch."""
+    cv2.rectangle(image, (x0, y0), (x0 + side, y0 + side), (235, 235, 235), -1)
+    spots = [(0.25, 0.25), (0.75, 0.75)] if pips == 2 else [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
+    for u, v in spots:
+        cv2.circle(image, (int(x0 + u * side), int(y0 + v * side)), max(2, side // 9), (20, 20, 20), -1)
+
+
+def training_scene(folder: Path) -> Path:
+    """One training scene of two patches: the first holds a flat 2, the second a cocked 4; a third die of the
+    scene lies across the second patch's edge and so belongs to neither."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(3)
+    for k, (value, x0) in enumerate(((2, 60), (4, 70))):
+        empty = np.full((160, 180, 3), (40, 90, 30), np.uint8)
+        cv2.circle(empty, (30, 30), 14, (10, 10, 60), -1)  # a checker beside the die: on both frames
+        empty = np.clip(empty + rng.normal(0, 3, empty.shape), 0, 255).astype(np.uint8)
+        cv2.imwrite(str(folder / f"train_00000_valid_p{k}_empty.png"), empty)
+        image = empty.copy()
+        draw_die(image, x0, 50, 34, value)
+        cv2.imwrite(str(folder / f"train_00000_valid_p{k}.png"), image)
+    meta = {"kind": "cocked", "patches": [[100, 200, 280, 360], [500, 100, 680, 260]], "dice": [
+        {"value": 2, "box": [160, 250, 194, 284], "top_centre": [177.0, 267.0], "cocked": False,
+         "tilt_deg": 0.0, "zone": "right_half"},
+        {"value": 4, "box": [570, 150, 604, 184], "top_centre": [587.0, 167.0], "cocked": True,
+         "tilt_deg": 30.0, "zone": "right_half"},
+        {"value": 6, "box": [670, 150, 700, 180], "top_centre": [685.0, 165.0], "cocked": False,
+         "tilt_deg": 0.0, "zone": "right_half"},
+    ]}
+    path = folder / "train_00000_valid.json"
+    path.write_text(json.dumps(meta))
+    return path
+
+
+def test_training_patches_carry_their_own_dice_in_patch_pixels(tmp_path: Path) -> None:
+    patches = load_training_patches(training_scene(tmp_path))
+    assert [p.image.name for p in patches] == ["train_00000_valid_p0.png", "train_00000_valid_p1.png"]
+    assert [(d.value, d.cocked, d.box) for d in patches[0].dice] == [(2, False, (60, 50, 94, 84))]
+    assert [(d.value, d.cocked, d.top_centre) for d in patches[1].dice] == [(4, True, (87.0, 67.0))]
+    (tmp_path / "bad.json").write_text(json.dumps({"dice": []}))
+    with pytest.raises(VisionError, match="not a Blender training scene"):
+        load_training_patches(tmp_path / "bad.json")
+
+
+def test_blender_training_crops_label_the_dice_and_what_is_not_a_die(tmp_path: Path) -> None:
+    training_scene(tmp_path / "scenes")
+    x, y = blender_crops([tmp_path / "scenes"], np.random.default_rng(0))
+    assert x.shape[1:] == (48, 48, 3) and len(x) == len(y)
+    counts = np.bincount(y, minlength=8)
+    assert counts[1] >= 3 and counts[CLASS_COCKED] >= 3  # the flat 2 as value 2 (class 1), the leaning 4 as cocked
+    assert counts[3] == counts[5] == 0  # the cocked 4 never as a 4; the cut-off 6 never at all
+    assert counts[CLASS_NOT_DIE] >= 1  # the checker, proposed when the patch is read without its empty board
+    assert x[y == 1].mean() > x[y == CLASS_NOT_DIE].mean()  # die crops show the white die, not the dark checker

@@ -64,6 +64,20 @@ DICE = [
 ]
 
 
+
+
+def training_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tuple[float, float, float], float]:
+    """Dice for training scenes: random body and pip colours, never the held-out presets above (the held-out
+    set keeps its dice apart from training, as the OpenCV renderer's held-out set does)."""
+    body = random_colour(r)
+    light_body = sum(body) / 3 > 0.4
+    pip = random_colour(r, light=not light_body)
+    if r.random() < 0.6:  # most dice have white or black pips
+        pip = (0.02, 0.02, 0.02) if light_body else (0.9, 0.9, 0.88)
+    transmission = r.uniform(0.5, 0.8) if r.random() < 0.2 else 0.0
+    return "random", body, pip, transmission
+
+
 # ---------------------------------------------------------------- materials
 
 def material(name: str, colour: tuple[float, float, float], roughness: float = 0.5, kind: str = "plain",
@@ -247,14 +261,14 @@ class PlacedDie:
 class Throw:
     """The random choices of one scene, then the Blender objects built from them."""
 
-    def __init__(self, seed: int, kind: str):
+    def __init__(self, seed: int, kind: str, train: bool = False):
         self.rng = random.Random(seed)
         self.seed, self.kind = seed, kind
         r = self.rng
         self.thrower = "bottom" if r.random() < 0.5 else "top"
         self.right = 1.0 if self.thrower == "bottom" else -1.0  # x sign of the thrower's right-hand half
         self.die_size = r.uniform(12, 19)
-        self.preset = DICE[r.randrange(len(DICE))]
+        self.preset = DICE[r.randrange(len(DICE))] if not train else training_dice(r)
         self.frame_h = r.uniform(6, 14)  # frame lip above the playing surface
         self.base_t = r.uniform(10, 25)  # playing surface above the table
         self.checker_h = r.uniform(5.5, 8)
@@ -566,12 +580,14 @@ def setup_render(samples: int, seed: int) -> None:
     scene.view_settings.exposure = random.Random(seed).uniform(-0.7, -0.1)
 
 
-def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_run: bool = False) -> None:
-    """Build, render and write one scene; ``dry_run`` writes only its truth (NAME.json), rendering nothing."""
+def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_run: bool = False,
+                 train: bool = False) -> None:
+    """Build, render and write one scene; ``dry_run`` writes only its truth (NAME.json), rendering nothing.
+    ``train``: a training scene (random dice colours), rendered only round the dice (``render_patches``)."""
     t0 = time.time()
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    throw = Throw(seed, kind)
+    throw = Throw(seed, kind, train)
     throw.layout()
     dice = throw.build()
     cam = throw.camera()
@@ -594,6 +610,12 @@ def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_r
     if dry_run:
         (out / f"{name}.json").write_text(json.dumps(meta, indent=1))
         return
+    if train:
+        meta["patches"] = render_patches(out, name, dice, [box_of(t) for t in truth])
+        meta["render_seconds"] = round(time.time() - t0, 1)
+        (out / f"{name}.json").write_text(json.dumps(meta, indent=1))  # last: complete once it exists
+        print(f"blender_scene: wrote {name} ({kind}, training patches) in {time.time() - t0:.1f} s", flush=True)
+        return
     # the empty board first (the reference frame), then only the dice and their surroundings again, pasted on
     # it: the same sampling seed makes the rest of each patch match the empty render, so no seam shows
     empty_path = out / f"{name}_empty.png"
@@ -609,10 +631,7 @@ def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_r
     boxes = [box_of(t) for t in truth]
     for k, region in enumerate(patch_regions(boxes, throw.die_size_px(boxes))):
         x0, y0, x1, y1 = region
-        scene.render.use_border = True
-        scene.render.use_crop_to_border = True
-        scene.render.border_min_x, scene.render.border_max_x = x0 / SIZE[0], x1 / SIZE[0]
-        scene.render.border_min_y, scene.render.border_max_y = 1 - y1 / SIZE[1], 1 - y0 / SIZE[1]
+        crop_render_to(region)
         patch_path = out / f"{name}_patch{k}.png"
         scene.render.filepath = str(patch_path)
         bpy.ops.render.render(write_still=True)
@@ -637,6 +656,34 @@ def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_r
     print(f"blender_scene: wrote {name} ({kind}) in {time.time() - t0:.1f} s", flush=True)
 
 
+def crop_render_to(region: tuple[int, int, int, int]) -> None:
+    """Render only this pixel region (x0, y0, x1, y1; image rows down), and write just that."""
+    scene = bpy.context.scene
+    x0, y0, x1, y1 = region
+    scene.render.use_border = True
+    scene.render.use_crop_to_border = True
+    scene.render.border_min_x, scene.render.border_max_x = x0 / SIZE[0], x1 / SIZE[0]
+    scene.render.border_min_y, scene.render.border_max_y = 1 - y1 / SIZE[1], 1 - y0 / SIZE[1]
+
+
+def render_patches(out: Path, name: str, dice: list[bpy.types.Object], boxes: list[list[int]]) -> list[list[int]]:
+    """Training scenes need only the dice and their surroundings: each region round the dice is rendered
+    without the dice (the frame before the throw) and with them, as ``NAME_pK_empty.png`` and ``NAME_pK.png``,
+    about a tenth of the pixels of a whole frame. Returns each patch's [x0, y0, x1, y1] in frame pixels."""
+    scene = bpy.context.scene
+    regions = patch_regions(boxes, max(max(b[2] - b[0], b[3] - b[1]) for b in boxes))
+    placed = []
+    for k, (x0, y0, x1, y1) in enumerate(regions):
+        crop_render_to((x0, y0, x1, y1))
+        for suffix, hidden in (("_empty", True), ("", False)):
+            for obj in dice:
+                obj.hide_render = hidden
+            scene.render.filepath = str(out / f"{name}_p{k}{suffix}.png")
+            bpy.ops.render.render(write_still=True)
+        placed.append([int(x0), int(y0), int(x1), int(y1)])
+    return placed
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(prog="blender -b -P blender_scene.py --")
     ap.add_argument("--out", required=True)
@@ -658,7 +705,8 @@ def main(argv: list[str]) -> None:
     failed = []
     for job in jobs:
         try:
-            render_scene(out, str(job["name"]), str(job["kind"]), int(job["seed"]), args.samples, args.dry_run)
+            render_scene(out, str(job["name"]), str(job["kind"]), int(job["seed"]), args.samples, args.dry_run,
+                         bool(job.get("train", False)))
         except Exception:  # one broken scene must not lose the rest of the batch
             traceback.print_exc()
             failed.append(str(job["name"]))

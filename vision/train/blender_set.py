@@ -37,6 +37,8 @@ from vision.train.heldout import KINDS
 
 SCENE_SCRIPT = Path(__file__).with_name("blender_scene.py")
 DEFAULT_SEED = 2_000_000  # training renders below 1,000,000, the OpenCV held-out set from 1,000,000
+TRAIN_SEED = 100_000  # Blender training scenes (``--train``)
+TRAIN_KINDS = ("valid", "cocked", "off_board", "cocked")  # the dice's poses and places that training needs
 ZONES = ("right_half", "wrong_half", "frame", "off_board")
 MISSING_BLENDER = ("blender was not found{where}. It renders this held-out set only (a development tool, "
                    "never a test or runtime dependency): install it with `apt-get install -y blender`, or "
@@ -72,13 +74,19 @@ class BlenderScene:
     extra: dict[str, object]
 
 
-def scene_names(count: int, seed: int) -> list[tuple[str, str, int]]:
-    """(name, kind, seed) of every scene, kinds interleaved so that a part-rendered set stays balanced."""
+def scene_names(count: int, seed: int, train: bool = False) -> list[tuple[str, str, int]]:
+    """(name, kind, seed) of every scene, kinds interleaved so that a part-rendered set stays balanced.
+    Training scenes: ``count`` of each of TRAIN_KINDS (cocked twice), named ``train_NNNNN_KIND``."""
+    if train:
+        return [(f"train_{len(TRAIN_KINDS) * i + k:05d}_{kind}", kind, seed + len(TRAIN_KINDS) * i + k)
+                for i in range(count) for k, kind in enumerate(TRAIN_KINDS)]
     return [(f"{kind}_{i:03d}", kind, seed + len(KINDS) * i + k) for i in range(count) for k, kind in
             enumerate(KINDS)]
 
 
-def is_complete(out: Path, name: str) -> bool:
+def is_complete(out: Path, name: str, train: bool = False) -> bool:
+    if train:  # its patches are written before the JSON
+        return (out / f"{name}.json").is_file()
     return all((out / f"{name}{suffix}").is_file() for suffix in (".png", "_empty.png", ".json"))
 
 
@@ -162,6 +170,40 @@ def load_scene(json_path: Path | str) -> BlenderScene:
                         extra)
 
 
+@dataclass(frozen=True)
+class TrainingPatch:
+    """One rendered patch of a Blender training scene: the dice inside it, in the patch's own pixels."""
+
+    image: Path
+    empty: Path
+    dice: tuple[DieTruth, ...]
+
+
+def load_training_patches(json_path: Path | str) -> list[TrainingPatch]:
+    """The patches of one training scene (``--train``); a die is listed in a patch when its box lies inside."""
+    path = Path(json_path)
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise VisionError(f"cannot read the training scene {path}: {exc}") from exc
+    if not isinstance(raw, dict) or not isinstance(raw.get("patches"), list) or not isinstance(raw.get("dice"), list):
+        raise VisionError(f"{path}: not a Blender training scene (no patches or dice)")
+    dice = [_die(d, str(path)) for d in raw["dice"]]
+    out = []
+    for k, region in enumerate(raw["patches"]):
+        if not isinstance(region, list) or len(region) != 4:
+            raise VisionError(f"{path}: a patch must be [x0, y0, x1, y1], got {region!r}")
+        x0, y0, x1, y1 = (int(_number(v, f"{path}: patch")) for v in region)
+        inside = tuple(
+            DieTruth(d.value, (d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0),
+                     (d.top_centre[0] - x0, d.top_centre[1] - y0), d.cocked, d.zone, d.tilt_deg)
+            for d in dice if d.box[0] >= x0 and d.box[1] >= y0 and d.box[2] <= x1 and d.box[3] <= y1)
+        image, empty = path.with_name(f"{path.stem}_p{k}.png"), path.with_name(f"{path.stem}_p{k}_empty.png")
+        if inside and image.is_file() and empty.is_file():
+            out.append(TrainingPatch(image, empty, inside))
+    return out
+
+
 def load_set(folder: Path | str) -> list[BlenderScene]:
     """Every complete scene in a folder, by name."""
     root = Path(folder)
@@ -170,13 +212,15 @@ def load_set(folder: Path | str) -> list[BlenderScene]:
     return [load_scene(p) for p in sorted(root.glob("*.json"))]
 
 
-def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | None = None) -> int:
+def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | None = None,
+           train: bool = False) -> int:
     """Render the missing scenes; returns how many were rendered."""
     exe = find_blender(blender)
     out.mkdir(parents=True, exist_ok=True)
-    todo = [{"name": n, "kind": k, "seed": s} for n, k, s in scene_names(count, seed) if not is_complete(out, n)]
+    names = scene_names(count, seed, train)
+    todo = [{"name": n, "kind": k, "seed": s, "train": train} for n, k, s in names if not is_complete(out, n, train)]
     if not todo:
-        print(f"all {count * len(KINDS)} scenes are already in {out}")
+        print(f"all {len(names)} scenes are already in {out}")
         return 0
     print(f"rendering {len(todo)} scenes into {out} with {exe} (one thread, {samples} samples a pixel)", flush=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -198,7 +242,7 @@ def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | No
                     print(line.rstrip(), flush=True)
     finally:
         os.unlink(jobs)
-    done = [t for t in todo if is_complete(out, str(t["name"]))]
+    done = [t for t in todo if is_complete(out, str(t["name"]), train)]
     if proc.returncode != 0 or len(done) < len(todo):
         log = "\n".join(tail)
         raise VisionError(f"blender stopped after {len(done)} of {len(todo)} scenes (exit {proc.returncode}):\n{log}")
@@ -212,14 +256,18 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--count", type=int, default=30, help="scenes of each kind (default 30)")
-    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--seed", type=int, default=None,
+                    help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train)")
+    ap.add_argument("--train", action="store_true",
+                    help="training scenes instead: random dice colours, only the patches round the dice rendered")
     ap.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (default 8)")
     ap.add_argument("--blender", help="the blender executable (default: blender on PATH)")
     args = ap.parse_args(argv)
     if args.count < 1:
         ap.error("--count must be at least 1")
     try:
-        render(args.out, args.count, args.seed, args.samples, args.blender)
+        seed = args.seed if args.seed is not None else TRAIN_SEED if args.train else DEFAULT_SEED
+        render(args.out, args.count, seed, args.samples, args.blender, args.train)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -32,9 +33,9 @@ class Target:
 
 def label_proposals(image: NDArray[np.uint8], targets: list[Target], die_px: float | None,
                     rng: np.random.Generator, neg_keep: float = 1.0,
-                    jitter: int = 2) -> list[tuple[NDArray[np.uint8], int]]:
+                    jitter: int = 2, reference: NDArray[np.uint8] | None = None) -> list[tuple[NDArray[np.uint8], int]]:
     out: list[tuple[NDArray[np.uint8], int]] = []
-    for p in propose(image, die_px):
+    for p in propose(image, die_px, None, reference):
         cx, cy = p.centre
         side = max(p.box[2] - p.box[0], p.box[3] - p.box[1])
         best = min(targets, key=lambda t: np.hypot(t.centre[0] - cx, t.centre[1] - cy), default=None)
@@ -78,6 +79,29 @@ def synthetic_crops(seed: int, n_table: int, n_board: int) -> tuple[NDArray[np.u
         targets = scene_targets(scene)
         die_px = float(np.mean([t.size for t in targets]))
         crops += label_proposals(scene.image, targets, die_px, rng, neg_keep=0.4)
+    return _stack(crops)
+
+
+def blender_crops(folders: list[Path], rng: np.random.Generator) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """Crops of the Blender training scenes (``python -m vision.train.blender_set --train``): each patch is
+    proposed twice, once against its empty board (as ``watch`` sees a throw) and once alone (as ``read``
+    does), with sensor noise, since Blender's renders are cleaner than a camera's."""
+    from vision.train.blender_set import load_training_patches  # here: blender_set -> heldout -> this module
+
+    crops: list[tuple[NDArray[np.uint8], int]] = []
+    for folder in folders:
+        for scene in sorted(folder.glob("train_*.json")):
+            for patch in load_training_patches(scene):
+                raw, raw_empty = cv2.imread(str(patch.image)), cv2.imread(str(patch.empty))
+                if raw is None or raw_empty is None or raw.shape != raw_empty.shape:
+                    continue
+                image, empty = np.asarray(raw, np.uint8), np.asarray(raw_empty, np.uint8)
+                noisy = np.clip(image + rng.normal(0, rng.uniform(0, 4), image.shape), 0, 255).astype(np.uint8)
+                targets = [Target(d.top_centre, float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])),
+                                  CLASS_COCKED if d.cocked else d.value - 1) for d in patch.dice]
+                die_px = float(np.median([t.size for t in targets]))
+                crops += label_proposals(noisy, targets, die_px, rng, neg_keep=0.5, jitter=2, reference=empty)
+                crops += label_proposals(noisy, targets, die_px, rng, neg_keep=0.3, jitter=0)
     return _stack(crops)
 
 

@@ -36,6 +36,10 @@ class TrainConfig:
     max_steps: int = 0  # 0: no limit
     neg_ratio: float = 0.6
     real_limit: int = 0  # 0: every real photo
+    blender: tuple[Path, ...] = ()  # folders of Blender training scenes (blender_set --train)
+    blender_weight: int = 1  # how many times each Blender crop counts
+    start: Path | None = None  # continue from an exported model's weights instead of from scratch
+    lr: float = 3e-3  # the one-cycle schedule's peak
 
 
 def build_model() -> nn.Sequential:
@@ -123,6 +127,7 @@ def run(cfg: TrainConfig) -> str:
     rng = np.random.default_rng(cfg.seed)
     t0 = time.time()
     (xs, ys), (xr, yr) = make_data(cfg)
+    xb, yb = dataset.blender_crops(list(cfg.blender), rng) if cfg.blender else (xs[:0], ys[:0])
     t_data = time.time() - t0
     # rendered "not a die" crops far outnumber dice: keep at most ``neg_ratio`` of them per die crop
     neg = np.nonzero(ys == CLASS_NOT_DIE)[0]
@@ -135,13 +140,18 @@ def run(cfg: TrainConfig) -> str:
     perm = rng.permutation(n_real)
     hold = perm[: n_real // 10]
     keep = perm[n_real // 10:]
-    x = np.concatenate([xs] + [xr[keep]] * 2)
-    y = np.concatenate([ys] + [yr[keep]] * 2)
-    model = build_model()
+    x = np.concatenate([xs] + [xr[keep]] * 2 + [xb] * cfg.blender_weight)
+    y = np.concatenate([ys] + [yr[keep]] * 2 + [yb] * cfg.blender_weight)
+    if cfg.start is not None:
+        from vision.train.finetune import load_onnx  # needs onnx, which training from scratch does not
+
+        model: nn.Sequential = load_onnx(cfg.start)
+    else:
+        model = build_model()
     steps_per_epoch = max(1, len(x) // cfg.batch)
     total = steps_per_epoch * cfg.epochs if not cfg.max_steps else cfg.max_steps
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total)
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=total)
     # weight classes against their frequency so "not a die" does not swamp the values
     loss_fn = class_weighted_loss(y)
     def held_out() -> str:
@@ -150,7 +160,9 @@ def run(cfg: TrainConfig) -> str:
 
     log = fit(model, x, y, opt, sched, loss_fn, cfg.epochs, cfg.batch, cfg.max_steps, rng, held_out)
     export(model, cfg.out)
-    return (f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out); classes {np.bincount(y, minlength=8)}"
+    blender = f", {len(xb)} Blender (x{cfg.blender_weight})" if cfg.blender else ""
+    return (f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out){blender}; "
+            f"classes {np.bincount(y, minlength=8)}"
             f"\ndata {t_data:.0f} s, training {time.time() - t0 - t_data:.0f} s\n" + "\n".join(log)
             + f"\nwrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)")
 
