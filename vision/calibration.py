@@ -110,8 +110,10 @@ def parse_corners(text: str) -> Calibration:
 
 
 def detect_board(image: NDArray[np.uint8]) -> Calibration:
-    """Find the board's outer edge automatically: the largest convex four-sided shape that stands out from the
-    table. Raises CalibrationError when none is convincing (then give the corners by hand)."""
+    """Find the board's outer edge automatically. Candidate four-sided shapes come from what stands out from
+    the table (several thresholds) and from the image's edges; the largest one whose every side runs along a
+    straight edge of the image wins. Raises CalibrationError when none is convincing (then give the corners by
+    hand): a wrong board would misplace every die, a refusal only asks for four taps."""
     if image is None or image.ndim != 3 or image.shape[0] < 32 or image.shape[1] < 32:
         raise CalibrationError("no image to find the board in")
     h, w = image.shape[:2]
@@ -120,30 +122,72 @@ def detect_board(image: NDArray[np.uint8]) -> Calibration:
     small = cv2.GaussianBlur(small, (5, 5), 0)
     sh, sw = small.shape[:2]
     candidates: list[NDArray[np.float64]] = []
-    # 1: everything unlike the table (the colour along the image border)
+    # everything unlike the table (the colour along the image border), at several thresholds
     border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]).astype(np.float32)
     table = np.median(border, axis=0)
     diff = np.abs(small.astype(np.float32) - table).sum(axis=2)
-    for thresh in (60.0, 40.0, 90.0):
+    for thresh in (40.0, 60.0, 90.0, 130.0):
         mask = (diff > thresh).astype(np.uint8) * 255
         closed = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
         quad = _largest_quad(closed, sw * sh)
         if quad is not None:
             candidates.append(quad)
-            break
-    # 2: edges
-    if not candidates:
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        edges = cv2.dilate(cv2.Canny(grey, 30, 90), np.ones((3, 3), np.uint8), iterations=2)
-        contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        filled = np.zeros(edges.shape[:2], np.uint8)
-        cv2.drawContours(filled, contours, -1, 255, -1)
-        quad = _largest_quad(filled, sw * sh)
-        if quad is not None:
-            candidates.append(quad)
-    if not candidates:
+    # the outline of the image's edges
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(grey, 30, 90), np.ones((3, 3), np.uint8), iterations=2)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(edges.shape[:2], np.uint8)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    quad = _largest_quad(filled, sw * sh)
+    if quad is not None:
+        candidates.append(quad)
+    g = grey.astype(np.float32)
+    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    convincing = [q for q in candidates
+                  if _edge_support(np.asarray(gx, np.float32), np.asarray(gy, np.float32), q) >= EDGE_SUPPORT]
+    if not convincing:
         raise CalibrationError("could not find the board's four corners; give them with --corners")
-    return Calibration.from_corners(candidates[0] / scale)
+    best = max(convincing, key=lambda q: cv2.contourArea(q.astype(np.float32)))
+    return Calibration.from_corners(best / scale)
+
+
+EDGE_SUPPORT = 0.5  # a side is the board's edge when at least half of it runs along a straight image edge
+
+
+def _edge_support(gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArray[np.float64],
+                  samples: int = 48) -> float:
+    """The weakest side's share of points (within 2 px) where the image has a strong edge running along that
+    side. Points of the board, checkers and a textured table give strong edges too, but in every direction, so
+    a side cutting across the board or the table scores low. A side lying on the picture's border (a board
+    cut off by the frame) has no edge to show: it is skipped, and the other three must then be clear."""
+    mag = np.hypot(gx, gy)
+    hgt, wid = mag.shape
+    strong = max(8.0, float(np.percentile(mag, 75)))
+    support = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        on_border = (abs(a[1] - b[1]) <= 3 and (min(a[1], b[1]) <= 2 or max(a[1], b[1]) >= hgt - 3)) or \
+                    (abs(a[0] - b[0]) <= 3 and (min(a[0], b[0]) <= 2 or max(a[0], b[0]) >= wid - 3))
+        if on_border:
+            continue
+        length = float(np.linalg.norm(b - a))
+        if length < 1:
+            return 0.0
+        normal = np.array([a[1] - b[1], b[0] - a[0]]) / length
+        t = np.linspace(0.08, 0.92, samples)[:, None, None]
+        offsets = np.arange(-2, 3)[None, :, None]
+        pts = a + (b - a) * t + normal * offsets  # samples x 5 offsets x 2
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, wid - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, hgt - 1)
+        m = mag[ys, xs]
+        across = np.abs(gx[ys, xs] * normal[0] + gy[ys, xs] * normal[1]) / np.maximum(m, 1e-6)
+        hit = ((m >= strong) & (across > 0.85)).any(axis=1)
+        support.append(float(hit.mean()))
+    if len(support) < 3:
+        return 0.0
+    if len(support) == 3:
+        return min(support) if min(support) >= 0.8 else 0.0
+    return min(support)
 
 
 def _largest_quad(mask: NDArray[np.uint8], image_area: float) -> NDArray[np.float64] | None:

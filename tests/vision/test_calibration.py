@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -71,3 +72,32 @@ def test_no_board_in_a_plain_image_is_a_clear_error() -> None:
     plain = np.full((480, 640, 3), 128, np.uint8)
     with pytest.raises(CalibrationError, match="corners"):
         detect_board(plain)
+
+
+def shaded_table(index: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered board whose table darkens towards the bottom left (a lamp on one side): the table no longer
+    has one colour, so what differs from it is more than the board."""
+    throw = heldout_throw(index, kind)
+    h, w = throw.image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    shade = np.clip(1 - 0.75 * np.clip(yy / h - xx / w + 0.2, 0, 1), 0.25, 1)
+    board = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(board, np.round(throw.corners).astype(np.int32), 1)
+    image = np.where(board[..., None] == 1, throw.image, throw.image * shade[..., None]).astype(np.uint8)
+    return image, throw.corners
+
+
+@pytest.mark.parametrize("index,kind", [(0, "valid"), (3, "off_board"), (5, "cocked"), (8, "valid")])
+def test_a_shaded_table_gives_the_board_or_a_refusal_never_a_wrong_board(index: int, kind: str) -> None:
+    image, corners = shaded_table(index, kind)
+    try:
+        cal = detect_board(image)
+    except CalibrationError as exc:
+        assert "give them with --corners" in str(exc)
+        return
+    assert np.abs(np.array(cal.corners) - corners).max() < 25
+
+
+def test_a_shaded_table_does_not_hide_a_clear_board() -> None:
+    image, corners = shaded_table(3, "off_board")
+    assert np.abs(np.array(detect_board(image).corners) - corners).max() < 25
