@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blender", type=Path, action="append", default=[], metavar="DIR",
                     help="add the Blender training scenes in DIR (python -m vision.train.blender_set --train); "
                          "repeatable")
+    ap.add_argument("--blender-weight", type=int, default=1, help="how many times each Blender crop counts")
     ap.add_argument("--epochs", type=int, default=None, help="8 from scratch, 3 with --finetune")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--seed", type=int, default=1)
@@ -69,7 +70,8 @@ def _train(args: argparse.Namespace, start: Path | None) -> int:
     cfg = TrainConfig(table_scenes=args.table_scenes, board_scenes=args.board_scenes,
                       real=None if args.no_real else args.real, epochs=epochs, batch=args.batch,
                       seed=args.seed, threads=args.threads, workers=args.workers, cache=args.cache, out=args.out,
-                      blender=tuple(args.blender), start=start, lr=3e-3 if start is None else args.lr)
+                      blender=tuple(args.blender), blender_weight=args.blender_weight, start=start,
+                      lr=3e-3 if start is None else args.lr)
     if args.smoke:
         cfg.table_scenes, cfg.board_scenes, cfg.epochs, cfg.workers, cfg.max_steps = 3, 1, 1, 1, 3
         cfg.real_limit = 4
