@@ -24,6 +24,7 @@ Point = tuple[float, float]
 BOARD_VIEW = (1000.0, 800.0)  # canonical board width and height (outer edge of the board, frame included)
 BOARD_MM = 524.0  # a typical tournament board's outer width; sets the expected die size in pixels
 DIE_MM = 16.5
+EDGE_SUPPORT = 0.5  # a side is the board's edge when at least half of it runs along a straight image edge
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,6 @@ def detect_board(image: NDArray[np.uint8]) -> Calibration:
     best = max(convincing, key=lambda q: cv2.contourArea(q.astype(np.float32)))
     return Calibration.from_corners(best / scale)
 
-
-EDGE_SUPPORT = 0.5  # a side is the board's edge when at least half of it runs along a straight image edge
 
 
 def _edge_support(gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArray[np.float64],

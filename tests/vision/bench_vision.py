@@ -77,15 +77,20 @@ def bench_heldout(reader: DiceReader, per_kind: int, with_reference: bool) -> li
                 reasons[str(obs.reason)] = reasons.get(str(obs.reason), 0) + 1
             elif kind == "valid" and obs.values is not None and sorted(obs.values) == sorted(throw.values):
                 values_right += 1
-        extra = f", values right on {values_right}/{per_kind}" if kind == "valid" else ""
-        rows.append(f"  {kind:10s}: voided {voided}/{per_kind} ({100 * voided / per_kind:.1f} %){extra}; "
-                    f"reasons {dict(sorted(reasons.items()))}")
+        rows.append(_kind_row(kind, voided, per_kind, values_right, reasons))
     how = ("settled frames with the board before the throw as background (the watch path)" if with_reference
            else "single frames, no background frame (the read path)")
     print(f"held-out rendered throws, {how} ({per_kind} a kind, 1280x720; automatic calibration failed on "
           f"{auto_fail}, manual corners used there):")
     print("\n".join(rows))
     return frames
+
+
+def _kind_row(kind: str, voided: int, total: int, values_right: int, reasons: dict[str, int]) -> str:
+    """One kind's line of a held-out table: how many throws were voided, why, and (valid throws) values right."""
+    extra = f", values right on {values_right}/{total}" if kind == "valid" else ""
+    return (f"  {kind:10s}: voided {voided}/{total} ({100 * voided / total:.1f} %){extra}; "
+            f"reasons {dict(sorted(reasons.items()))}")
 
 
 def bench_latency(reader: DiceReader, frames: list[FramePair], label: str) -> None:
@@ -199,11 +204,9 @@ def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_f
                 kept_kind += 1
                 kept += 1
                 _save_failure(failures / f"{path}_{sc.name}.png", image, sc, cal, obs)
-        extra = f", values right on {values_right}/{len(group)}" if kind == "valid" else ""
         places = "; voided by place " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(by_place.items())) \
             if by_place else ""
-        rows.append(f"  {kind:10s}: voided {voided}/{len(group)} ({100 * voided / len(group):.1f} %){extra}; "
-                    f"reasons {dict(sorted(reasons.items()))}{places}")
+        rows.append(_kind_row(kind, voided, len(group), values_right, reasons) + places)
     how = ("with the empty board as the frame before the throw (the watch path)" if with_reference
            else "single frames, no frame before the throw (the read path)")
     print(f"Blender held-out scenes, {how}, manual corners ({len(scenes)} scenes from {folder}; automatic "

@@ -140,9 +140,25 @@ def random_colour(rng: random.Random, light: bool | None = None) -> tuple[float,
 
 # ---------------------------------------------------------------- geometry
 
+def linked(name: str, data: bpy.types.ID, mat: bpy.types.Material | None = None) -> bpy.types.Object:
+    """A new object in the scene from mesh (or light, camera) data, with its material."""
+    obj = bpy.data.objects.new(name, data)
+    bpy.context.collection.objects.link(obj)
+    if mat is not None:
+        obj.data.materials.append(mat)
+    return obj
+
+
+def bevel(obj: bpy.types.Object, width_mm: float, segments: int) -> None:
+    """Round the object's edges: real boards, checkers and dice have no knife-sharp edges."""
+    mod = obj.modifiers.new("bevel", "BEVEL")
+    mod.width = width_mm * MM
+    mod.segments = segments
+
+
 def box(name: str, x0: float, y0: float, z0: float, x1: float, y1: float, z1: float,
-        mat: bpy.types.Material, bevel: float = 0.0) -> bpy.types.Object:
-    """An axis-aligned box from two corners in millimetres."""
+        mat: bpy.types.Material, rounding: float = 0.0) -> bpy.types.Object:
+    """An axis-aligned box from two corners in millimetres, its edges rounded by ``rounding`` mm."""
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
     bmesh.ops.create_cube(bm, size=1.0)
@@ -151,13 +167,9 @@ def box(name: str, x0: float, y0: float, z0: float, x1: float, y1: float, z1: fl
                        (z0 + z1) / 2 + v.co.z * (z1 - z0))) * MM
     bm.to_mesh(mesh)
     bm.free()
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.collection.objects.link(obj)
-    obj.data.materials.append(mat)
-    if bevel > 0:
-        mod = obj.modifiers.new("bevel", "BEVEL")
-        mod.width = bevel * MM
-        mod.segments = 2
+    obj = linked(name, mesh, mat)
+    if rounding > 0:
+        bevel(obj, rounding, 2)
     return obj
 
 
@@ -170,12 +182,8 @@ def cylinder(name: str, x: float, y: float, z0: float, radius: float, height: fl
     bmesh.ops.translate(bm, verts=bm.verts, vec=Vector((x, y, z0 + height / 2)) * MM)
     bm.to_mesh(mesh)
     bm.free()
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.collection.objects.link(obj)
-    obj.data.materials.append(mat)
-    mod = obj.modifiers.new("bevel", "BEVEL")
-    mod.width = min(1.2, height / 4) * MM
-    mod.segments = 2
+    obj = linked(name, mesh, mat)
+    bevel(obj, min(1.2, height / 4), 2)
     for poly in mesh.polygons:
         poly.use_smooth = True
     return obj
@@ -184,10 +192,7 @@ def cylinder(name: str, x: float, y: float, z0: float, radius: float, height: fl
 def triangle(name: str, pts: list[tuple[float, float]], z: float, mat: bpy.types.Material) -> bpy.types.Object:
     mesh = bpy.data.meshes.new(name)
     mesh.from_pydata([Vector((x, y, z)) * MM for x, y in pts], [], [(0, 1, 2)])
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.collection.objects.link(obj)
-    obj.data.materials.append(mat)
-    return obj
+    return linked(name, mesh, mat)
 
 
 def make_die(name: str, size: float, body: bpy.types.Material, pip: bpy.types.Material,
@@ -198,12 +203,8 @@ def make_die(name: str, size: float, body: bpy.types.Material, pip: bpy.types.Ma
     bmesh.ops.create_cube(bm, size=size * MM)
     bm.to_mesh(mesh)
     bm.free()
-    die = bpy.data.objects.new(name, mesh)
-    bpy.context.collection.objects.link(die)
-    die.data.materials.append(body)
-    mod = die.modifiers.new("bevel", "BEVEL")
-    mod.width = 0.1 * size * MM
-    mod.segments = 4
+    die = linked(name, mesh, body)
+    bevel(die, 0.1 * size, 4)
     for poly in mesh.polygons:
         poly.use_smooth = True
     mesh.use_auto_smooth = True
@@ -224,9 +225,7 @@ def make_die(name: str, size: float, body: bpy.types.Material, pip: bpy.types.Ma
             bmesh.ops.translate(bm, verts=geom["verts"], vec=centre * MM)
     bm.to_mesh(pmesh)
     bm.free()
-    pips = bpy.data.objects.new(name + "_pips", pmesh)
-    bpy.context.collection.objects.link(pips)
-    pips.data.materials.append(pip)
+    pips = linked(name + "_pips", pmesh, pip)
     pips.parent = die
     return die, pips
 
@@ -414,11 +413,11 @@ class Throw:
         box("field_l", -BOARD_W / 2, -BOARD_H / 2, -1.0, -BAR_W / 2, BOARD_H / 2, 0.0, field)
         box("field_r", BAR_W / 2, -BOARD_H / 2, -1.0, BOARD_W / 2, BOARD_H / 2, 0.0, field)
         fh = self.frame_h
-        box("frame_top", -ox, BOARD_H / 2, -1, ox, oy, fh, frame, bevel=2)
-        box("frame_bottom", -ox, -oy, -1, ox, -BOARD_H / 2, fh, frame, bevel=2)
-        box("frame_left", -ox, -BOARD_H / 2, -1, -BOARD_W / 2, BOARD_H / 2, fh, frame, bevel=2)
-        box("frame_right", BOARD_W / 2, -BOARD_H / 2, -1, ox, BOARD_H / 2, fh, frame, bevel=2)
-        box("bar", -BAR_W / 2, -BOARD_H / 2, -1, BAR_W / 2, BOARD_H / 2, fh, frame, bevel=2)
+        box("frame_top", -ox, BOARD_H / 2, -1, ox, oy, fh, frame, rounding=2)
+        box("frame_bottom", -ox, -oy, -1, ox, -BOARD_H / 2, fh, frame, rounding=2)
+        box("frame_left", -ox, -BOARD_H / 2, -1, -BOARD_W / 2, BOARD_H / 2, fh, frame, rounding=2)
+        box("frame_right", BOARD_W / 2, -BOARD_H / 2, -1, ox, BOARD_H / 2, fh, frame, rounding=2)
+        box("bar", -BAR_W / 2, -BOARD_H / 2, -1, BAR_W / 2, BOARD_H / 2, fh, frame, rounding=2)
         length = r.uniform(0.36, 0.42) * BOARD_H
         for side in (-1, 1):
             x0 = BAR_W / 2 if side > 0 else -BOARD_W / 2
@@ -465,8 +464,7 @@ class Throw:
                 data.shadow_soft_size = r.uniform(0.03, 0.15)
                 data.energy = r.uniform(25, 70) * pos.length_squared
             data.color = (1.0, r.uniform(0.88, 1.0), r.uniform(0.75, 1.0))
-            obj = bpy.data.objects.new(f"light_{i}", data)
-            bpy.context.collection.objects.link(obj)
+            obj = linked(f"light_{i}", data)
             obj.location = pos
             obj.rotation_euler = (-pos).to_track_quat("-Z", "Y").to_euler()
 
@@ -481,8 +479,7 @@ class Throw:
         data = bpy.data.cameras.new("camera")
         data.sensor_fit = "HORIZONTAL"
         data.sensor_width = 36
-        cam = bpy.data.objects.new("camera", data)
-        bpy.context.collection.objects.link(cam)
+        cam = linked("camera", data)
         scene = bpy.context.scene
         scene.camera = cam
         # looking at the target, the board's far side (+y) up in the image, a little roll
