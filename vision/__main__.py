@@ -18,7 +18,7 @@ from pathlib import Path
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
-from vision.pipeline import DiceReader
+from vision.pipeline import COCKED_SURE, DiceReader
 from vision.reader import DEFAULT_MODEL
 from vision.settle import watch
 from vision.sources import load_image, open_source
@@ -36,6 +36,9 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-confidence", type=float, default=0.7,
                    help="below this a die is unreadable (never guessed)")
+    p.add_argument("--cocked-from", type=float, default=COCKED_SURE,
+                   help="the model's cocked probability from which a die is called cocked; lower voids more "
+                        "cocked throws and more valid ones (models/MODEL_CARD.md gives the trade-off)")
 
 
 def _text(obs: ThrowObservation) -> str:
@@ -55,7 +58,7 @@ def _calibration(args: argparse.Namespace, image_path: str | None) -> Calibratio
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence)
+    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
     failed = 0
     fixed = parse_corners(args.corners) if args.corners else None
     for path in args.images:
@@ -75,7 +78,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence)
+    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
     source = open_source(args.source, fps=args.fps)
     frames = source.frames()
     calibration = parse_corners(args.corners) if args.corners else None

@@ -3,6 +3,7 @@ with geometry, drop duplicates, place each die on the board, judge."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ from vision.verdict import DieReading, ThrowObservation, judge
 NOT_DIE_LIMIT = 0.4  # a proposal is a die when the model gives "not a die" less than this
 COCKED_SURE = 0.5  # the model alone calls a die cocked from here
 COCKED_MAYBE = 0.2  # from here, when the outline agrees (geometric_cocked_cue)
+GROW_LIMIT = 1.6  # a die's box takes in its other proposals up to this many times the read proposal's side
+Box = tuple[int, int, int, int]
 
 
 def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
@@ -31,12 +34,21 @@ def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
 
 class DiceReader:
     """The whole reader. ``min_confidence``: below it a die is "unreadable" (its value None), never guessed.
-    ``threads``: onnxruntime threads (1 by default, the tablet's other core runs the app)."""
+    ``threads``: onnxruntime threads (1 by default, the tablet's other core runs the app). ``cocked_from``: the
+    model's cocked probability from which a die is called cocked (from 0.4 of it when the outline agrees);
+    lower voids more cocked throws and more valid ones, a choice for the tournament (models/MODEL_CARD.md)."""
 
     def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1,
-                 min_confidence: float = 0.7, classifier: CropClassifier | None = None):
+                 min_confidence: float = 0.7, classifier: CropClassifier | None = None,
+                 cocked_from: float = COCKED_SURE):
+        if not 0.0 < cocked_from <= 1.0:
+            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
+        if not 0.0 <= min_confidence <= 1.0:
+            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
         self.classifier: CropClassifier = classifier if classifier is not None else OnnxReader(model, backend, threads)
         self.min_confidence = min_confidence
+        self.cocked_sure = cocked_from
+        self.cocked_maybe = cocked_from * COCKED_MAYBE / COCKED_SURE
 
     def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
              reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
@@ -55,13 +67,19 @@ class DiceReader:
                 continue
             found.append((float(pr[:CLASS_NOT_DIE].max()), p, pr))
         found.sort(key=lambda t: -t[0])
-        kept: list[tuple[Proposal, NDArray[np.float32]]] = []
+        kept: list[tuple[Proposal, NDArray[np.float32], Box]] = []
         for _, p, pr in found:
-            # one die, several proposals (pieces and their union): keep the surest
-            if any(_same_die(p, q) for q, _ in kept):
+            # one die, several proposals (pieces and their union): read the surest, and let the box cover the
+            # others (a proposal on the upper face alone, or on the face with its shadow, is still this die)
+            same = [i for i, (q, _, _) in enumerate(kept) if _same_die(p, q)]
+            if len(same) == 1:
+                q, qpr, box = kept[same[0]]
+                kept[same[0]] = (q, qpr, _grown_box(box, p.box, q))
+            if same:
                 continue
-            kept.append((p, pr))
-        readings = [self._reading(p, pr, image.shape, calibration, thrower) for p, pr in kept]
+            kept.append((p, pr, p.box))
+        readings = [replace(self._reading(p, pr, image.shape, calibration, thrower), box=box)
+                    for p, pr, box in kept]
         # a side face of a die seen at an angle looks tilted: a "cocked" reading touching a surely flat die
         # is that die's side, not a second die
         flat = [d for d in readings if not d.cocked and d.value is not None and d.confidence >= 0.9]
@@ -73,7 +91,7 @@ class DiceReader:
         die_mass = max(1e-6, 1.0 - float(pr[CLASS_NOT_DIE]))
         p_cocked = float(pr[CLASS_COCKED]) / die_mass
         value_idx = int(np.argmax(pr[:6]))
-        cocked = p_cocked >= COCKED_SURE or (p_cocked >= COCKED_MAYBE and geometric_cocked_cue(p, shape))
+        cocked = p_cocked >= self.cocked_sure or (p_cocked >= self.cocked_maybe and geometric_cocked_cue(p, shape))
         if cocked:
             confidence = p_cocked
             value: int | None = value_idx + 1
@@ -110,6 +128,14 @@ def _same_die(a: Proposal, b: Proposal) -> bool:
         return False
     smaller = min((a.box[2] - a.box[0]) * (a.box[3] - a.box[1]), (b.box[2] - b.box[0]) * (b.box[3] - b.box[1]))
     return ix * iy > 0.15 * max(smaller, 1)
+
+
+def _grown_box(box: Box, other: Box, kept: Proposal) -> Box:
+    """``box`` widened to take in ``other``, unless that makes it more than GROW_LIMIT times the read
+    proposal's side (then ``other`` reaches into a neighbour, and the box stays)."""
+    union = (min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3]))
+    side = max(kept.box[2] - kept.box[0], kept.box[3] - kept.box[1])
+    return union if max(union[2] - union[0], union[3] - union[1]) <= GROW_LIMIT * side else box
 
 
 def _touches(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:

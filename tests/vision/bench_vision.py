@@ -4,8 +4,9 @@
 2. the held-out rendered throws (unseen seeds, dice presets and boards): verdicts per kind;
 3. latency per 1280x720 frame on one core (detection + reading + verdict);
 4. settle-to-verdict on rendered throw videos;
-5. the fairness monitor's false alarm rate and power on simulated dice.
-Options shrink the run (``--quick``) or pick parts (``--only real,heldout,latency,video,fairness``);
+5. the fairness monitor's false alarm rate and power on simulated dice;
+6. what the ``cocked_from`` setting trades (valid throws voided against cocked throws accepted).
+Options shrink the run (``--quick``) or pick parts (``--only real,heldout,latency,video,cocked,fairness``);
 ``--only blender --blender-dir DIR`` reads the Blender-rendered held-out set (``vision.train.blender_set``);
 ``--only train`` reads the real Train photos (for choosing between models: Valid never chooses).
 ``--model A.onnx --model B.onnx`` measures a candidate side by side with the shipped model in one run.
@@ -23,7 +24,7 @@ import numpy as np
 from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
 from vision.fairness import FairnessMonitor
-from vision.pipeline import DiceReader
+from vision.pipeline import COCKED_SURE, DiceReader
 from vision.reader import DEFAULT_MODEL
 from vision.scoring import Score, read_labels
 from vision.settle import watch
@@ -95,7 +96,7 @@ def _kind_row(kind: str, voided: int, total: int, values_right: int, reasons: di
 
 def bench_latency(reader: DiceReader, frames: list[FramePair], label: str) -> None:
     cv2.setNumThreads(1)
-    cals = []
+    cals: list[Calibration | None] = []
     for f, _ in frames:
         try:
             cals.append(detect_board(f))
@@ -136,6 +137,32 @@ def bench_video(reader: DiceReader, videos: int) -> None:
     print(f"settle-to-verdict on {videos} rendered throw videos (30 fps, still 150 ms): {emitted} observations "
           f"({right} valid and right); delay median {np.median(d):.0f} ms, max {d.max():.0f} ms (target <= 250 ms)"
           if len(d) else f"settle-to-verdict: no observation from {videos} videos")
+
+
+COCKED_SETTINGS = (0.7, 0.5, 0.4, 0.3, 0.25, 0.2)  # values of ``cocked_from`` to weigh against each other
+TRADEOFF_FIRST = 10_000  # the trade-off reads throws from this index on, apart from the held-out table's
+
+
+def bench_cocked_tradeoff(model: Path, per_kind: int) -> None:
+    """What the ``cocked_from`` setting trades: valid throws voided against cocked throws accepted (watch path,
+    true corners), on rendered throws apart from the held-out table's, so the table is not where it is set."""
+    cv2.setNumThreads(1)
+    throws = {kind: [heldout_throw(TRADEOFF_FIRST + i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
+                     for i in range(per_kind)] for kind in ("valid", "cocked")}
+    print(f"cocked_from trade-off, watch path, true corners ({per_kind} valid and {per_kind} cocked throws from "
+          f"index {TRADEOFF_FIRST}):")
+    for cocked_from in COCKED_SETTINGS:
+        reader = DiceReader(model, threads=1, cocked_from=cocked_from)
+        verdicts = {kind: [reader.read(t.image, Calibration.from_corners(t.corners),
+                                       "bottom" if t.thrower == "bottom" else "top", reference=t.reference).verdict
+                           for t in group]
+                    for kind, group in throws.items()}
+        valid_voided = verdicts["valid"].count("void")
+        cocked_accepted = verdicts["cocked"].count("valid")
+        default = "  <- the default" if cocked_from == COCKED_SURE else ""
+        print(f"  cocked_from {cocked_from:.2f}: valid voided {valid_voided}/{per_kind} "
+              f"({100 * valid_voided / per_kind:.0f} %), cocked accepted {cocked_accepted}/{per_kind} "
+              f"({100 * cocked_accepted / per_kind:.0f} %){default}")
 
 
 def bench_fairness(sessions: int) -> None:
@@ -244,7 +271,7 @@ def _save_failure(path: Path, image: np.ndarray, scene: BlenderScene, cal: Calib
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="real,heldout,latency,video,fairness")
+    ap.add_argument("--only", default="real,heldout,latency,video,cocked,fairness")
     ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"),
                     help="the Blender held-out set for --only blender (python -m vision.train.blender_set)")
     ap.add_argument("--model", type=Path, action="append", default=[],
@@ -286,6 +313,8 @@ def measure(model: Path, parts: set[str], args: argparse.Namespace) -> None:
         bench_latency(reader, single, "single frame without it (read)")
     if "video" in parts:
         bench_video(reader, 3 if args.quick else 10)
+    if "cocked" in parts:
+        bench_cocked_tradeoff(model, 10 if args.quick else 100)
     if "fairness" in parts:
         bench_fairness(200 if args.quick else 1000)
     if "blender" in parts:

@@ -78,3 +78,11 @@ def test_watch_a_folder_of_frames_gives_one_line_per_throw(tmp_path: Path) -> No
         # the values are read even where the verdict is cautious (the shipped model calls some rendered
         # held-out dice cocked: see models/MODEL_CARD.md)
         assert sorted(d["value"] for d in line["dice"]) == sorted(video.values), line
+
+
+def test_read_refuses_a_cocked_setting_out_of_range(tmp_path: Path) -> None:
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), throw_video(1, size=(320, 180), moving_frames=0, still_frames=1, empty_frames=0).frames[-1])
+    done = run("read", "--json", "--cocked-from", "0", str(image))
+    assert done.returncode != 0
+    assert "cocked_from must lie in (0, 1]" in done.stderr + done.stdout
