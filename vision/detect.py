@@ -203,7 +203,8 @@ def _dedupe(props: list[Proposal], iou: float = 0.9) -> list[Proposal]:
 def _split(comp: NDArray[np.uint8], dice_area: float, die: float) -> list[NDArray[np.uint8]]:
     """Split a blob of touching objects (two dice, a die leaning on a checker): one part per local maximum of
     the distance transform (watershed); an elongated blob with one maximum (two dice side by side) is cut by
-    k-means; a compact one (a checker) stays whole."""
+    k-means started from slices along its long axis, so one blob is always cut the same way; a compact one
+    (a checker) stays whole."""
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
     ksize = max(3, int(die * 0.5)) | 1
     peaks = ((dist >= cv2.dilate(dist, np.ones((ksize, ksize), np.uint8))) & (dist > 0.25 * die)).astype(np.uint8)
@@ -222,8 +223,14 @@ def _split(comp: NDArray[np.uint8], dice_area: float, die: float) -> list[NDArra
     k = min(3, int(round(elong)))
     if elong < 1.6 or dice_area > 4.5 or k < 2:
         return [comp]
+    # k-means from k equal slices along the blob's long axis: OpenCV's random starts (k-means++) draw from a
+    # generator that every call advances, so the same frame read twice could be split two ways
+    centred = pts - pts.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    rank = np.argsort(np.argsort(centred @ axis, kind="stable"), kind="stable")
+    start = (rank * k // len(pts)).astype(np.int32).reshape(-1, 1)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, assign, _ = cv2.kmeans(pts, k, np.zeros((len(pts), 1), np.int32), criteria, 2, cv2.KMEANS_PP_CENTERS)
+    _, assign, _ = cv2.kmeans(pts, k, start, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     parts = []
     for j in range(k):
         part = np.zeros_like(comp)

@@ -1,16 +1,20 @@
 """How the reader turns several proposals of one die into one reading (vision.pipeline), with the proposer
-and the model replaced by fixed answers so only the pipeline's own rules are under test."""
+and the model replaced by fixed answers so only the pipeline's own rules are under test; and that one frame
+always gets one reading."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
 import vision.pipeline as pipeline
-from vision.detect import Proposal
+from vision.calibration import Calibration
+from vision.detect import Proposal, propose
 from vision.errors import VisionError
 from vision.pipeline import DiceReader
+from vision.train.heldout import heldout_throw
 
 
 def proposal(box: tuple[int, int, int, int]) -> Proposal:
@@ -82,3 +86,27 @@ def test_a_stricter_cocked_setting_calls_a_doubtful_die_cocked(monkeypatch: pyte
 def test_settings_out_of_range_are_refused(setting: dict[str, float]) -> None:
     with pytest.raises(VisionError, match="must lie in"):
         DiceReader(classifier=FixedAnswers([leaning(0.1)]), **setting)  # type: ignore[arg-type]
+
+
+def test_the_same_frame_is_always_read_the_same_way() -> None:
+    """A resumed session reads its camera frames again and must agree with its journal: the reading may not
+    depend on what the process read before, nor on OpenCV's thread count. This throw holds two dice side by
+    side that the proposer cuts apart with k-means."""
+    throw = heldout_throw(26, "wrong_half", with_reference=True)
+    calibration = Calibration.from_corners(throw.corners)
+    reader = DiceReader()
+
+    def look() -> tuple[list[tuple[int, int, int, int]], list[tuple[int | None, tuple[int, int, int, int], float]]]:
+        props = propose(throw.image, calibration.die_px(), calibration.region_mask(throw.image.shape),
+                        throw.reference)
+        dice = reader.dice(throw.image, calibration, "bottom", reference=throw.reference)
+        return [p.box for p in props], [(d.value, d.box, d.confidence) for d in dice]
+
+    threads = cv2.getNumThreads()
+    try:
+        looks = [look() for _ in range(3)]
+        cv2.setNumThreads(1)
+        looks += [look() for _ in range(2)]
+    finally:
+        cv2.setNumThreads(threads)
+    assert all(other == looks[0] for other in looks[1:])
