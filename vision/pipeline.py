@@ -138,7 +138,7 @@ def _grown_box(box: Box, other: Box, kept: Proposal) -> Box:
     return union if max(union[2] - union[0], union[3] - union[1]) <= GROW_LIMIT * side else box
 
 
-def _touches(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+def _touches(a: Box, b: Box) -> bool:
     ix = min(a[2], b[2]) - max(a[0], b[0])
     iy = min(a[3], b[3]) - max(a[1], b[1])
     smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
