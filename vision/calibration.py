@@ -152,7 +152,6 @@ def detect_board(image: NDArray[np.uint8]) -> Calibration:
     return Calibration.from_corners(best / scale)
 
 
-
 def _edge_support(gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArray[np.float64],
                   samples: int = 48) -> float:
     """The weakest side's share of points (within 2 px) where the image has a strong edge running along that

@@ -47,8 +47,7 @@ class DiceReader:
             raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
         self.classifier: CropClassifier = classifier if classifier is not None else OnnxReader(model, backend, threads)
         self.min_confidence = min_confidence
-        self.cocked_sure = cocked_from
-        self.cocked_maybe = cocked_from * COCKED_MAYBE / COCKED_SURE
+        self.cocked_from = cocked_from
 
     def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
              reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
@@ -91,7 +90,8 @@ class DiceReader:
         die_mass = max(1e-6, 1.0 - float(pr[CLASS_NOT_DIE]))
         p_cocked = float(pr[CLASS_COCKED]) / die_mass
         value_idx = int(np.argmax(pr[:6]))
-        cocked = p_cocked >= self.cocked_sure or (p_cocked >= self.cocked_maybe and geometric_cocked_cue(p, shape))
+        maybe = self.cocked_from * COCKED_MAYBE / COCKED_SURE  # the default's share, kept for any setting
+        cocked = p_cocked >= self.cocked_from or (p_cocked >= maybe and geometric_cocked_cue(p, shape))
         if cocked:
             confidence = p_cocked
             value: int | None = value_idx + 1

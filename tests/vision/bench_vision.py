@@ -25,7 +25,7 @@ from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
 from vision.fairness import FairnessMonitor
 from vision.pipeline import COCKED_SURE, DiceReader
-from vision.reader import DEFAULT_MODEL
+from vision.reader import DEFAULT_MODEL, OnnxReader
 from vision.scoring import Score, read_labels
 from vision.settle import watch
 from vision.sources import Frame, load_image
@@ -71,8 +71,7 @@ def bench_heldout(reader: DiceReader, per_kind: int, with_reference: bool) -> li
             except CalibrationError:
                 auto_fail += 1
                 cal = Calibration.from_corners(throw.corners)  # the manual fallback
-            obs = reader.read(throw.image, cal, "bottom" if throw.thrower == "bottom" else "top",
-                              reference=throw.reference)
+            obs = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
             if obs.verdict == "void":
                 voided += 1
                 reasons[str(obs.reason)] = reasons.get(str(obs.reason), 0) + 1
@@ -123,7 +122,7 @@ def bench_video(reader: DiceReader, videos: int) -> None:
         cal = Calibration.from_corners(video.corners)
         rest_time = video.rest_frame / video.fps
         frames = (Frame(img, i / video.fps, f"v{seed}:{i}") for i, img in enumerate(video.frames))
-        for obs in watch(frames, reader, cal, "bottom" if video.thrower == "bottom" else "top"):
+        for obs in watch(frames, reader, cal, video.thrower):
             t0 = time.perf_counter()
             # the read already happened inside watch; time the same read again (with the frame before the
             # throw as background, as watch does) to charge its cost to the delay
@@ -151,11 +150,11 @@ def bench_cocked_tradeoff(model: Path, per_kind: int) -> None:
                      for i in range(per_kind)] for kind in ("valid", "cocked")}
     print(f"cocked_from trade-off, watch path, true corners ({per_kind} valid and {per_kind} cocked throws from "
           f"index {TRADEOFF_FIRST}):")
+    model_run = OnnxReader(model, threads=1)  # loaded once; only the setting changes
     for cocked_from in COCKED_SETTINGS:
-        reader = DiceReader(model, threads=1, cocked_from=cocked_from)
-        verdicts = {kind: [reader.read(t.image, Calibration.from_corners(t.corners),
-                                       "bottom" if t.thrower == "bottom" else "top", reference=t.reference).verdict
-                           for t in group]
+        reader = DiceReader(classifier=model_run, cocked_from=cocked_from)
+        verdicts = {kind: [reader.read(t.image, Calibration.from_corners(t.corners), t.thrower,
+                                       reference=t.reference).verdict for t in group]
                     for kind, group in throws.items()}
         valid_voided = verdicts["valid"].count("void")
         cocked_accepted = verdicts["cocked"].count("valid")
@@ -214,7 +213,7 @@ def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_f
                 auto_ok += float(np.abs(np.array(detect_board(image).corners) - sc.corners).max()) <= 25
             except CalibrationError:
                 pass
-            obs = reader.read(image, cal, "bottom" if sc.thrower == "bottom" else "top", reference=reference)
+            obs = reader.read(image, cal, sc.thrower, reference=reference)
             right_values = obs.values is not None and sorted(obs.values) == sorted(sc.values)
             if obs.verdict == "void":
                 voided += 1

@@ -21,7 +21,7 @@ def test_rendered_throws_are_ruled_as_a_referee_would(reader: DiceReader) -> Non
                 cal = detect_board(throw.image)
             except CalibrationError:
                 cal = Calibration.from_corners(throw.corners)
-            obs = reader.read(throw.image, cal, "bottom" if throw.thrower == "bottom" else "top")
+            obs = reader.read(throw.image, cal, throw.thrower)
             if kind != "valid" and obs.verdict == "valid":
                 bad_accepted.append((kind, obs))
             if kind == "valid" and obs.verdict == "valid":

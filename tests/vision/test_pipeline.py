@@ -14,6 +14,7 @@ from vision.calibration import Calibration
 from vision.detect import Proposal, propose
 from vision.errors import VisionError
 from vision.pipeline import DiceReader
+from vision.reader import CLASS_COCKED, CLASSES
 from vision.train.heldout import heldout_throw
 
 
@@ -24,7 +25,7 @@ def proposal(box: tuple[int, int, int, int]) -> Proposal:
 
 def sure(value: int, p: float) -> NDArray[np.float32]:
     """Model output: ``value`` with probability ``p``, the rest spread over the other classes."""
-    out = np.full(8, (1 - p) / 7, np.float32)
+    out = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
     out[value - 1] = p
     return out
 
@@ -67,9 +68,9 @@ def test_two_dice_apart_stay_two_readings(monkeypatch: pytest.MonkeyPatch) -> No
 
 def leaning(cocked: float) -> NDArray[np.float32]:
     """Model output for a die the model thinks leans with probability ``cocked``, else a 5."""
-    out = np.full(8, 0.01, np.float32)
-    out[6] = cocked
-    out[4] = 0.98 - cocked - 0.05
+    out = np.full(len(CLASSES), 0.01, np.float32)
+    out[CLASS_COCKED] = cocked
+    out[5 - 1] = 0.98 - cocked - 0.05
     return out
 
 

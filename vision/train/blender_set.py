@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration import Thrower
 from vision.errors import VisionError
 from vision.train.heldout import KINDS
 
@@ -67,7 +68,7 @@ class BlenderScene:
     image: Path
     empty: Path
     kind: str
-    thrower: str
+    thrower: Thrower
     values: tuple[int, ...]
     corners: NDArray[np.float64]
     dice: tuple[DieTruth, ...]
@@ -166,8 +167,8 @@ def load_scene(json_path: Path | str) -> BlenderScene:
         if not frame.is_file():
             raise VisionError(f"{path}: its frame {frame.name} is missing (render the set again to finish it)")
     extra = {k: v for k, v in raw.items() if k not in ("kind", "thrower", "corners", "dice", "values")}
-    return BlenderScene(name, image, empty, str(kind), str(thrower), tuple(d.value for d in dice), pts, dice,
-                        extra)
+    seat: Thrower = "bottom" if thrower == "bottom" else "top"
+    return BlenderScene(name, image, empty, str(kind), seat, tuple(d.value for d in dice), pts, dice, extra)
 
 
 @dataclass(frozen=True)

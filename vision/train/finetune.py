@@ -228,8 +228,8 @@ def selection_score(model: Path, real_paths: list[str], throws: int) -> tuple[Sc
         right[kind] = 0
         for i in range(throws):
             throw = heldout_throw(SELECTION_INDEX + i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
-            obs = reader.read(throw.image, Calibration.from_corners(throw.corners),
-                              "bottom" if throw.thrower == "bottom" else "top", reference=throw.reference)
+            obs = reader.read(throw.image, Calibration.from_corners(throw.corners), throw.thrower,
+                              reference=throw.reference)
             if kind == "valid":
                 ok = obs.verdict != "void" and obs.values is not None and sorted(obs.values) == sorted(throw.values)
             else:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration import Thrower
 from vision.train import render
 from vision.train.dataset import TRAIN_DICE
 
@@ -23,7 +24,7 @@ KINDS = ("valid", "cocked", "wrong_half", "off_board")
 class HeldoutThrow:
     image: NDArray[np.uint8]
     kind: str  # valid | cocked | wrong_half | off_board
-    thrower: str
+    thrower: Thrower
     values: tuple[int, ...]
     corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
     reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
@@ -36,7 +37,7 @@ def heldout_throw(index: int, kind: str, size: tuple[int, int] = (1280, 720),
     rng = np.random.default_rng(HELDOUT_SEED + index)
     style = render.random_board_style(rng, HELDOUT_DICE)
     cam = render.board_camera(rng, size)
-    thrower = "bottom" if index % 2 == 0 else "top"
+    thrower: Thrower = "bottom" if index % 2 == 0 else "top"
     if not with_reference:
         scene, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower))
         assert scene.corners is not None
@@ -56,7 +57,7 @@ class ThrowVideo:
     rest_frame: int  # the first frame on which the dice lie still
     values: tuple[int, int]
     corners: NDArray[np.float64]
-    thrower: str
+    thrower: Thrower
 
 
 def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.0, empty_frames: int = 8,
@@ -65,7 +66,7 @@ def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.
     rng = np.random.default_rng(HELDOUT_SEED + 500_000 + seed)
     style = render.random_board_style(rng, HELDOUT_DICE)
     cam = render.board_camera(rng, size)
-    thrower = "bottom" if seed % 2 == 0 else "top"
+    thrower: Thrower = "bottom" if seed % 2 == 0 else "top"
     empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("valid", thrower), dice_override=[])
     still_rng = np.random.default_rng(seed)
     final, dice, _ = render.board_scene(still_rng, style, cam, render.ThrowSpec("valid", thrower),
