@@ -14,22 +14,57 @@ import io
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from app.__main__ import main
-from app.journal import Journal
 from app.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--length", "3", "--seed", "1", "--quiet"]
 KILLS = 20
+STARTUP_S = 120.0  # the longest a (re)started demo may take to write its next entry, on the slowest machine
 
 
 def demo_command(journal: Path) -> list[str]:
     return [sys.executable, "-m", "app", "demo", *ARGS, "--journal", str(journal)]
+
+
+def entries_written(journal: Path) -> int:
+    """How many entries the journal holds, read without writing (the demo may be writing it right now)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=5)) as db:
+            return int(db.execute("SELECT count(*) FROM journal").fetchone()[0])
+    except sqlite3.Error:
+        return 0  # not created yet, or no table yet
+
+
+def kill_once_under_way(command: list[str], journal: Path, delay_s: float) -> bool:
+    """Start the demo and SIGKILL it ``delay_s`` after it wrote its first new entry; False if it finished first.
+
+    The kill clock starts from the journal, not from the process start: on a loaded machine the imports,
+    the device simulators and the replay of a long journal can take many seconds before anything is written.
+    """
+    before = entries_written(journal)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + STARTUP_S
+    while entries_written(journal) <= before:
+        if process.poll() is not None:
+            _, err = process.communicate()
+            assert process.returncode == 0, err.decode(errors="replace")
+            return False
+        assert time.monotonic() < deadline, f"the demo wrote nothing in {STARTUP_S:.0f} s"
+        time.sleep(0.02)
+    time.sleep(delay_s)
+    if process.poll() is not None:
+        process.communicate()
+        return False
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate()
+    return True
 
 
 def uninterrupted(journal: Path) -> Session:
@@ -45,18 +80,10 @@ def test_the_demo_killed_at_random_moments_resumes_exactly(tmp_path: Path) -> No
     kills = 0
     progress = []
     while kills < KILLS:
-        process = subprocess.Popen(demo_command(crashed), cwd=ROOT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.6, 2.2))  # the demo takes about a second to start (imports, devices)
-        if process.poll() is not None:
+        if not kill_once_under_way(demo_command(crashed), crashed, rng.uniform(0.0, 1.6)):
             break  # the match finished before this kill
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
         kills += 1
-        if crashed.exists():
-            journal = Journal(crashed)
-            progress.append(len(journal))
-            journal.close()
+        progress.append(entries_written(crashed))
     assert kills >= KILLS, f"the match ended after {kills} kills: use a longer match"
     finished = subprocess.run(demo_command(crashed), cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr

@@ -19,7 +19,7 @@ from rules.position import Color
 
 
 def wait(condition: Callable[[], bool], what: str, controller: Controller | None = None) -> None:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # generous: a loaded CI machine starts threads and ptys slowly
     while time.monotonic() < deadline:
         if controller is not None:
             controller.pump()
