@@ -1,10 +1,15 @@
 """Command line of the rules core: ``python -m rules`` (also installed as ``tavla``).
 
+A position is given wherever one is taken as a GNU Backgammon Position ID,
+gnubg's ``PositionID:MatchID`` pair, an XGID, or the JSON form; the two
+match-carrying forms also give the side on roll and, when rolled, the dice.
+
 Subcommands:
   plays   JSON lines in, JSON lines out: the legal plays of each position and
           roll (the stable contract used to check the engine from outside);
   list    the legal plays of one position and roll, for people;
-  judge   is BEFORE -> AFTER a legal play of the roll? Names the rule if not;
+  judge   is BEFORE -> AFTER a legal play of the roll? Names the rule if not
+          (AFTER may also be the play in notation, e.g. '8/5 6/5');
   show    a position as a diagram with pip counts;
   demo    a whole game between two random players, judged turn by turn.
 """
@@ -13,19 +18,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence, TextIO
 
 from rules.errors import IllegalPlay, RulesError
 from rules.game import Game, GameEnd, Phase
 from rules.gnubg_id import decode_position_id, encode_position_id
 from rules.judge import judge
+from rules.match_id import decode_match_id
 from rules.movegen import legal_results, numbers_results
+from rules.notation import parse_play
 from rules.position import Color, Position
 from rules.registry import find_variant
 from rules.selfplay import add_selfplay_parser, run_selfplay
 from rules.variant import Variant
+from rules.xgid import decode_xgid
 
 
 def plays_for_request(request: Any) -> dict[str, Any]:
@@ -68,6 +78,10 @@ def plays_for_request(request: Any) -> dict[str, Any]:
 def _request_position(request: dict[str, Any], variant: Variant) -> Position:
     if "position" in request:
         return variant.position_type.from_json(request["position"])
+    if "xgid" in request:
+        if not isinstance(request["xgid"], str):
+            raise ValueError("'xgid' must be a string such as 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'")
+        return read_position(request["xgid"], variant).position
     position_id = request.get("position_id")
     if not variant.gnubg_ids:
         raise ValueError(f"{variant.name} positions are given as 'position' (JSON form), not as Position IDs")
@@ -90,17 +104,43 @@ def run_plays(lines: Iterable[str], out: TextIO) -> None:
         out.flush()
 
 
-def _position_arg(text: str, variant: Variant, turn: Color = Color.WHITE) -> Position:
-    """A position of the variant, given as a Position ID (``turn`` on roll) or in the JSON form."""
-    if text.lstrip().startswith("{"):
+@dataclass(frozen=True)
+class GivenPosition:
+    """A position read from the command line, with the dice when its form carries them."""
+
+    position: Position
+    dice: tuple[int, int] | None = None
+
+
+def read_position(text: str, variant: Variant, turn: Color = Color.WHITE) -> GivenPosition:
+    """A position of the variant in any form the command line takes.
+
+    A bare Position ID leaves the side on roll to ``turn``; an XGID and gnubg's
+    ``PositionID:MatchID`` say it themselves, and the dice if they are rolled.
+    """
+    text = text.strip()
+    if text.startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValueError(f"the position is not valid JSON: {error}") from None
-        return variant.position_type.from_json(data)
+        return GivenPosition(variant.position_type.from_json(data))
     if not variant.gnubg_ids:
-        raise ValueError(f"give {variant.name} positions in the JSON form (see README), not as Position IDs")
-    return variant.position_type(*decode_position_id(text, turn))
+        raise ValueError(f"give {variant.name} positions in the JSON form (see README), not as Position IDs or XGIDs")
+    if text.upper().startswith("XGID=") or text.count(":") == 9:
+        position, info = decode_xgid(text)
+    elif text.count(":") == 1:  # gnubg's "PositionID:MatchID", as its status line and clipboard give it
+        position_id, match_id = text.split(":")
+        info = decode_match_id(match_id)
+        position = decode_position_id(position_id, info.on_roll)
+    else:
+        return GivenPosition(variant.position_type(*decode_position_id(text, turn)))
+    return GivenPosition(variant.position_type(*position), info.dice)
+
+
+def _position_arg(text: str, variant: Variant, turn: Color = Color.WHITE) -> Position:
+    """A position of the variant in any accepted form (``turn`` on roll for a bare Position ID)."""
+    return read_position(text, variant, turn).position
 
 
 def _result_label(position: Position, variant: Variant) -> str:
@@ -114,11 +154,21 @@ def _dice_arg(values: Sequence[str]) -> tuple[int, int]:
     return (int(digits[0]), int(digits[1]))
 
 
+def _roll(args_dice: Sequence[str], given: GivenPosition) -> tuple[int, int]:
+    """The roll typed on the command line, or the one the position's XGID or Match ID carries."""
+    if args_dice:
+        return _dice_arg(args_dice)
+    if given.dice is None:
+        raise ValueError("give the roll, e.g. '3 1' (this position's form carries no dice)")
+    return given.dice
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant)
-    position = _position_arg(args.position, variant)
+    given = read_position(args.position, variant)
+    position = given.position
     write = variant.write_play
-    dice = _dice_arg(args.dice)
+    dice = _roll(args.dice, given)
     results = legal_results(position, dice)
     print(position)
     print(f"pips: to move {position.pips(position.turn)}, other {position.pips(position.turn.other)}")
@@ -128,13 +178,28 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _after_arg(text: str, before: Position, dice: tuple[int, int], variant: Variant) -> Position:
+    """The position after the play: given as a position, or as the play itself in notation."""
+    try:
+        return _position_arg(text, variant, before.turn.other)
+    except (RulesError, ValueError) as as_position:
+        try:
+            play = parse_play(before, dice, text)
+        except IllegalPlay:
+            raise
+        except (RulesError, ValueError):
+            raise as_position from None
+    return next(after for after, legal in legal_results(before, dice).items() if legal == play)
+
+
 def cmd_judge(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant)
-    before = _position_arg(args.before, variant)
-    after = _position_arg(args.after, variant, Color.BLACK)
+    given = read_position(args.before, variant)
+    before = given.position
     write = variant.write_play
-    dice = _dice_arg(args.dice)
+    dice = _roll(args.dice, given)
     try:
+        after = _after_arg(args.after, before, dice, variant)
         play = judge(before, dice, after)
     except IllegalPlay as error:
         print(f"illegal: {error}")
@@ -191,20 +256,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+POSITION_HELP = ("a Position ID (the player on roll to move), gnubg's PositionID:MatchID, an XGID,"
+                 " or the JSON form")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tavla", description="The tavla rules core.")
     sub = parser.add_subparsers(dest="command", required=True)
     add_selfplay_parser(sub)
     sub.add_parser("plays", help="JSON lines: legal plays of each position and roll")
     p_list = sub.add_parser("list", help="legal plays of a position and a roll")
-    p_list.add_argument("position", help="Position ID (player on roll to move) or the JSON form")
-    p_list.add_argument("dice", nargs="+", help="the roll, e.g. '3 1'")
+    p_list.add_argument("position", help=POSITION_HELP)
+    p_list.add_argument("dice", nargs="*", help="the roll, e.g. '3 1' (default: the dice of an XGID or Match ID)")
     p_judge = sub.add_parser("judge", help="is BEFORE -> AFTER a legal play of the roll?")
-    p_judge.add_argument("before", help="Position ID (player on roll to move) or the JSON form")
+    p_judge.add_argument("before", help=POSITION_HELP)
     p_judge.add_argument("dice", nargs=2, help="the roll, e.g. '3 1'")
-    p_judge.add_argument("after", help="Position ID as shown with the opponent on roll, or the JSON form")
+    p_judge.add_argument("after", help="the position after (a Position ID as shown with the opponent on roll,"
+                         " an XGID, PositionID:MatchID or the JSON form), or the play in notation, e.g. '8/5 6/5'")
     p_show = sub.add_parser("show", help="draw a position")
-    p_show.add_argument("position", help="Position ID or the JSON form")
+    p_show.add_argument("position", help=POSITION_HELP)
     for command in (p_list, p_judge, p_show):
         command.add_argument("--variant", default="backgammon", help="any variant name, e.g. 'uzun tavla'")
     p_demo = sub.add_parser("demo", help="a whole random game, judged turn by turn")
@@ -215,6 +285,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "plays":
         run_plays(sys.stdin, sys.stdout)
         return 0

@@ -8,7 +8,11 @@ import sys
 
 import pytest
 
-from rules.__main__ import main
+from rules.__main__ import main, read_position
+from rules.gnubg_id import encode_position_id
+from rules.match_id import encode_match_id
+from rules.registry import find_variant
+from rules.xgid import decode_xgid
 
 START = "4HPwATDgc/ABMA"
 
@@ -120,3 +124,48 @@ def test_human_commands_take_any_variant_and_the_json_form(capsys: pytest.Captur
     after = json.dumps({"white": {"points": [0] * 17 + [2] + [0] * 5 + [13]}, "black": {"points": [0] * 23 + [15]}})
     assert main(["judge", uzun_start, "6", "6", after, "--variant", "uzun"]) == 0
     assert "legal: 24/18 24/18" in capsys.readouterr().out
+
+
+OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"  # Black (bottom) on roll with 5-2
+
+
+def test_list_takes_an_xgid_and_uses_its_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", OPENING_XGID]) == 0
+    listed = capsys.readouterr().out
+    assert "to move: black" in listed and "5-2: 8 distinct" in listed and "13/11 13/8" in listed
+
+
+def test_gnubg_position_and_match_id_pair_reads_as_the_xgid_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """The pair gnubg prints, built by the gnubg-checked encoders, names the same position and roll."""
+    position, info = decode_xgid(OPENING_XGID)
+    pair = f"{encode_position_id(position)}:{encode_match_id(info)}"
+    given = read_position(pair, find_variant("backgammon"))
+    assert given.position == position and given.dice == (5, 2)
+    assert main(["list", pair]) == 0
+    assert capsys.readouterr().out == (main(["list", OPENING_XGID]), capsys.readouterr().out)[1]
+
+
+def test_judge_takes_the_play_in_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", START, "3", "1", "8/5 6/5"]) == 0
+    assert "legal: 8/5 6/5" in capsys.readouterr().out
+    assert main(["judge", START, "3", "1", "24/18"]) == 1  # a 6 is not part of 3-1
+    assert capsys.readouterr().out.startswith("illegal:")
+    assert main(["judge", START, "3", "1", "neither"]) == 2
+
+
+def test_a_position_form_without_dice_asks_for_the_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", START]) == 2
+    assert "give the roll" in capsys.readouterr().err
+
+
+def test_plays_takes_an_xgid() -> None:
+    answer = run_plays([json.dumps({"id": 1, "xgid": OPENING_XGID, "dice": [3, 1]})])[0]
+    assert len(answer["moves"]) == 16  # type: ignore[arg-type]
+
+
+def test_piping_into_head_ends_quietly() -> None:
+    """``tavla demo | head -1``: the reader leaves early; no BrokenPipeError traceback."""
+    shell = f"{sys.executable} -m rules demo --seed 3 | head -n 1"
+    completed = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert completed.stdout.count("\n") == 1
+    assert "Traceback" not in completed.stderr and "BrokenPipe" not in completed.stderr
