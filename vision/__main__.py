@@ -3,6 +3,7 @@
     python -m vision read --json [--all] IMAGE...     one JSON line per image
     python -m vision watch SOURCE --json              one JSON line per settled throw
     python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
+    python -m vision check-setup SOURCE [--corners]   is this camera set-up good enough? what to change
 
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
@@ -21,6 +22,7 @@ from vision.fairness import FairnessMonitor
 from vision.pipeline import COCKED_SURE, DiceReader
 from vision.reader import DEFAULT_MODEL
 from vision.settle import watch
+from vision.setupcheck import Grade, check_source
 from vision.sources import load_image, open_source
 from vision.verdict import ThrowObservation
 
@@ -87,15 +89,19 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if first is None:
             raise VisionError(f"{args.source}: no frames")
         calibration = detect_board(first.image)
+    throws = 0
     try:
         for obs in watch(frames, reader, calibration, args.thrower, args.still_ms / 1000):
+            throws += 1
             print(json.dumps(obs.to_json()) if args.json else _text(obs), flush=True)
     finally:
         source.close()
     errors = getattr(source, "errors", [])
     for err in errors:
         print(json.dumps({"error": err}) if args.json else f"error: {err}", flush=True)
-    return 1 if errors else 0
+    if not throws:
+        print(f"{args.source}: no settled throw seen", file=sys.stderr)
+    return 1 if errors or not throws else 0
 
 
 def cmd_fairness(args: argparse.Namespace) -> int:
@@ -117,11 +123,22 @@ def cmd_fairness(args: argparse.Namespace) -> int:
             except (ValueError, KeyError, TypeError, IndexError) as exc:
                 print(f"{args.throws}:{n}: skipped ({exc})", file=sys.stderr)
     report = monitor.report()
+    if not any(r.throws for r in report.results):
+        print(f"{args.throws}: no valid throw to judge", file=sys.stderr)
+        return 1
     for r in report.results:
         note = "LOOKS LOADED" if r.flagged else ("ok" if r.enough else "too few throws to judge")
         unit = "throws" if r.name == "pair" else "values"
         print(f"{r.name}: {r.throws} {unit}, chi2 {r.statistic:.2f}, p {r.p_value:.4g}: {note}")
     return 3 if report.flagged else 0
+
+
+def cmd_check_setup(args: argparse.Namespace) -> int:
+    """Exit 0 for a good set-up, 1 for a borderline one, 3 for one not good enough."""
+    report = check_source(int(args.source) if args.source.isdigit() else args.source,
+                          parse_corners(args.corners) if args.corners else None)
+    print(json.dumps(report.to_dict()) if args.json else report.text())
+    return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--alpha", type=float, default=0.001)
     f.add_argument("--pooled", action="store_true", help="the two dice cannot be told apart")
     f.set_defaults(func=cmd_fairness)
+    c = sub.add_parser("check-setup", help="is this camera set-up good enough to referee with? what to change")
+    c.add_argument("source", metavar="SOURCE", help="camera index, video file or a picture from the camera")
+    c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')
+    c.add_argument("--json", action="store_true", help="one JSON object")
+    c.set_defaults(func=cmd_check_setup)
     args = ap.parse_args(argv)
     try:
         return int(args.func(args))
