@@ -16,6 +16,11 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
@@ -63,20 +68,37 @@ def cmd_read(args: argparse.Namespace) -> int:
     reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
     failed = 0
     fixed = parse_corners(args.corners) if args.corners else None
+    drawn: set[str] = set()
     for path in args.images:
         try:
             image = load_image(path)
+            cal = None
             if args.all:
                 obs = reader.read_all(image, source=path)
             else:
                 cal = fixed if fixed is not None else (detect_board(image) if args.auto_corners else None)
                 obs = reader.read(image, cal, args.thrower, source=path)
             line = json.dumps(obs.to_json()) if args.json else _text(obs)
+            if args.annotate is not None:
+                _write_annotated(args.annotate, path, annotate(image, obs, cal), drawn)
         except VisionError as exc:
             failed += 1
             line = json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}"
         print(line, flush=True)
     return 1 if failed else 0
+
+
+def _write_annotated(folder: Path, source: str, picture: NDArray[np.uint8], taken: set[str]) -> None:
+    """``folder/NAME.png`` for the picture ``NAME.*`` (``NAME-2.png``... when two pictures share a name)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem, n = Path(source).stem, 1
+    name = f"{stem}.png"
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.png"
+    taken.add(name)
+    if not cv2.imwrite(str(folder / name), picture):
+        raise VisionError(f"{folder / name}: cannot write the annotated picture")
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -147,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("read", help="read dice in still images")
     _add_common(r)
     r.add_argument("--all", action="store_true", help="every die in the image, any number, no verdict")
+    r.add_argument("--annotate", type=Path, metavar="OUT_DIR",
+                   help="also write each picture with its board, boxes, values and verdict drawn into OUT_DIR")
     r.add_argument("images", nargs="+", metavar="IMAGE")
     r.set_defaults(func=cmd_read)
     w = sub.add_parser("watch", help="watch a camera, video or image folder; one line per settled throw")

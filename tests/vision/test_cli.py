@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.train.heldout import throw_video
 
@@ -86,3 +87,21 @@ def test_read_refuses_a_cocked_setting_out_of_range(tmp_path: Path) -> None:
     done = run("read", "--json", "--cocked-from", "0", str(image))
     assert done.returncode != 0
     assert "cocked_from must lie in (0, 1]" in done.stderr + done.stdout
+
+
+def test_read_annotate_writes_each_picture_with_its_reading_drawn(tmp_path: Path) -> None:
+    from vision.__main__ import main
+    from vision.train.heldout import heldout_throw
+
+    throw = heldout_throw(2, "valid")
+    picture = tmp_path / "throw.png"
+    cv2.imwrite(str(picture), throw.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in throw.corners)
+    out = tmp_path / "annotated"
+    main(["read", "--json", "--corners", corners, "--annotate", str(out), str(picture), str(picture)])
+    drawn = sorted(p.name for p in out.iterdir())
+    assert drawn == ["throw-2.png", "throw.png"]  # one per picture read, names never overwritten
+    annotated = cv2.imread(str(out / "throw.png"))
+    assert annotated.shape == throw.image.shape
+    changed = np.any(annotated != throw.image, axis=2)
+    assert 0.02 < changed.mean() < 0.9  # the half is tinted and the board outlined, the picture still shows
