@@ -4,6 +4,7 @@
     python -m vision watch SOURCE --json              one JSON line per settled throw
     python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
     python -m vision check-setup SOURCE [--corners]   is this camera set-up good enough? what to change
+    python -m vision markers OUT.png                  the four board-corner markers to print (then --markers)
 
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
@@ -24,6 +25,7 @@ from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
+from vision.markers import calibrate_from_markers, marker_sheet
 from vision.pipeline import COCKED_SURE, DiceReader
 from vision.reader import DEFAULT_MODEL
 from vision.settle import watch
@@ -36,6 +38,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines (the stable machine contract)")
     p.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (manual calibration)')
     p.add_argument("--auto-corners", action="store_true", help="find the board's corners automatically")
+    p.add_argument("--markers", action="store_true",
+                   help="find the board's corners from its four printed corner markers (python -m vision markers)")
     p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
                    help="who threw: the player at the bottom or the top of the image")
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
@@ -64,6 +68,20 @@ def _calibration(args: argparse.Namespace, image_path: str | None) -> Calibratio
     return None
 
 
+def _found_calibration(args: argparse.Namespace, image: NDArray[np.uint8]) -> Calibration | None:
+    """The board found in the picture, by its corner markers or its outline, as the options ask."""
+    if args.markers:
+        return calibrate_from_markers(image)
+    return detect_board(image) if args.auto_corners else None
+
+
+def cmd_markers(args: argparse.Namespace) -> int:
+    if not cv2.imwrite(str(args.out), marker_sheet(args.mm, args.dpi)):
+        raise VisionError(f"{args.out}: cannot write the marker sheet (use .png)")
+    print(f"{args.out}: four {args.mm:.0f} mm corner markers at {args.dpi} dpi; print at 100 %")
+    return 0
+
+
 def cmd_read(args: argparse.Namespace) -> int:
     reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
     failed = 0
@@ -76,7 +94,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             if args.all:
                 obs = reader.read_all(image, source=path)
             else:
-                cal = fixed if fixed is not None else (detect_board(image) if args.auto_corners else None)
+                cal = fixed if fixed is not None else _found_calibration(args, image)
                 obs = reader.read(image, cal, args.thrower, source=path)
             line = json.dumps(obs.to_json()) if args.json else _text(obs)
             if args.annotate is not None:
@@ -106,11 +124,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
     source = open_source(args.source, fps=args.fps)
     frames = source.frames()
     calibration = parse_corners(args.corners) if args.corners else None
-    if args.auto_corners and calibration is None:
+    if (args.auto_corners or args.markers) and calibration is None:
         first = next(frames, None)
         if first is None:
             raise VisionError(f"{args.source}: no frames")
-        calibration = detect_board(first.image)
+        calibration = _found_calibration(args, first.image)
     throws = 0
     try:
         for obs in watch(frames, reader, calibration, args.thrower, args.still_ms / 1000):
@@ -184,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--alpha", type=float, default=0.001)
     f.add_argument("--pooled", action="store_true", help="the two dice cannot be told apart")
     f.set_defaults(func=cmd_fairness)
+    m = sub.add_parser("markers", help="write the sheet of four board-corner markers to print")
+    m.add_argument("out", type=Path, metavar="OUT.png")
+    m.add_argument("--mm", type=float, default=40.0, help="each marker's side in millimetres")
+    m.add_argument("--dpi", type=int, default=300)
+    m.set_defaults(func=cmd_markers)
     c = sub.add_parser("check-setup", help="is this camera set-up good enough to referee with? what to change")
     c.add_argument("source", metavar="SOURCE", help="camera index, video file or a picture from the camera")
     c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')
