@@ -25,6 +25,7 @@ from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
+from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
 from vision.pipeline import COCKED_SURE, DiceReader
 from vision.reader import DEFAULT_MODEL
@@ -163,6 +164,8 @@ def cmd_fairness(args: argparse.Namespace) -> int:
             except (ValueError, KeyError, TypeError, IndexError) as exc:
                 print(f"{args.throws}:{n}: skipped ({exc})", file=sys.stderr)
     report = monitor.report()
+    if args.picture is not None and not cv2.imwrite(str(args.picture), fairness_picture(monitor.face_counts())):
+        raise VisionError(f"{args.picture}: cannot write the picture (use .png)")
     if not any(r.throws for r in report.results):
         print(f"{args.throws}: no valid throw to judge", file=sys.stderr)
         return 1
@@ -201,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("throws", help="JSON lines: `read`/`watch` output or [d1, d2] pairs")
     f.add_argument("--alpha", type=float, default=0.001)
     f.add_argument("--pooled", action="store_true", help="the two dice cannot be told apart")
+    f.add_argument("--picture", type=Path, metavar="OUT.png", help="also draw each die's face counts and the fair band")
     f.set_defaults(func=cmd_fairness)
     m = sub.add_parser("markers", help="write the sheet of four board-corner markers to print")
     m.add_argument("out", type=Path, metavar="OUT.png")

@@ -82,6 +82,29 @@ class FairnessReport:
         return any(r.flagged for r in self.results)
 
 
+@dataclass(frozen=True)
+class FaceCounts:
+    """How often each face of one die came up, and the band a fair die stays inside (per face, 99 %)."""
+
+    name: str
+    counts: tuple[int, ...]  # faces 1..6
+
+    @property
+    def throws(self) -> int:
+        return sum(self.counts)
+
+    def band(self, z: float = 2.576) -> tuple[float, float]:
+        """Normal approximation of a fair face's count: n/6 +- z standard deviations (z = 2.576: 99 %)."""
+        n = self.throws
+        spread = z * math.sqrt(n * (1 / 6) * (5 / 6))
+        return max(0.0, n / 6 - spread), n / 6 + spread
+
+    def outside(self, z: float = 2.576) -> tuple[int, ...]:
+        """The faces whose count lies outside the band."""
+        low, high = self.band(z)
+        return tuple(face for face, count in zip(FACES, self.counts) if not low <= count <= high)
+
+
 @dataclass
 class FairnessMonitor:
     """Feed throws as (first die, second die). When the two dice can be told apart (colour), keep the order
@@ -100,6 +123,14 @@ class FairnessMonitor:
     def extend(self, throws: Iterable[tuple[int, int]]) -> None:
         for a, b in throws:
             self.add(a, b)
+
+    def face_counts(self) -> tuple[FaceCounts, ...]:
+        """Each die's face counts (both dice together when they cannot be told apart)."""
+        if self.distinguishable:
+            sets = [("die 1", [t[0] for t in self.throws]), ("die 2", [t[1] for t in self.throws])]
+        else:
+            sets = [("both dice", [v for t in self.throws for v in t])]
+        return tuple(FaceCounts(name, tuple(values.count(f) for f in FACES)) for name, values in sets)
 
     def report(self) -> FairnessReport:
         n = len(self.throws)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -69,8 +70,18 @@ def test_fairness_command_reads_throws_and_flags_a_loaded_die(tmp_path: Path) ->
     path = tmp_path / "throws.jsonl"
     path.write_text("\n".join(lines) + "\n")
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-m", "vision", "fairness", str(path)], capture_output=True, text=True,
-                          cwd=root, timeout=120)
+    picture = tmp_path / "fairness.png"
+    done = subprocess.run([sys.executable, "-m", "vision", "fairness", str(path), "--picture", str(picture)],
+                          capture_output=True, text=True, cwd=root, timeout=120)
     assert done.returncode == 3, done.stdout + done.stderr
+    assert cv2.imread(str(picture)).shape == (300, 720, 3)
     assert "die 1: 400 values" in done.stdout and "LOOKS LOADED" in done.stdout.splitlines()[0]
     assert "skipped" in done.stderr
+
+
+def test_fairness_command_with_no_valid_throw_judges_nothing_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "throws.jsonl"
+    path.write_text(json.dumps({"verdict": "void", "reason": "cocked", "dice": []}) + "\n")
+    done = subprocess.run([sys.executable, "-m", "vision", "fairness", str(path)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.returncode == 1 and "no valid throw" in done.stderr
