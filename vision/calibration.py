@@ -23,7 +23,11 @@ Point = tuple[float, float]
 
 BOARD_VIEW = (1000.0, 800.0)  # canonical board width and height (outer edge of the board, frame included)
 BOARD_MM = 524.0  # a typical tournament board's outer width; sets the expected die size in pixels
+BOARD_DEPTH_MM = 444.0  # its outer depth (player to player)
+FRAME_MM = 22.0  # the raised frame round the playing surface
+BAR_MM = 30.0  # the raised bar between the two halves
 DIE_MM = 16.5
+RESTS_ON_MM = 6.0  # a die's centre this far onto the frame or the bar rests there (top-face parallax stays under)
 EDGE_SUPPORT = 0.5  # a side is the board's edge when at least half of it runs along a straight image edge
 
 
@@ -66,9 +70,15 @@ class Calibration:
         return (float(img[0, 0]), float(img[0, 1])), (float(img[1, 0]), float(img[1, 1]))
 
     def zone(self, point: Point, thrower: Thrower) -> Zone:
+        """Where a die's centre lies. The frame and the bar are not playing surface: a die resting on
+        either is ``off_board`` (the throw is void), like a die off the board."""
         x, y = self.to_board(np.array([point]))[0]
         w, h = BOARD_VIEW
-        if not (0 <= x <= w and 0 <= y <= h):
+        x_mm, y_mm = (x - w / 2) * BOARD_MM / w, (y - h / 2) * BOARD_DEPTH_MM / h  # from the board's middle
+        on_frame = (abs(x_mm) > BOARD_MM / 2 - FRAME_MM + RESTS_ON_MM
+                    or abs(y_mm) > BOARD_DEPTH_MM / 2 - FRAME_MM + RESTS_ON_MM)
+        on_bar = abs(x_mm) < BAR_MM / 2 - RESTS_ON_MM
+        if on_frame or on_bar:
             return "off_board"
         right = x > self.bar_x if thrower == "bottom" else x < self.bar_x
         return "right_half" if right else "wrong_half"

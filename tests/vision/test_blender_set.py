@@ -74,7 +74,7 @@ def test_a_scene_reads_back_as_the_benchmark_uses_it(tmp_path: Path) -> None:
     assert scene.dice[1].cocked and scene.dice[1].tilt_deg == 27.5 and scene.dice[0].box == (500, 300, 530, 331)
     assert scene.extra["support"] == "checker"
     cal = Calibration.from_corners(scene.corners)  # the corners are what calibration takes
-    assert cal.zone((650.0, 360.0), "bottom") != "off_board"
+    assert cal.zone((820.0, 360.0), "bottom") != "off_board"
     assert cal.zone((100.0, 360.0), "bottom") == "off_board"
 
 

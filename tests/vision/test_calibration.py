@@ -37,6 +37,22 @@ def test_right_hand_half_depends_on_the_thrower() -> None:
     assert cal.zone((500.0, 700.0), "top") == "off_board"
 
 
+def test_a_die_resting_on_the_frame_or_the_bar_is_off_the_playing_surface() -> None:
+    """A board seen straight on, 1000 x 800 px for 524 x 444 mm; frame 22 mm, bar 30 mm."""
+    cal = Calibration.from_corners([(0.0, 0.0), (1000.0, 0.0), (1000.0, 800.0), (0.0, 800.0)])
+    px_x, px_y = 1000 / 524, 800 / 444  # pixels per millimetre across and deep
+    on_the_frame = (1000 - 10 * px_x, 400.0)  # 10 mm from the outer edge: 12 mm onto the 22 mm frame
+    on_the_far_frame = (700.0, 800 - 8 * px_y)
+    on_the_bar = (500 + 5 * px_x, 400.0)
+    beside_the_bar = (500 + 20 * px_x, 400.0)  # 5 mm past the bar's edge: on the playing surface
+    beside_the_frame = (1000 - 25 * px_x, 400.0)
+    assert cal.zone(on_the_frame, "bottom") == "off_board"
+    assert cal.zone(on_the_far_frame, "bottom") == "off_board"
+    assert cal.zone(on_the_bar, "bottom") == "off_board" and cal.zone(on_the_bar, "top") == "off_board"
+    assert cal.zone(beside_the_bar, "bottom") == "right_half"
+    assert cal.zone(beside_the_frame, "bottom") == "right_half"
+
+
 def test_bar_line_runs_down_the_middle() -> None:
     cal = Calibration.from_corners(SQUARE)
     (x0, y0), (x1, y1) = cal.bar_line()
