@@ -7,11 +7,11 @@ reference firmware's Raspberry Pi Pico ids; each port's HELLO tells a clock
 from a board) or on ports named on the command line, and used when they
 answer; otherwise the device package's software clock runs on screen and
 plays are entered on the tablet. With ``sim`` the whole table is simulated
-through the real chain (:class:`app.simtable.SimulatedTable`: clock and board
+through the real chain (:class:`app.sim.table.SimulatedTable`: clock and board
 simulators on pty pairs, their drivers, and the camera whose pictures the
 dice reader reads): a tap on "Sim >" lets the simulated players act until the
 referee rules on something. With ``camera`` (``python -m app --camera SOURCE``) a
-physical camera, video or image folder is read by :class:`app.livecamera.LiveCamera`
+physical camera, video or image folder is read by :class:`app.table.camera.LiveCamera`
 in a thread; its throws reach the referee on the main thread through ``post``, and
 when it fails or ends the referee rules it disconnected and the dice are typed.
 """
@@ -22,20 +22,20 @@ import queue
 from pathlib import Path
 from typing import Any
 
-from app import events as ev
-from app.camera import Shot, SimulatedCamera, camera_event
-from app.devices import ClockLink, drain
-from app.engine import Stage
-from app.export import ExportError, write_exports
-from app.i18n import render
-from app.journal import JournalError
-from app.livecamera import Image, LiveCamera, Post
-from app.pin import hash_pin
-from app.rulings import Level, Reaction, Ruling
-from app.session import Session
-from app.setup import ClockSettings, Devices, MatchSetup, Mode
-from app.simtable import SimulatedTable, TableError
-from app.world import Temper, World
+from app.referee import events as ev
+from app.sim.camera import Shot, SimulatedCamera, camera_event
+from app.table.devices import ClockLink, drain
+from app.referee.engine import Stage
+from app.record.export import ExportError, write_exports
+from app.referee.i18n import render
+from app.record.journal import JournalError
+from app.table.camera import Image, LiveCamera, Post
+from app.referee.pin import hash_pin
+from app.referee.rulings import Level, Reaction, Ruling
+from app.record.session import Session
+from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.sim.table import SimulatedTable, TableError
+from app.sim.world import Temper, World
 from device import messages as dm
 from device.clockapi import ClockControl
 from device.driver import BoardDriver, ClockDriver, LinkState
@@ -267,7 +267,7 @@ class Controller:
         target = self.folder / "export"
         written = write_exports(self.session.referee, self.session.journal, target, language=self.language)
         try:
-            from app.export import mat_text
+            from app.record.export import mat_text
 
             mat_text(self.session.referee)
             self.message = ""

@@ -38,12 +38,12 @@ from kivy.uix.spinner import Spinner  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
-from app import events as ev  # noqa: E402
-from app.camera import Shot, square  # noqa: E402
-from app.engine import Referee, Stage, offers  # noqa: E402
-from app.i18n import label, word  # noqa: E402
-from app.rulings import Level  # noqa: E402
-from app.setup import Mode  # noqa: E402
+from app.referee import events as ev  # noqa: E402
+from app.sim.camera import Shot, square  # noqa: E402
+from app.referee.engine import Referee, Stage, offers  # noqa: E402
+from app.referee.i18n import label, word  # noqa: E402
+from app.referee.rulings import Level  # noqa: E402
+from app.referee.setup import Mode  # noqa: E402
 from app.ui.board import BoardWidget  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from rules.chouette import MemberCube  # noqa: E402

@@ -10,10 +10,10 @@ import dataclasses
 
 import pytest
 
-from app import events as ev
-from app.camera import SimulatedCamera
-from app.devices import opening_event
-from app.engine import Referee
+from app.referee import events as ev
+from app.sim.camera import SimulatedCamera
+from app.table.devices import opening_event
+from app.referee.engine import Referee
 from rules.position import Color
 from tests.app.table import Table, make_setup
 from vision import DieReading

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from app import events as ev
-from app.engine import Referee, Stage
-from app.i18n import render
-from app.rulings import ClockCommand, Level
-from app.setup import Devices, Mode, Policy
-from app.world import World
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.i18n import render
+from app.referee.rulings import ClockCommand, Level
+from app.referee.setup import Devices, Mode, Policy
+from app.sim.world import World
 from rules.match import Match, MatchEnd
 from rules.movegen import legal_plays
 from rules.odds import shots

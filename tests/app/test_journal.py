@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from app import events as ev
-from app.export import ExportError, journal_json, mat_text, result_sheet, write_exports
-from app.journal import Journal, JournalError
-from app.pin import check_pin, hash_pin
-from app.session import Session
-from app.world import World
+from app.referee import events as ev
+from app.record.export import ExportError, journal_json, mat_text, result_sheet, write_exports
+from app.record.journal import Journal, JournalError
+from app.referee.pin import check_pin, hash_pin
+from app.record.session import Session
+from app.sim.world import World
 from rules.mat import read_mat, recordable
 from rules.position import Color
 from tests.app.table import make_setup

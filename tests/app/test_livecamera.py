@@ -10,11 +10,11 @@ from typing import Callable
 
 import cv2
 
-from app import events as ev
-from app.devices import throw_event
-from app.livecamera import Image, LiveCamera
-from app.rulings import Level
-from app.setup import Mode
+from app.referee import events as ev
+from app.table.devices import throw_event
+from app.table.camera import Image, LiveCamera
+from app.referee.rulings import Level
+from app.referee.setup import Mode
 from app.ui.controller import Controller
 from vision import Calibration, ThrowObservation
 from vision.train.heldout import throw_video

@@ -1,8 +1,8 @@
 """The referee: events in, rulings and clock commands out; pure and deterministic.
 
 The referee is an immutable value. ``referee.handle(event)`` returns the next
-referee and a :class:`app.rulings.Reaction`; nothing else changes and nothing
-reads the time, so the journal (:mod:`app.journal`) can write the event and
+referee and a :class:`app.referee.rulings.Reaction`; nothing else changes and nothing
+reads the time, so the journal (:mod:`app.record.journal`) can write the event and
 its rulings before they take effect, and a restart folds the journal back
 into exactly the same referee.
 
@@ -18,7 +18,7 @@ opponent then accepts it as played or has it corrected.
 A chouette (RULES.md 2) runs through the same cycle: ``rules.chouette``
 holds its game, a cube per team member and the ledger; the box plays White,
 the team's acting captain Black, member cube actions arrive as
-:class:`app.events.MemberCube` touches, and each game's end settles every
+:class:`app.referee.events.MemberCube` touches, and each game's end settles every
 member with the box and turns the line.
 """
 
@@ -28,9 +28,9 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Union
 
-from app import events as ev
-from app.rulings import ClockCommand, Level, Reaction, Ruling, color_name
-from app.setup import MatchSetup, Mode, Policy
+from app.referee import events as ev
+from app.referee.rulings import ClockCommand, Level, Reaction, Ruling, color_name
+from app.referee.setup import MatchSetup, Mode, Policy
 from rules import cubeful as rc
 from rules.chouette import Chouette, ChouetteGame, CubeMove
 from rules.chouette import MemberCube as ChouetteCube

@@ -4,13 +4,13 @@
 on one queue (``ButtonPressed``, ``FlagFell``, ``TimeReport``,
 ``BoardSnapshot``, ``CheckerLifted``/``Placed``, ``LinkStatus``) and takes
 clock commands through ``device.clockapi.ClockControl``. This module turns
-those messages into :mod:`app.events` and the referee's
-:class:`app.rulings.ClockCommand` into clock calls. Board counts come in the
+those messages into :mod:`app.referee.events` and the referee's
+:class:`app.referee.rulings.ClockCommand` into clock calls. Board counts come in the
 board's numbering (White's); each side is turned into its own numbering with
 the variant's geometry, so uzun tavla's boards read right too.
 
 ``vision`` (issue 6) gives a ``ThrowObservation`` per settled throw;
-:func:`throw_event` turns it into a :class:`app.events.DiceObserved`.
+:func:`throw_event` turns it into a :class:`app.referee.events.DiceObserved`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import queue
 from typing import Any, Callable
 
-from app import events as ev
-from app.rulings import ClockCommand
+from app.referee import events as ev
+from app.referee.rulings import ClockCommand
 from device import messages as dm
 from device.clockapi import ClockControl
 from device.driver import LinkState

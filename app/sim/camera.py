@@ -27,9 +27,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from app import events as ev
-from app.devices import opening_event, throw_event
-from app.engine import Referee, Stage
+from app.referee import events as ev
+from app.table.devices import opening_event, throw_event
+from app.referee.engine import Referee, Stage
 from rules.position import Color
 from vision import Calibration, DiceReader, DieReading, ThrowObservation
 from vision.train import render

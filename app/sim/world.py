@@ -5,7 +5,7 @@ checker lifted or put down, a board snapshot, a clock press, a double, an
 answer) from the referee's state, the last event and the seed only. It keeps
 no state of its own, so a demo killed at any moment and restarted on the
 same journal carries on exactly as if it had never stopped. Its events are
-intentions: :class:`app.simtable.SimulatedTable` carries them out on the
+intentions: :class:`app.sim.table.SimulatedTable` carries them out on the
 device simulators and the camera, and the referee gets what those report.
 
 What it stages, so that the demo shows every procedure: void throws (cocked
@@ -28,8 +28,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from app import events as ev
-from app.engine import Referee, Stage, offers
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage, offers
 from rules.chouette import CubeMove, MemberCube
 from rules.errors import IllegalPlay
 from rules.movegen import legal_results

@@ -1,16 +1,16 @@
 """The simulated table wired through the real chain: device simulators on pty pairs, drivers, camera.
 
-:class:`app.world.World` decides what the two simulated players do next; this
+:class:`app.sim.world.World` decides what the two simulated players do next; this
 module makes it happen the way it would at a real table. Checkers are lifted
 and placed on the device package's board simulator, the clock is pressed on
 its clock simulator (both speak the serial protocol over pseudo-terminals),
 the drivers read them back with pyserial onto one queue, and
-:mod:`app.devices` turns their messages into referee events. Throws go
-through a camera (:mod:`app.camera`: an image rendered and read by the real
+:mod:`app.table.devices` turns their messages into referee events. Throws go
+through a camera (:mod:`app.sim.camera`: an image rendered and read by the real
 dice reader). Taps on the tablet (doubles, answers, the choice after an
 illegal play) go straight to the referee, as the touch screen does.
 
-Every event is journaled by the :class:`app.session.Session` before it takes
+Every event is journaled by the :class:`app.record.session.Session` before it takes
 effect, and everything the simulators do is derived from the journal, so a
 demo killed at any moment resumes exactly:
 
@@ -40,12 +40,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from app import events as ev
-from app.devices import ClockLink, device_event, layout_counts, to_board_point
-from app.engine import Referee
-from app.events import event_from_dict
-from app.rulings import Reaction
-from app.session import Session
+from app.referee import events as ev
+from app.table.devices import ClockLink, device_event, layout_counts, to_board_point
+from app.referee.engine import Referee
+from app.referee.events import event_from_dict
+from app.referee.rulings import Reaction
+from app.record.session import Session
 from device import messages as dm
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.sim import BoardSimulator, ClockSimulator
