@@ -32,7 +32,7 @@ from app.table.devices import opening_event, throw_event
 from app.referee.engine import Referee, Stage
 from rules.position import Color
 from vision import Calibration, DiceReader, DieReading, ThrowObservation
-from vision.train import render
+from vision.synth import render
 from vision.verdict import judge
 
 Image = NDArray[np.uint8]
