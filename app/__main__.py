@@ -49,9 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _journal_command(args: argparse.Namespace) -> int:
-    from app.sim.demo import export
     from app.record.journal import JournalError
     from app.record.session import Session
+    from app.sim.demo import export
 
     try:
         session = Session.open(args.journal)

@@ -20,9 +20,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.record.journal import Journal
 from app.referee.engine import Referee
 from app.referee.i18n import render, word
-from app.record.journal import Journal
 from app.referee.rulings import Level, Ruling
 from rules.errors import MatExportError, RulesError
 from rules.mat import write_mat

@@ -25,16 +25,16 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from app.sim.camera import SimulatedCamera, typed_dice
+from app.record.export import ExportError, journal_json, mat_text, result_sheet
+from app.record.journal import JournalError
+from app.record.session import Session
 from app.referee.engine import Referee
 from app.referee.events import Event
-from app.record.export import ExportError, journal_json, mat_text, result_sheet
 from app.referee.i18n import render
-from app.record.journal import JournalError
 from app.referee.pin import hash_pin
 from app.referee.rulings import Level, Reaction
-from app.record.session import Session
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.sim.camera import SimulatedCamera, typed_dice
 from app.sim.table import Camera, SimulatedTable, TableError
 from app.sim.world import Temper, World
 from rules.registry import find_variant

@@ -40,12 +40,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from app.record.session import Session
 from app.referee import events as ev
-from app.table.devices import ClockLink, device_event, layout_counts, to_board_point
 from app.referee.engine import Referee
 from app.referee.events import event_from_dict
 from app.referee.rulings import Reaction
-from app.record.session import Session
+from app.table.devices import ClockLink, device_event, layout_counts, to_board_point
 from device import messages as dm
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.sim import BoardSimulator, ClockSimulator

@@ -20,6 +20,7 @@ os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
 os.environ.setdefault("KCFG_GRAPHICS_WIDTH", "1280")  # landscape tablet, set before Kivy makes the window
 os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "800")
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from kivy.app import App  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
@@ -39,11 +40,11 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.referee import events as ev  # noqa: E402
-from app.sim.camera import Shot, square  # noqa: E402
 from app.referee.engine import Referee, Stage, offers  # noqa: E402
 from app.referee.i18n import label, word  # noqa: E402
 from app.referee.rulings import Level  # noqa: E402
 from app.referee.setup import Mode  # noqa: E402
+from app.table.dice import Image, Shot  # noqa: E402
 from app.ui.board import BoardWidget  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from rules.chouette import MemberCube  # noqa: E402
@@ -118,6 +119,18 @@ def texture_of(image: Any) -> Texture:
     texture = Texture.create(size=(width, height), colorfmt="bgr")
     texture.blit_buffer(image[::-1].copy().tobytes(), colorfmt="bgr", bufferfmt="ubyte")
     return texture
+
+
+def square(image: Image, side: int) -> Image:
+    """A crop scaled into a ``side`` x ``side`` tile (for the screen), with a thin border between tiles."""
+    tile = np.zeros((side, side, 3), np.uint8)
+    height, width = image.shape[:2]
+    scale = (side - 4) / max(height, width, 1)
+    size = (max(int(width * scale), 1), max(int(height * scale), 1))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    top, left = (side - size[1]) // 2, (side - size[0]) // 2
+    tile[top:top + size[1], left:left + size[0]] = small
+    return tile
 
 
 class CornerPicker(KivyImage):

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from app.referee import events as ev
 from app.__main__ import main
-from app.referee.engine import Referee, Stage
 from app.record.export import ExportError, mat_text, result_sheet
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
 from app.referee.i18n import render
 from app.referee.rulings import ClockCommand
-from app.record.session import Session
 from app.referee.setup import MatchSetup
 from rules.chouette import Chouette
 from rules.game import Game, Phase

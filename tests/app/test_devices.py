@@ -17,10 +17,10 @@ from typing import Callable
 
 import pytest
 
-from app.referee import events as ev
-from app.table.devices import ClockLink, drain
-from app.referee.engine import Stage
 from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.table.devices import ClockLink, drain
 from device.driver import BoardDriver, ClockDriver
 from device.messages import Side
 from device.sim import BoardSimulator, ClockSimulator

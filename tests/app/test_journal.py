@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from app.referee import events as ev
 from app.record.export import ExportError, journal_json, mat_text, result_sheet, write_exports
 from app.record.journal import Journal, JournalError
-from app.referee.pin import check_pin, hash_pin
 from app.record.session import Session
+from app.referee import events as ev
+from app.referee.pin import check_pin, hash_pin
 from app.sim.world import World
 from rules.mat import read_mat, recordable
 from rules.position import Color

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.sim.camera import typed_dice
-from app.referee.events import ClockPressed
 from app.record.session import Session
+from app.referee.events import ClockPressed
+from app.sim.camera import typed_dice
 from app.sim.table import SimulatedTable
 from app.sim.world import World
 from rules.position import Color
