@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Union
+from typing import Any, ClassVar, Mapping, TypeGuard, Union
 
 from rules.position import BAR, SLOTS, Color
 from rules.variant import ResultKind
@@ -341,14 +342,13 @@ InputEvent = Union[
     CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
 ]
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (
-        DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
-        Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation,
-        AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
-    )
-}
+EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in typing.get_args(InputEvent)}
+"""Every kind of event the referee handles, by the name the journal gives it."""
+
+
+def is_input(event: Event) -> TypeGuard[InputEvent]:
+    """True for an event of a kind the referee handles (an :data:`InputEvent`)."""
+    return EVENT_TYPES.get(event.kind) is type(event)
 
 
 def _plain(value: Any) -> Any:
