@@ -37,8 +37,7 @@ from app.referee.handlers.director import DirectorHandlers
 from app.referee.rulings import Reaction
 from app.referee.setup import MatchSetup, Mode, Policy
 from app.referee.state import Aids, FlaggedPlay, Irregularity, LastPlay, Stage, Tally, game_of, offers
-from rules.chouette import Chouette, CubeMove
-from rules.chouette import MemberCube as ChouetteCube
+from rules.chouette import Chouette, CubeMove, MemberCube
 from rules.errors import RulesError
 from rules.game import Game, Phase
 from rules.match import Match
@@ -188,7 +187,7 @@ class Referee:
         names = {game.box_color: game.box, game.team_color: game.acting_captain or game.captain}
         return (names[Color.WHITE], names[Color.BLACK])
 
-    def member_moves(self) -> list[ChouetteCube]:
+    def member_moves(self) -> list[MemberCube]:
         """The chouette cube actions open now (whose cube, what, by whom); empty outside a chouette."""
         session = self.chouette
         if session is None or self.stage not in (Stage.ROLL, Stage.DOUBLE):
@@ -200,7 +199,7 @@ class Referee:
                 continue
             for by in (member, game.box):
                 for move in CubeMove:
-                    action = ChouetteCube(member, move, by)
+                    action = MemberCube(member, move, by)
                     try:
                         game.apply(action)
                     except RulesError:
@@ -253,13 +252,13 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_dice_observed(event)
         case ev.ManualDice():
             step.on_manual_dice(event)
-        case ev.NameDouble():
+        case ev.DoubleNamed():
             step.on_name_double(event)
-        case ev.BoardSnapshot():
+        case ev.BoardSeen():
             step.on_board_snapshot(event)
-        case ev.CheckerLifted():
+        case ev.LiftSeen():
             step.on_checker_lifted(event)
-        case ev.CheckerPlaced():
+        case ev.PlaceSeen():
             step.on_checker_placed(event)
         case ev.ManualPlay():
             step.on_manual_play(event)
@@ -267,29 +266,29 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_accept_illegal(event)
         case ev.CorrectIllegal():
             step.on_correct_illegal(event)
-        case ev.Double():
+        case ev.DoubleOffered():
             step.on_double(event)
-        case ev.Take():
+        case ev.DoubleTaken():
             step.on_take(event)
-        case ev.Drop():
+        case ev.DoubleDropped():
             step.on_drop(event)
-        case ev.Beaver():
+        case ev.Beavered():
             step.on_beaver(event)
-        case ev.Raccoon():
+        case ev.Raccooned():
             step.on_raccoon(event)
-        case ev.Resign():
+        case ev.ResignationOffered():
             step.on_resign(event)
-        case ev.AcceptResignation():
+        case ev.ResignationAccepted():
             step.on_accept_resignation(event)
-        case ev.RejectResignation():
+        case ev.ResignationRejected():
             step.on_reject_resignation(event)
-        case ev.MemberCube():
+        case ev.MemberCubeMoved():
             step.on_member_cube(event)
         case ev.ClockPressed():
             step.on_clock_pressed(event)
-        case ev.FlagFell():
+        case ev.ClockFlag():
             step.on_flag_fell(event)
-        case ev.LinkStatus():
+        case ev.LinkChanged():
             step.on_link_status(event)
         case ev.CallDirector():
             step.on_call_director(event)

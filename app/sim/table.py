@@ -152,7 +152,7 @@ class Standing:
     white: tuple[int, ...]
     black: tuple[int, ...]
     in_hand: tuple[int, int]
-    snapshot: ev.BoardSnapshot | None
+    snapshot: ev.BoardSeen | None
     """The last snapshot handed to the referee (None before the first)."""
 
     def counts(self, color: Color) -> tuple[int, ...]:
@@ -160,10 +160,10 @@ class Standing:
 
     def after(self, event: ev.Event) -> "Standing":
         """The standing once ``event`` was handed to the referee."""
-        if isinstance(event, ev.BoardSnapshot):
+        if isinstance(event, ev.BoardSeen):
             return Standing(event.white, event.black, (0, 0), event)
-        if isinstance(event, (ev.CheckerLifted, ev.CheckerPlaced)):
-            lifted = isinstance(event, ev.CheckerLifted)
+        if isinstance(event, (ev.LiftSeen, ev.PlaceSeen)):
+            lifted = isinstance(event, ev.LiftSeen)
             counts = list(self.counts(event.color))
             hand = list(self.in_hand)
             if lifted:
@@ -176,7 +176,7 @@ class Standing:
             return Standing(white, black, (hand[0], hand[1]), self.snapshot)
         return self
 
-    def shows(self, event: ev.BoardSnapshot) -> bool:
+    def shows(self, event: ev.BoardSeen) -> bool:
         """True when a snapshot says nothing new: the checkers stand where the journal already has them."""
         return self.snapshot is not None and (event.white, event.black) == (self.white, self.black)
 
@@ -196,13 +196,13 @@ class Standing:
         return standing
 
 
-def snapshot_event(position: Position) -> ev.BoardSnapshot:
+def snapshot_event(position: Position) -> ev.BoardSeen:
     """What a sensing board reports for ``position``: checkers still to enter lie with those off the board."""
     sides = []
     for color in Color:
         counts = position.side(color)
         sides.append((counts[OFF] + position.waiting(color), *counts[1:]))
-    return ev.BoardSnapshot(sides[0], sides[1])
+    return ev.BoardSeen(sides[0], sides[1])
 
 
 class SimulatedTable:
@@ -328,10 +328,10 @@ class SimulatedTable:
         referee = self.session.referee
         if isinstance(intention, ev.DiceObserved):
             self._submit(self.camera(intention, referee))
-        elif isinstance(intention, (ev.ClockPressed, ev.FlagFell)):
+        elif isinstance(intention, (ev.ClockPressed, ev.ClockFlag)):
             by = intention.by if isinstance(intention, ev.ClockPressed) else intention.color
             self.press(by, self.think_ms(referee, by) if self.timed else 0)
-        elif isinstance(intention, (ev.CheckerLifted, ev.CheckerPlaced, ev.BoardSnapshot)) and self.board_sim:
+        elif isinstance(intention, (ev.LiftSeen, ev.PlaceSeen, ev.BoardSeen)) and self.board_sim:
             self.move(intention, referee.position)
         else:
             self._submit(intention)  # a tap on the tablet
@@ -359,7 +359,7 @@ class SimulatedTable:
     def move(self, intention: ev.Event, position: Position) -> None:
         board = self.board_sim
         assert board is not None
-        if isinstance(intention, ev.BoardSnapshot):
+        if isinstance(intention, ev.BoardSeen):
             white, black = layout_counts(intention.white, intention.black, position)
             if (board.side_counts(dm.Side.WHITE), board.side_counts(dm.Side.BLACK)) != (white, black) \
                     or any(board.in_hand.values()) or not board.changing:
@@ -368,10 +368,10 @@ class SimulatedTable:
             self._collect(lambda m: isinstance(m, dm.BoardSnapshot) and m.reason is dm.SnapshotReason.SETTLED,
                           "the board's snapshot")
             return
-        assert isinstance(intention, (ev.CheckerLifted, ev.CheckerPlaced))
+        assert isinstance(intention, (ev.LiftSeen, ev.PlaceSeen))
         side = _SIDE[intention.color]
         point = to_board_point(intention.point, intention.color, position)
-        if isinstance(intention, ev.CheckerLifted):
+        if isinstance(intention, ev.LiftSeen):
             board.lift(point, side)
             self._collect(lambda m: isinstance(m, dm.CheckerLifted) and (m.point, m.colour) == (point, side),
                           "the lift")
@@ -406,10 +406,10 @@ class SimulatedTable:
             return
         if event is None:
             return
-        if isinstance(event, ev.LinkStatus) and dict(referee.links).get(event.device) is event.up:
+        if isinstance(event, ev.LinkChanged) and dict(referee.links).get(event.device) is event.up:
             return
         resync = isinstance(message, dm.BoardSnapshot) and message.reason is not dm.SnapshotReason.SETTLED
-        if resync and isinstance(event, ev.BoardSnapshot) and self.standing.shows(event):
+        if resync and isinstance(event, ev.BoardSeen) and self.standing.shows(event):
             return
         self._submit(event)
 

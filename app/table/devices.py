@@ -21,8 +21,7 @@ from app.referee import events as ev
 from app.referee.rulings import ClockCommand
 from device import messages as dm
 from device.clockapi import ClockControl
-from device.driver import LinkState
-from device.driver import LinkStatus as DeviceLink
+from device.driver import LinkState, LinkStatus
 from rules.position import BAR, OFF, Color, Position
 
 _SIDE = {Color.WHITE: dm.Side.WHITE, Color.BLACK: dm.Side.BLACK}
@@ -56,20 +55,20 @@ def device_event(message: object, position: Position) -> ev.Event | None:
             return None
         return ev.ClockPressed(_COLOR[message.side], message.white_ms, message.black_ms)
     if isinstance(message, dm.FlagFell):
-        return ev.FlagFell(_COLOR[message.side])
+        return ev.ClockFlag(_COLOR[message.side])
     if isinstance(message, dm.BoardSnapshot):
-        return ev.BoardSnapshot(own_counts(message, Color.WHITE, position),
+        return ev.BoardSeen(own_counts(message, Color.WHITE, position),
                                 own_counts(message, Color.BLACK, position))
     if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
         color = _COLOR[message.colour]
         point = board_point(_slot(message.point), color, position)
-        kind = ev.CheckerLifted if isinstance(message, dm.CheckerLifted) else ev.CheckerPlaced
+        kind = ev.LiftSeen if isinstance(message, dm.CheckerLifted) else ev.PlaceSeen
         return kind(color, point)
-    if isinstance(message, DeviceLink):
+    if isinstance(message, LinkStatus):
         device = _DEVICE.get(message.kind)
         if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
             return None
-        return ev.LinkStatus(device, message.state is LinkState.CONNECTED, message.detail)
+        return ev.LinkChanged(device, message.state is LinkState.CONNECTED, message.detail)
     return None
 
 

@@ -74,7 +74,7 @@ class LiveStation:
         session.listeners.append(self.on_reaction)
         if self.live_camera is not None:
             if self.live_camera.failure is not None:  # it failed on the set-up screen: say so in the journal
-                session.submit(ev.LinkStatus("camera", False, self.live_camera.failure))
+                session.submit(ev.LinkChanged("camera", False, self.live_camera.failure))
             else:
                 self.live_camera.arm(calibration)
         if physical_clock:
@@ -117,7 +117,7 @@ class LiveStation:
         """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""
         self.notify("" if up else detail)
         if self.session is not None:
-            self.session.submit(ev.LinkStatus("camera", up, detail))
+            self.session.submit(ev.LinkChanged("camera", up, detail))
 
     def clock_report(self) -> dm.TimeReport:
         """The clock's latest report: the physical clock's own when it has sent one, else the software clock's."""

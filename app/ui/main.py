@@ -497,7 +497,7 @@ class PlayScreen(TavlaScreen):
                 if cube.offered_by is not None:
                     state = f"{self.t('cube')} {cube.value} > {cube.value * 2} ?"
             buttons = [(self.member_move_text(action, game.box),
-                        partial(self.act, ev.MemberCube(member, action.move.value, action.by)))
+                        partial(self.act, ev.MemberCubeMoved(member, action.move.value, action.by)))
                        for action in moves if action.member == member]
             colour = (0.10, 0.30, 0.45) if member == game.acting_captain else (0.18, 0.18, 0.22)
             self.strip.add_widget(Card(f"{role} · {member}\n{state}\n{self.t('ledger')}"
@@ -533,23 +533,23 @@ class PlayScreen(TavlaScreen):
             return out
         chouette = referee.chouette is not None  # its cube buttons are on the people's cards
         if stage is Stage.ROLL and not chouette and referee.match.game.may_double(to_act):
-            out.append((self.t("double"), lambda: self.act(ev.Double(to_act))))
+            out.append((self.t("double"), lambda: self.act(ev.DoubleOffered(to_act))))
         if stage is Stage.DOUBLE and not chouette:
-            out += [(self.t("take"), lambda: self.act(ev.Take(to_act))),
-                    (self.t("drop"), lambda: self.act(ev.Drop(to_act)))]
+            out += [(self.t("take"), lambda: self.act(ev.DoubleTaken(to_act))),
+                    (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)))]
             if referee.match.is_money:
-                out.append((self.t("beaver"), lambda: self.act(ev.Beaver(to_act))))
+                out.append((self.t("beaver"), lambda: self.act(ev.Beavered(to_act))))
         if stage is Stage.ILLEGAL:
             out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act))),
                     (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)))]
         if stage is Stage.RESIGNATION:
-            out += [(self.t("accept_resign"), lambda: self.act(ev.AcceptResignation(to_act))),
-                    (self.t("reject_resign"), lambda: self.act(ev.RejectResignation(to_act)))]
+            out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act))),
+                    (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)))]
         if stage is Stage.ROLL and not chouette:
-            out.append((self.t("resign"), lambda: self.act(ev.Resign(to_act, 1))))
+            out.append((self.t("resign"), lambda: self.act(ev.ResignationOffered(to_act, 1))))
         if stage is Stage.NAME_DOUBLE:
             for number in range(1, 7):
-                out.append((f"{number}-{number}", partial(self.act, ev.NameDouble(to_act, number))))
+                out.append((f"{number}-{number}", partial(self.act, ev.DoubleNamed(to_act, number))))
         out.append((self.t("call"), lambda: self.act(ev.CallDirector(to_act))))
         return out
 

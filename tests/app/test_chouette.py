@@ -28,8 +28,8 @@ W, B = Color.WHITE, Color.BLACK
 PLAYERS = ("Box", "Cap", "Deniz", "Ece")
 
 
-def cube(member: str, move: str, by: str) -> ev.MemberCube:
-    return ev.MemberCube(member, move, by)
+def cube(member: str, move: str, by: str) -> ev.MemberCubeMoved:
+    return ev.MemberCubeMoved(member, move, by)
 
 
 def team_to_roll(players: tuple[str, ...] = PLAYERS) -> Table:
@@ -98,11 +98,11 @@ def test_only_the_member_and_the_box_act_on_a_cube_and_the_cube_rules_hold() -> 
     refused = table.send(cube("Cap", "double", "Box"))  # not the box's turn
     assert refused.codes == ["member_cube_refused"] and refused.rulings[0].params["rule"] == "not_your_turn"
     assert "kendi sırasında" in render(refused.rulings[0], "tr")
-    assert table.send(ev.Double(B)).codes == ["chouette_names_member"]
-    assert table.send(ev.Resign(B)).codes == ["chouette_names_member"]
+    assert table.send(ev.DoubleOffered(B)).codes == ["chouette_names_member"]
+    assert table.send(ev.ResignationOffered(B)).codes == ["chouette_names_member"]
     assert Table().send(cube("Cap", "double", "Cap")).codes == ["not_a_chouette"]
     with pytest.raises(ValueError, match="cube action"):
-        ev.MemberCube("Cap", "redouble", "Cap")
+        ev.MemberCubeMoved("Cap", "redouble", "Cap")
     assert ev.event_from_dict(ev.event_to_dict(cube("Cap", "beaver", "Box"))) == cube("Cap", "beaver", "Box")
 
 

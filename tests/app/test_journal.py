@@ -154,7 +154,7 @@ def test_a_play_accepted_as_illegal_cannot_go_into_a_mat_file_but_stays_in_the_j
     white = list(start.white)
     white[13] -= 1
     white[8] += 1
-    session.submit(ev.BoardSnapshot(tuple(white), start.black))
+    session.submit(ev.BoardSeen(tuple(white), start.black))
     session.submit(ev.ClockPressed(W))
     session.submit(ev.AcceptIllegal(B))
     with pytest.raises(ExportError, match="accepted as made although illegal"):

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from app.referee import events as ev
+from app.referee.handling import KIND, Handling
 from app.referee.rulings import Level
 from app.referee.state import Stage
-from app.referee.step import KIND, Step
-from rules.chouette import ChouetteGame, CubeMove
-from rules.chouette import MemberCube as ChouetteCube
+from rules.chouette import ChouetteGame, CubeMove, MemberCube
 from rules.errors import IllegalCubeAction, RulesError
 
 
-class ChouetteHandlers(Step):
+class ChouetteHandlers(Handling):
     """Chouette events and what follows from them."""
 
-    def on_member_cube(self, event: ev.MemberCube) -> None:
+    def on_member_cube(self, event: ev.MemberCubeMoved) -> None:
         """A chouette cube action: a member doubles the box or answers it, the box doubles or answers a member."""
         state = self.state
         stage = state.stage
@@ -29,7 +28,7 @@ class ChouetteHandlers(Step):
             return
         game = session.game
         try:
-            after = session.apply(ChouetteCube(event.member, CubeMove(event.move), event.by))
+            after = session.apply(MemberCube(event.member, CubeMove(event.move), event.by))
         except IllegalCubeAction as error:
             self.say("member_cube_refused", Level.WARNING, by=event.by, member=event.member,
                      rule=error.rule.name.lower(), detail=str(error))

@@ -39,7 +39,7 @@ class ClockHandlers(PlayHandlers):
             self.say("answer_first", Level.WARNING, player=to_act)
             self.run_clock(to_act)
 
-    def on_flag_fell(self, event: ev.FlagFell) -> None:
+    def on_flag_fell(self, event: ev.ClockFlag) -> None:
         state = self.state
         if state.match.over:
             return
@@ -54,7 +54,7 @@ class ClockHandlers(PlayHandlers):
         self.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value,
                  score=list(match.score))
 
-    def on_link_status(self, event: ev.LinkStatus) -> None:
+    def on_link_status(self, event: ev.LinkChanged) -> None:
         links = dict(self.state.links)
         if links.get(event.device) == event.up:
             return

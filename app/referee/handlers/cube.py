@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.referee import events as ev
+from app.referee.handling import KIND, Handling
 from app.referee.rulings import Level
-from app.referee.step import KIND, Step
 from rules import cubeful as rc
 from rules.errors import IllegalAction, IllegalCubeAction, RulesError
 from rules.game import Phase
@@ -12,31 +12,31 @@ from rules.position import Color
 from rules.variant import ResultKind
 
 
-class CubeHandlers(Step):
+class CubeHandlers(Handling):
     """Cube events and what follows from them."""
 
-    def on_double(self, event: ev.Double) -> None:
+    def on_double(self, event: ev.DoubleOffered) -> None:
         self.cube_action(rc.Double(event.by), event.by)
 
-    def on_take(self, event: ev.Take) -> None:
+    def on_take(self, event: ev.DoubleTaken) -> None:
         self.cube_action(rc.Take(event.by), event.by)
 
-    def on_drop(self, event: ev.Drop) -> None:
+    def on_drop(self, event: ev.DoubleDropped) -> None:
         self.cube_action(rc.Drop(event.by), event.by)
 
-    def on_beaver(self, event: ev.Beaver) -> None:
+    def on_beaver(self, event: ev.Beavered) -> None:
         self.cube_action(rc.Beaver(event.by), event.by)
 
-    def on_raccoon(self, event: ev.Raccoon) -> None:
+    def on_raccoon(self, event: ev.Raccooned) -> None:
         self.cube_action(rc.Raccoon(event.by), event.by)
 
-    def on_resign(self, event: ev.Resign) -> None:
+    def on_resign(self, event: ev.ResignationOffered) -> None:
         self.cube_action(rc.Resign(event.by, ResultKind(event.level)), event.by)
 
-    def on_accept_resignation(self, event: ev.AcceptResignation) -> None:
+    def on_accept_resignation(self, event: ev.ResignationAccepted) -> None:
         self.cube_action(rc.AcceptResignation(event.by), event.by)
 
-    def on_reject_resignation(self, event: ev.RejectResignation) -> None:
+    def on_reject_resignation(self, event: ev.ResignationRejected) -> None:
         self.cube_action(rc.RejectResignation(event.by), event.by)
 
     def cube_action(self, action: rc.Action, by: Color) -> None:

@@ -25,7 +25,7 @@ from rules.steprules import Landing
 class PlayHandlers(CubeHandlers, ChouetteHandlers):
     """Play events and what follows from them."""
 
-    def on_board_snapshot(self, event: ev.BoardSnapshot) -> None:
+    def on_board_snapshot(self, event: ev.BoardSeen) -> None:
         state = self.state
         raw = type(state.position).unchecked(event.white, event.black, state.mover)
         board = state.position.read_snapshot(raw)  # pins and checkers still to enter, as the variant reads them
@@ -50,7 +50,7 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
             if moved and not was_moved:
                 self.irregular("board_moved_out_of_turn", None, waiting=state.mover)
 
-    def on_checker_lifted(self, event: ev.CheckerLifted) -> None:
+    def on_checker_lifted(self, event: ev.LiftSeen) -> None:
         state = self.state
         self.set(in_hand=state.in_hand + 1)
         stage = state.stage
@@ -72,7 +72,7 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
             )
             self.say("hint", Level.INFO, player=event.color, point=event.point, targets=targets)
 
-    def on_checker_placed(self, event: ev.CheckerPlaced) -> None:
+    def on_checker_placed(self, event: ev.PlaceSeen) -> None:
         self.set(in_hand=max(self.state.in_hand - 1, 0))
 
     def judge_press(self) -> None:

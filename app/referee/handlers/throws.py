@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from app.referee import events as ev
+from app.referee.handling import Handling
 from app.referee.rulings import Level
 from app.referee.state import Stage, cube_values, game_of
-from app.referee.step import Step
 from rules import cubeful as rc
 from rules.errors import RulesError
 from rules.play import Play
@@ -13,7 +13,7 @@ from rules.position import Color
 from rules.variant import Opening
 
 
-class ThrowHandlers(Step):
+class ThrowHandlers(Handling):
     """Throw events and what follows from them."""
 
     def on_dice_observed(self, event: ev.DiceObserved) -> None:
@@ -105,7 +105,7 @@ class ThrowHandlers(Step):
         if state.legal_plays() == [Play()]:
             self.say("no_move", Level.INFO, player=state.mover, dice=list(state.numbers))
 
-    def on_name_double(self, event: ev.NameDouble) -> None:
+    def on_name_double(self, event: ev.DoubleNamed) -> None:
         state = self.state
         if not self.open_for_input(state.stage):
             return

@@ -23,7 +23,7 @@ KIND = {ResultKind.SINGLE: "single", ResultKind.GAMMON: "gammon", ResultKind.BAC
 """How a ruling names the kind of a game's result."""
 
 
-class Step:
+class Handling:
     """One event being handled: the state so far, the rulings and clock commands so far."""
 
     def __init__(self, state: Referee) -> None:
