@@ -1,4 +1,4 @@
-"""What the referee app receives: each die read, and the throw's verdict (RULES.md section 5).
+"""What the referee app receives: each die read, and the throw's verdict (docs/rules.md section 5).
 
 A throw is valid when exactly two dice lie flat, readable, inside the thrower's right-hand half. Otherwise it
 is void (both dice are thrown again) with the first reason that applies, in the order of :data:`REASONS`:

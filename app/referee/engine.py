@@ -6,7 +6,7 @@ reads the time, so the journal (:mod:`app.record.journal`) can write the event a
 its rulings before they take effect, and a restart folds the journal back
 into exactly the same referee.
 
-The turn cycle follows DESIGN.md and RULES.md sections 2 and 5 for every
+The turn cycle follows docs/design.md and docs/rules.md sections 2 and 5 for every
 variant in :mod:`rules.registry`; the referee only asks the rules core what
 is legal and never knows a variant by name. A play is judged by its result:
 when the player presses the clock, the sensing board's last snapshot must be
@@ -15,7 +15,7 @@ a sensing board the play is entered on the tablet. An illegal or unfinished
 play is flagged with the rule broken; under the "legal moves" policy the
 opponent then accepts it as played or has it corrected.
 
-A chouette (RULES.md 2) runs through the same cycle: ``rules.chouette``
+A chouette (docs/rules.md section 2) runs through the same cycle: ``rules.chouette``
 holds its game, a cube per team member and the ledger; the box plays White,
 the team's acting captain Black, member cube actions arrive as
 :class:`app.referee.events.MemberCube` touches, and each game's end settles every
@@ -84,7 +84,8 @@ class Referee:
     """Plays accepted as illegal: the rules core's action list no longer describes the match."""
     events: int = 0
     chouette: Chouette | None = None
-    """A chouette session (RULES.md 2): it holds the game and the per-person ledger; ``match`` is then unused."""
+    """A chouette session (docs/rules.md section 2): it holds the game and the per-person ledger; ``match`` is
+    then unused."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":
@@ -208,7 +209,7 @@ class Referee:
         return moves
 
     def aids(self) -> Aids | None:
-        """Casual mode's aids; None in tournament mode (RULES.md section 5: no aids at all)."""
+        """Casual mode's aids; None in tournament mode (docs/rules.md section 5: no aids at all)."""
         if self.mode is Mode.TOURNAMENT:
             return None
         position = self.position

@@ -1,7 +1,7 @@
 """Everything the referee consumes, as small immutable values that go into the journal.
 
 Devices, the camera and the touch screen all speak to the referee in these
-events (DESIGN.md, the flow of one turn). Each event checks its own fields
+events (docs/design.md, the flow of one turn). Each event checks its own fields
 when it is made, so a garbled device frame or a wrong tap becomes a clear
 ``ValueError`` at the edge instead of a crash inside the referee, and each
 event turns into plain JSON and back (:func:`event_to_dict`,
@@ -25,7 +25,7 @@ from rules.variant import ResultKind
 
 
 class VoidReason(enum.Enum):
-    """Why the camera voided a throw (RULES.md section 5: both dice are thrown again)."""
+    """Why the camera voided a throw (docs/rules.md section 5: both dice are thrown again)."""
 
     COCKED = "cocked"
     WRONG_HALF = "wrong_half"
@@ -299,7 +299,7 @@ class MemberCubeMoved(Event):
     """A chouette cube action tapped on the tablet, naming whose cube and who acts.
 
     ``member`` is the team member whose cube it is; ``by`` is that member or
-    the box (RULES.md section 2: only those two have a say on it). ``move``
+    the box (docs/rules.md section 2: only those two have a say on it). ``move``
     is one of :data:`CUBE_MOVES`.
     """
 
@@ -317,7 +317,7 @@ class MemberCubeMoved(Event):
 
 @dataclass(frozen=True)
 class CallDirector(Event):
-    """Someone called the director: both clocks stop (RULES.md section 5)."""
+    """Someone called the director: both clocks stop (docs/rules.md section 5)."""
 
     kind: ClassVar[str] = "call_director"
     by: Color | None = None

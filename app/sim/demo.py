@@ -1,7 +1,7 @@
 """The headless demo: a whole simulated match refereed, journaled and exported, no screen.
 
 ``python -m app demo [--variant V] [--length N] [--seed S] [--export match.mat]``
-``python -m app demo --chouette N [--games G]``: a chouette of N players (RULES.md 2)
+``python -m app demo --chouette N [--games G]``: a chouette of N players (docs/rules.md section 2)
 
 Two simulated players (:class:`app.sim.world.World`) play at a simulated table
 that runs the real chain (:class:`app.sim.table.SimulatedTable`): checkers are

@@ -1,4 +1,5 @@
-"""The referee runs a chouette (RULES.md 2): a cube per member, the captain's checkers, settlement, the line."""
+"""The referee runs a chouette (docs/rules.md section 2): a cube per member, the captain's checkers, settlement,
+the line."""
 
 from __future__ import annotations
 

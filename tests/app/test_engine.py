@@ -1,4 +1,4 @@
-"""Scenario tests of the referee engine: each procedure of RULES.md sections 2 and 5."""
+"""Scenario tests of the referee engine: each procedure of docs/rules.md sections 2 and 5."""
 
 from __future__ import annotations
 

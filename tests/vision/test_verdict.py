@@ -1,4 +1,4 @@
-"""The verdict on a throw (RULES.md section 5) and its JSON form."""
+"""The verdict on a throw (docs/rules.md section 5) and its JSON form."""
 
 from __future__ import annotations
 
