@@ -45,12 +45,13 @@ from app.referee import events as ev
 from app.referee.engine import Referee
 from app.referee.events import event_from_dict
 from app.referee.rulings import Reaction
+from app.sim.world import snapshot_of
 from app.table.devices import ClockLink, device_event, layout_counts, to_board_point
 from device import messages as dm
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.sim import BoardSimulator, ClockSimulator
 from device.transport import FixedPort
-from rules.position import OFF, Color, Position
+from rules.position import Color, Position
 
 UNTIMED_MS = 24 * 3600 * 1000
 """The reserve put on the clock for a match without time control: the clock is then only the turn button."""
@@ -183,7 +184,7 @@ class Standing:
     @classmethod
     def of(cls, position: Position) -> "Standing":
         """The checkers set out for ``position`` (nothing reported yet)."""
-        snapshot = snapshot_event(position)
+        snapshot = snapshot_of(position)
         return cls(snapshot.white, snapshot.black, (0, 0), None)
 
     @classmethod
@@ -194,15 +195,6 @@ class Standing:
             if entry.kind == "event":
                 standing = standing.after(event_from_dict(entry.payload["event"]))
         return standing
-
-
-def snapshot_event(position: Position) -> ev.BoardSeen:
-    """What a sensing board reports for ``position``: checkers still to enter lie with those off the board."""
-    sides = []
-    for color in Color:
-        counts = position.side(color)
-        sides.append((counts[OFF] + position.waiting(color), *counts[1:]))
-    return ev.BoardSeen(sides[0], sides[1])
 
 
 class SimulatedTable:

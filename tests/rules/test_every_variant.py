@@ -18,27 +18,15 @@ from rules.notation import parse_play
 from rules.position import Color, Position, Status
 from rules.registry import VARIANTS, find_variant
 from rules.variant import Variant
-from tests.rules.variant_checks import self_play
+from tests.rules.variant_checks import random_game, self_play
 
 GAMES = 3
 
 
 def played(variant: Variant, seed: int) -> list[tuple[Position, tuple[int, ...], Game]]:
     """Every position met in a random game of ``variant``, with the numbers to play there and the game."""
-    rng = random.Random(seed)
-    game = Game.new(variant=variant)
-    seen: list[tuple[Position, tuple[int, ...], Game]] = []
-    while game.phase is Phase.OPENING:
-        game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.ROLL:
-            game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
-        if game.phase is Phase.NAME_DOUBLE:
-            game = game.name_double(rng.randint(1, 6))
-        numbers = game.pending if game.phase is Phase.PASSED else (game.dice or ())
-        seen.append((game.position, numbers, game))
-        game = game.play(rng.choice(game.legal_plays()).steps)
-    return seen
+    return [(game.position, game.pending if game.phase is Phase.PASSED else (game.dice or ()), game)
+            for game in random_game(variant, random.Random(seed)) if game.phase is not Phase.OVER]
 
 
 @pytest.fixture(params=VARIANTS, ids=lambda variant: variant.name)
