@@ -4,21 +4,18 @@ policy, mode)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
-from app.ui.widgets import TARGET, Banner, TavlaScreen, Widget_spacer, button
-
-if TYPE_CHECKING:
-    from app.ui.main import TavlaApp
+from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, Widget_spacer, button
 
 
 class DirectorScreen(TavlaScreen):
-    def __init__(self, app: "TavlaApp", **kwargs: Any) -> None:
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="director", **kwargs)
         self.build()
 

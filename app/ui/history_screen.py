@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from app.ui.widgets import TARGET, TavlaScreen, button
-
-if TYPE_CHECKING:
-    from app.ui.main import TavlaApp
+from app.ui.widgets import TARGET, ScreensApp, TavlaScreen, button
 
 
 class HistoryScreen(TavlaScreen):
-    def __init__(self, app: "TavlaApp", **kwargs: Any) -> None:
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="history", **kwargs)
         self.build()
 

@@ -4,7 +4,7 @@ banner and every tap a player may make (cube, resignation, the choice after an i
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import numpy as np
 from kivy.uix.boxlayout import BoxLayout
@@ -20,16 +20,13 @@ from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.table.dice import Shot
 from app.ui.board import BoardWidget
-from app.ui.widgets import TARGET, Banner, Card, TavlaScreen, button, square, texture_of
+from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, square, texture_of
 from rules.chouette import MemberCube
 from rules.position import Color
 
-if TYPE_CHECKING:
-    from app.ui.main import TavlaApp
-
 
 class PlayScreen(TavlaScreen):
-    def __init__(self, app: "TavlaApp", **kwargs: Any) -> None:
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="play", **kwargs)
         self.build()
 

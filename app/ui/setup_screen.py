@@ -3,7 +3,7 @@ camera picture whose four corners are tapped to calibrate it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -13,15 +13,12 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
 from app.referee.setup import Mode
-from app.ui.widgets import TARGET, CornerPicker, TavlaScreen, Widget_spacer, button, texture_of
+from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
-
-if TYPE_CHECKING:
-    from app.ui.main import TavlaApp
 
 
 class SetupScreen(TavlaScreen):
-    def __init__(self, app: "TavlaApp", **kwargs: Any) -> None:
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="setup", **kwargs)
         self.build()
 

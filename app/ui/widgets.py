@@ -6,7 +6,7 @@ accepted, blue information, amber warning, red a broken rule)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import cv2
 import numpy as np
@@ -25,8 +25,21 @@ from app.referee.rulings import Level
 from app.table.dice import Image
 from app.ui.controller import Controller
 
-if TYPE_CHECKING:
-    from app.ui.main import TavlaApp
+
+class ScreensApp(Protocol):
+    """What a screen asks of the app that shows it (the app's window, :class:`app.ui.main.TavlaApp`)."""
+
+    controller: Controller
+
+    def show(self, name: str) -> None:
+        """Bring the screen called ``name`` to the front."""
+
+    def refresh(self) -> None:
+        """Redraw the screen in front."""
+
+    def toggle_language(self) -> None:
+        """Switch the screens between Turkish and English."""
+
 
 TARGET = 72
 """Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet)."""
@@ -158,7 +171,7 @@ class CornerPicker(KivyImage):
 class TavlaScreen(Screen):
     """A screen of the app: it reads the referee through the controller and redraws on ``refresh``."""
 
-    def __init__(self, app: "TavlaApp", **kwargs: Any) -> None:
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.app = app
 
