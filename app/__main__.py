@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     subparsers = parser.add_subparsers(dest="command")
-    from app.demo import add_demo_parser, run_demo
+    from app.sim.demo import add_demo_parser, run_demo
 
     add_demo_parser(subparsers)
     verify = subparsers.add_parser("verify", help="check a journal's hash chain and replay it")
@@ -49,9 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _journal_command(args: argparse.Namespace) -> int:
-    from app.demo import export
-    from app.journal import JournalError
-    from app.session import Session
+    from app.record.journal import JournalError
+    from app.record.session import Session
+    from app.sim.demo import export
 
     try:
         session = Session.open(args.journal)

@@ -6,7 +6,7 @@ tablet and on the device. Like ``wire.py`` it keeps to the MicroPython subset
 (the firmware copies it as ``clockcore.py``) and takes the time as an
 argument, so it never reads a clock itself.
 
-Semantics (RULES.md section 5):
+Semantics (docs/rules.md section 5):
 
 - Simple delay (the federation default, 12 s): when a side's clock starts,
   the delay runs down first; only then does the reserve run. Unused delay

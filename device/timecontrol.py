@@ -1,6 +1,6 @@
 """Time controls: how much time each player gets, with the federation defaults.
 
-RULES.md section 5: a reserve of 2 minutes per point of the match length and
+docs/rules.md section 5: a reserve of 2 minutes per point of the match length and
 a 12-second simple delay per move; doubles and team events 2.5 minutes per
 point and 18 seconds. Other federations use other figures or a Bronstein
 delay or an increment: build a TimeControl directly.
@@ -29,7 +29,7 @@ class TimeControl:
 
 
 def federation_default(match_length: int, doubles_or_team: bool = False) -> TimeControl:
-    """RULES.md section 5 defaults for a match to match_length points."""
+    """docs/rules.md section 5 defaults for a match to match_length points."""
     if match_length < 1:
         raise ValueError("a clock needs a match length of at least 1 point (money sessions have no default)")
     per_point = MINUTE_MS * 5 // 2 if doubles_or_team else 2 * MINUTE_MS

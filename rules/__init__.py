@@ -3,6 +3,21 @@
 Standard library only, so the referee can run anywhere and the rules can be
 checked in isolation against GNU Backgammon. The names most callers need are
 importable from here: ``from rules import Position, legal_plays, judge``.
+
+>>> from rules import Color, Position, find_variant, judge, legal_results, parse_play
+>>> start = Position.start()
+>>> start.turn is Color.WHITE, start.pips(Color.WHITE)
+(True, 167)
+>>> play = parse_play(start, (6, 5), "24/13")
+>>> after = next(a for a, p in legal_results(start, (6, 5)).items() if p == play)
+>>> judge(start, (6, 5), after).notation()
+'24/13'
+>>> judge(start, (6, 5), start)
+Traceback (most recent call last):
+...
+rules.errors.IllegalPlay: ...
+>>> [v.name for v in VARIANTS][:3], find_variant("tavla").name
+(['backgammon', 'turkish', 'nackgammon'], 'backgammon')
 """
 
 from rules.acey import AceyDeuceyPosition

@@ -1,4 +1,4 @@
-"""Acey-deucey, RULES.md section 3.
+"""Acey-deucey, docs/rules.md section 3.
 
 The board starts empty: each side's 15 checkers wait off the board
 (``Aside.white_waiting``/``black_waiting``) and enter into the opponent's

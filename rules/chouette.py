@@ -1,6 +1,6 @@
 """Chouette ("şuet"): one player, the box, against a team of two to seven.
 
-RULES.md section 2. The team's checkers are moved by its captain, the first
+docs/rules.md section 2. The team's checkers are moved by its captain, the first
 of the line; every team member holds a cube of its own against the box and
 settles with the box separately. On the team's turn any member may double
 the box on its own cube, and the box answers each of them; on the box's

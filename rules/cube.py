@@ -1,6 +1,6 @@
 """The doubling cube as a value: who may double now, and what the game is worth.
 
-RULES.md section 2. The cube starts centred at 1. A player may offer a double
+docs/rules.md section 2. The cube starts centred at 1. A player may offer a double
 on their own turn before rolling, when the cube is centred or theirs, never
 in the Crawford game and never past the highest value. A take doubles the
 value and gives the taker the cube; a drop ends the game and the dropper pays
@@ -27,7 +27,7 @@ from rules.game import ResultKind
 from rules.position import Color
 
 DEFAULT_MAX_CUBE = 64
-"""The highest cube value (RULES.md section 2: the face 64)."""
+"""The highest cube value (docs/rules.md section 2: the face 64)."""
 
 
 class CubeRule(enum.Enum):

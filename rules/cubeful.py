@@ -6,7 +6,7 @@ points. Every change comes in as an :data:`Action`, is checked, and is kept
 in ``actions``: the game is the fold of its actions, so a journal replays it
 and a match record (:mod:`rules.mat`) can be written from it.
 
-Resignations (RULES.md section 2 leaves them open; this follows GNU
+Resignations (docs/rules.md section 2 leaves them open; this follows GNU
 Backgammon): a player offers, on their own turn before rolling, to lose a
 single game, a gammon or a backgammon; the opponent accepts (the game ends
 at that level times the cube) or declines (play goes on).

@@ -1,6 +1,6 @@
 """Variants that move like standard tavla and differ in their start or their bear-off.
 
-RULES.md section 3: Turkish tavla (compulsory bear-off), nackgammon,
+docs/rules.md section 3: Turkish tavla (compulsory bear-off), nackgammon,
 longgammon and eureika. Each is a Position subclass (its own start, and for
 Turkish tavla its own step rules) plus a :class:`Variant` record; scoring,
 opening and notation are standard tavla's.

@@ -26,7 +26,7 @@ __all__ = ["Bonus", "FirstMove", "Game", "GameEnd", "GameResult", "Phase", "Resu
 
 
 class FirstMove(enum.Enum):
-    """Who moves first (RULES.md section 1)."""
+    """Who moves first (docs/rules.md section 1)."""
 
     OPENING_ROLL = "opening_roll"
     """Each throws one die; the higher moves first, as the variant's opening rule says."""

@@ -7,7 +7,7 @@ Length 0 is a money session, as in GNU Backgammon: there is no end, the
 score is the running total of points each player has won, and the
 money-only cube rules (beavers, raccoons, automatic doubles, Jacoby) apply.
 
-Crawford rule (RULES.md section 2): the game after a player first reaches
+Crawford rule (docs/rules.md section 2): the game after a player first reaches
 one point short of the length is played without the cube; the games after
 it are post-Crawford. A match ends when a player reaches the length, or when
 a player's time runs out on the clock (:meth:`Match.lose_on_time`), which is
@@ -37,7 +37,7 @@ class MatchEnd(enum.Enum):
     POINTS = "points"
     """The winner reached the match length."""
     TIME = "time"
-    """The loser's time ran out on the clock (RULES.md section 5)."""
+    """The loser's time ran out on the clock (docs/rules.md section 5)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Shot odds: how many of the 36 rolls hit a blot (casual mode and teaching only).
 
-RULES.md section 1 gives the open-board figures (a given number 11/36, a
+docs/rules.md section 1 gives the open-board figures (a given number 11/36, a
 given double 1/36, a sum of 7 6/36, a blot 6 away 17/36, 7 away 6/36) and
 asks for a real calculator. This one asks the move generator: a roll hits a
 blot when some legal play of it hits that blot, so closed points on the way,

@@ -1,4 +1,4 @@
-"""Plakoto and Plakoto Express, RULES.md section 3.
+"""Plakoto and Plakoto Express, docs/rules.md section 3.
 
 All 15 checkers start on each side's 24-point and the sides move toward each
 other as in tavla. Nothing is hit: landing on a lone opposing checker pins

@@ -1,4 +1,4 @@
-"""Standard tavla (backgammon), RULES.md section 1: the variant the core is built on."""
+"""Standard tavla (backgammon), docs/rules.md section 1: the variant the core is built on."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Uzun tavla (long nardy), RULES.md section 4 and seed 003.
+"""Uzun tavla (long nardy), docs/rules.md section 4 and seed 003.
 
 Both sides travel the same way with their heads twelve points apart, so in
 each side's own numbering the head is 24 and the home board 1..6, and my

@@ -1,4 +1,4 @@
-"""Dice reading for the referee: camera frames in, one verdict per throw out (RULES.md section 5).
+"""Dice reading for the referee: camera frames in, one verdict per throw out (docs/rules.md section 5).
 
 Flow: a frame source (``vision.sources``) -> settle detection (``vision.settle``) -> OpenCV proposes die
 regions (``vision.detect``) -> the ONNX model reads each crop as 1-6, cocked or not a die

@@ -1,4 +1,4 @@
-"""Are the dice balanced? Chi-square tests on the throws of a match or a session (RULES.md section 5: dice must
+"""Are the dice balanced? Chi-square tests on the throws of a match or a session (docs/rules.md section 5: dice must
 be balanced precision dice).
 
 Per die: the six faces should come up equally often (5 degrees of freedom). For the pair: the 21 unordered

@@ -29,10 +29,10 @@ def fairness_picture(dice: tuple[FaceCounts, ...], size: tuple[int, int] = (720,
         left = i * panel + 16
         slot = (panel - 32) / len(FACES)
         low, high = die.band()
-        cv2.rectangle(picture, (left, round(bottom - high * scale)), (left + round(slot * 6), round(bottom - low * scale)),
-                      BAND, -1)
+        right = left + round(slot * 6)
+        cv2.rectangle(picture, (left, round(bottom - high * scale)), (right, round(bottom - low * scale)), BAND, -1)
         expected = round(bottom - die.throws / 6 * scale)
-        cv2.line(picture, (left, expected), (left + round(slot * 6), expected), (150, 150, 150), 1)
+        cv2.line(picture, (left, expected), (right, expected), (150, 150, 150), 1)
         outside = die.outside()
         for f, (face, count) in enumerate(zip(FACES, die.counts)):
             x0 = round(left + f * slot + slot * 0.2)

@@ -1,18 +1,24 @@
-"""What the referee app receives: each die read, and the throw's verdict (RULES.md section 5).
+"""What the referee app receives: each die read, and the throw's verdict (docs/rules.md section 5).
 
 A throw is valid when exactly two dice lie flat, readable, inside the thrower's right-hand half. Otherwise it
-is void (both dice are thrown again) with the first reason that applies, in this order: ``dice_count`` (not
-exactly two dice), ``cocked``, ``off_board``, ``wrong_half``, ``unreadable``.
+is void (both dice are thrown again) with the first reason that applies, in the order of :data:`REASONS`:
+``dice_count`` (not exactly two dice), ``cocked``, ``off_board``, ``wrong_half``, ``unreadable``. The opening
+throw (one die each) is judged the same way, with one die in each half instead of both in the thrower's.
+The order is written here only: the referee app asks :func:`judged_for` for either thrower.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Verdict = Literal["valid", "void"]
 Reason = Literal["cocked", "wrong_half", "off_board", "dice_count", "unreadable"]
 ZoneName = Literal["right_half", "wrong_half", "off_board"]
+Thrower = Literal["bottom", "top"]
+
+REASONS: tuple[Reason, ...] = ("dice_count", "cocked", "off_board", "wrong_half", "unreadable")
+"""Why a throw is void, in the order the first that applies is given."""
 
 
 @dataclass(frozen=True)
@@ -68,17 +74,36 @@ class ThrowObservation:
         return out
 
 
-def judge(dice: tuple[DieReading, ...], calibrated: bool) -> tuple[Verdict, Reason | None]:
-    """The verdict on a throw: see the module docstring for the order of reasons."""
-    if len(dice) != 2:
-        return "void", "dice_count"
-    if any(d.cocked for d in dice):
-        return "void", "cocked"
-    if calibrated:
-        if any(d.zone == "off_board" for d in dice):
-            return "void", "off_board"
-        if any(d.zone == "wrong_half" for d in dice):
-            return "void", "wrong_half"
-    if any(d.value is None for d in dice):
-        return "void", "unreadable"
-    return "valid", None
+def judge(dice: tuple[DieReading, ...], calibrated: bool, opening: bool = False) -> tuple[Verdict, Reason | None]:
+    """The verdict on a throw: the first of :data:`REASONS` that applies, or valid.
+
+    ``opening``: the opening throw, one die into each player's right-hand half (zones as one player sees them:
+    one die in ``right_half``, the other in ``wrong_half``)."""
+    zones = {d.zone for d in dice}
+    halves = zones != {"right_half", "wrong_half"} if opening else "wrong_half" in zones
+    broken: dict[Reason, bool] = {
+        "dice_count": len(dice) != 2,
+        "cocked": any(d.cocked for d in dice),
+        "off_board": calibrated and "off_board" in zones,
+        "wrong_half": calibrated and halves,
+        "unreadable": any(d.value is None for d in dice),
+    }
+    reason = next((reason for reason in REASONS if broken[reason]), None)
+    return ("valid", None) if reason is None else ("void", reason)
+
+
+def seen_by(dice: tuple[DieReading, ...], thrower: Thrower) -> tuple[DieReading, ...]:
+    """The dice, zoned as the bottom player sees them, as ``thrower`` sees them: for the top player the halves
+    swap (off the board stays off)."""
+    if thrower == "bottom":
+        return dice
+    swap: dict[ZoneName, ZoneName] = {"right_half": "wrong_half", "wrong_half": "right_half"}
+    return tuple(replace(d, zone=swap.get(d.zone, d.zone) if d.zone is not None else None) for d in dice)
+
+
+def judged_for(dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool,
+               opening: bool = False) -> ThrowObservation:
+    """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged."""
+    seen = seen_by(dice, thrower)
+    verdict, reason = judge(seen, calibrated, opening)
+    return ThrowObservation(verdict, reason, seen, thrower)

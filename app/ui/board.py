@@ -15,7 +15,7 @@ from kivy.graphics import Ellipse, Line, Rectangle, Triangle
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from app.engine import LastPlay
+from app.referee.engine import LastPlay
 from rules.position import BAR, OFF, Color, Position
 
 _WOOD = (0.55, 0.38, 0.22)

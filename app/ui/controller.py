@@ -1,48 +1,39 @@
-"""What the screens do, without Kivy: find devices, start a match, send taps, run the clock and the table.
+"""What the screens do, without Kivy: start a match, send taps, run the clock, the table and the views.
 
 The screens only show :attr:`Controller.session`'s referee and call these
 methods; every tap becomes an event through the journal like any device
-message. Devices: the clock and the sensing board are looked for on USB (the
-reference firmware's Raspberry Pi Pico ids; each port's HELLO tells a clock
-from a board) or on ports named on the command line, and used when they
-answer; otherwise the device package's software clock runs on screen and
-plays are entered on the tablet. With ``sim`` the whole table is simulated
-through the real chain (:class:`app.simtable.SimulatedTable`: clock and board
-simulators on pty pairs, their drivers, and the camera whose pictures the
-dice reader reads): a tap on "Sim >" lets the simulated players act until the
-referee rules on something. With ``camera`` (``python -m app --camera SOURCE``) a
-physical camera, video or image folder is read by :class:`app.livecamera.LiveCamera`
-in a thread; its throws reach the referee on the main thread through ``post``, and
-when it fails or ends the referee rules it disconnected and the dice are typed.
+message. The real table's devices and camera are a
+:class:`app.table.live.LiveStation` (``python -m app --camera SOURCE`` adds a
+physical camera, video or image folder). With ``sim`` the whole table is
+simulated through the real chain (:class:`app.sim.table.SimulatedTable`: clock
+and board simulators on pty pairs, their drivers, and the camera whose
+pictures the dice reader reads): a tap on "Sim >" lets the simulated players
+act until the referee rules on something.
 """
 
 from __future__ import annotations
 
-import queue
 from pathlib import Path
 from typing import Any
 
-from app import events as ev
-from app.camera import Shot, SimulatedCamera, camera_event
-from app.devices import ClockLink, drain
-from app.engine import Stage
-from app.export import ExportError, write_exports
-from app.i18n import render
-from app.journal import JournalError
-from app.livecamera import Image, LiveCamera, Post
-from app.pin import hash_pin
-from app.rulings import Level, Reaction, Ruling
-from app.session import Session
-from app.setup import ClockSettings, Devices, MatchSetup, Mode
-from app.simtable import SimulatedTable, TableError
-from app.world import Temper, World
+from app.record.export import ExportError, write_exports
+from app.record.journal import JournalError
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.referee.i18n import render
+from app.referee.pin import hash_pin
+from app.referee.rulings import Level, Reaction, Ruling
+from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.sim.camera import SimulatedCamera
+from app.sim.table import SimulatedTable, TableError
+from app.sim.world import Temper, World
+from app.table.camera import LiveCamera, Post
+from app.table.dice import Shot
+from app.table.live import LiveStation
 from device import messages as dm
-from device.clockapi import ClockControl
-from device.driver import BoardDriver, ClockDriver, LinkState
-from device.softclock import SoftwareClock
-from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
-from vision import Calibration, CalibrationError, ThrowObservation
+from vision import Calibration, CalibrationError
 
 
 class Controller:
@@ -56,30 +47,22 @@ class Controller:
         self.session: Session | None = None
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
-        self.device_queue: queue.Queue[object] = queue.Queue()
-        self.software_clock = SoftwareClock(self.device_queue)
-        self.clock_driver: ClockDriver | None = None
-        self.board_driver: BoardDriver | None = None
-        if not sim:  # look for the physical devices from the start: the set-up screen shows what answered
-            self.clock_driver = ClockDriver(_finder(clock_port), self.device_queue)
-            self.board_driver = BoardDriver(_finder(board_port), self.device_queue)
-            self.clock_driver.start()
-            self.board_driver.start()
-        self.clock: ClockControl = self.software_clock
-        self.clock_link = ClockLink(self.clock)
+        self.message = ""
+        self.station = LiveStation(clock_port, board_port, camera if not sim else None, post, self._notify,
+                                   look_for_devices=not sim)
         self.world = World(seed=seed, temper=Temper(), sensing_board=True) if sim else None
         self.camera = SimulatedCamera(seed) if sim else None
         self.table: SimulatedTable | None = None
         self.taps: list[tuple[float, float]] = []
         """Corners tapped on the set-up screen's camera picture (image pixels)."""
         self.calibration: Calibration | None = None
-        self.message = ""
-        self.live_camera: LiveCamera | None = None
-        self.live_shot: Shot | None = None
-        if camera is not None and not sim:
-            if post is None:
-                raise ValueError("a live camera needs a way to post to the main thread")
-            self.live_camera = LiveCamera(camera, post, self._camera_throw, self._camera_link).start()
+
+    @property
+    def live_camera(self) -> LiveCamera | None:
+        return self.station.live_camera
+
+    def _notify(self, message: str) -> None:
+        self.message = message
 
     # ------------------------------------------------------------ set-up
 
@@ -87,13 +70,7 @@ class Controller:
         """What each device is now: the simulators, a device that answered (with its serial), or the fall-back."""
         if self.sim:
             return {"camera": "sim", "board": "sim", "clock": "sim"}
-        found = {"camera": "none", "board": "none", "clock": "software"}
-        if self.live_camera is not None and self.live_camera.alive:
-            found["camera"] = f"found: {self.live_camera.spec}"
-        for name, driver in (("clock", self.clock_driver), ("board", self.board_driver)):
-            if driver is not None and driver.status.state is LinkState.CONNECTED:
-                found[name] = "found: " + driver.status.detail
-        return found
+        return self.station.devices_found()
 
     def camera_picture(self) -> Any:
         """The camera's view of the board for calibration (None without a camera)."""
@@ -149,22 +126,7 @@ class Controller:
             except TableError as error:
                 return str(error)
             return None
-        if self.live_camera is not None:
-            if self.live_camera.failure is not None:  # it failed on the set-up screen: say so in the journal
-                session.submit(ev.LinkStatus("camera", False, self.live_camera.failure))
-            else:
-                self.live_camera.arm(self.calibration)
-        if physical_clock:
-            assert self.clock_driver is not None
-            self.clock = self.clock_driver
-        self.clock_link = ClockLink(self.clock)
-        settings = session.setup.clock
-        times = session.referee.times or (settings.reserve_s * 1000, settings.reserve_s * 1000)
-        if not physical_clock or session.resumed is None:  # a physical clock that ran on keeps its own times
-            for side in dm.Side:
-                self.clock.set_time(side, times[side], settings.delay_s * 1000)
-        if session.referee.clock is not None:
-            self.clock.start_side(dm.Side(int(session.referee.clock)))
+        self.station.start(session, self.calibration, physical_clock)
         return None
 
     # ------------------------------------------------------------- events
@@ -174,9 +136,6 @@ class Controller:
         return self.session.submit(event)
 
     def _on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
-        if self.table is None:  # the simulated table carries out the commands on its own clock
-            for command in reaction.commands:
-                self.clock_link.apply(command)
         self.log += reaction.rulings
         if reaction.rulings:  # the banner shows the gravest ruling: a broken rule outranks the question after it
             self.banner = max(reaction.rulings, key=lambda ruling: _GRAVITY[ruling.level])
@@ -186,9 +145,7 @@ class Controller:
         if self.table is not None:
             self.table.press(Color(color), 0)
             return
-        if self.clock is self.software_clock:
-            self.software_clock.press(dm.Side(color))
-        self.pump()
+        self.station.press_clock(Color(color))
 
     def pump(self) -> None:
         """Hand the clock's and devices' messages to the referee."""
@@ -197,22 +154,7 @@ class Controller:
         if self.table is not None:
             self.table.poll()
             return
-        session = self.session
-        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
-
-    def _camera_throw(self, image: Image, observation: ThrowObservation) -> None:
-        """A settled throw from the live camera (on the main thread): judged for whoever threw, then ruled on."""
-        if self.session is None:
-            return
-        event, seen_by = camera_event(observation.dice, self.session.referee)
-        self.live_shot = Shot(image, observation.dice, event, seen_by)
-        self.session.submit(event)
-
-    def _camera_link(self, up: bool, detail: str) -> None:
-        """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""
-        self.message = "" if up else detail
-        if self.session is not None:
-            self.session.submit(ev.LinkStatus("camera", up, detail))
+        self.station.pump()
 
     def director(self, pin: str, command: str, argument: str = "") -> Reaction:
         assert self.session is not None
@@ -238,7 +180,7 @@ class Controller:
     @property
     def last_shot(self) -> Shot | None:
         """The camera's last throw: the picture, the dice read, the verdict."""
-        return self.camera.last if self.camera is not None else self.live_shot
+        return self.camera.last if self.camera is not None else self.station.last_shot
 
     # -------------------------------------------------------------- views
 
@@ -258,16 +200,14 @@ class Controller:
         """The clock's latest report: times, the side running and the delay left (real time also with --sim)."""
         if self.table is not None:
             return self.table.clock_sim.times()
-        if self.clock is self.clock_driver and self.clock_driver.last_report is not None:
-            return self.clock_driver.last_report
-        return self.software_clock.times()
+        return self.station.clock_report()
 
     def export(self) -> dict[str, Any]:
         assert self.session is not None
         target = self.folder / "export"
         written = write_exports(self.session.referee, self.session.journal, target, language=self.language)
         try:
-            from app.export import mat_text
+            from app.record.export import mat_text
 
             mat_text(self.session.referee)
             self.message = ""
@@ -276,21 +216,11 @@ class Controller:
         return {key: str(path) for key, path in written.items()}
 
     def close(self) -> None:
-        if self.live_camera is not None:
-            self.live_camera.close()
         if self.table is not None:
             self.table.close()
-        for driver in (self.clock_driver, self.board_driver):
-            if driver is not None:
-                driver.close()
+        self.station.close()
         if self.session is not None:
             self.session.close()
-        self.software_clock.close()
-
-
-def _finder(port: str | None) -> FixedPort | UsbMatch:
-    """Where to look for a device: the port given, or any Raspberry Pi Pico on USB (its HELLO says which)."""
-    return finder_for(port) if port else UsbMatch(PICO_VID)
 
 
 _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}

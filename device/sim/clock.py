@@ -45,7 +45,7 @@ class ClockSimulator(SimulatedDevice):
         self.reset_state(self._ms())
 
     def reset_state(self, now_ms: int) -> None:
-        """A clock out of the box: 1-point defaults (RULES.md section 5), stopped."""
+        """A clock out of the box: 1-point defaults (docs/rules.md section 5), stopped."""
         self.core = clockcore.ClockCore(now_ms)
         control = federation_default(1)
         for side in (0, 1):

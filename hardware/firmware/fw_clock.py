@@ -17,7 +17,7 @@ DEBOUNCE_MS = 30
 REPORT_MS = 1000
 DISPLAY_MS = 100
 FLAG_BEEP_MS = 1500
-DEFAULT_RESERVE_MS = 2 * 60 * 1000  # RULES.md section 5, a 1-point match
+DEFAULT_RESERVE_MS = 2 * 60 * 1000  # docs/rules.md section 5, a 1-point match
 DEFAULT_DELAY_MS = 12 * 1000
 
 

@@ -1,6 +1,6 @@
 """The hardware layer on a Raspberry Pi Pico (RP2040) running MicroPython.
 
-Pins follow ../clock/WIRING.md and ../board/WIRING.md. The serial line is the
+Pins follow the wiring tables in ../clock/README.md and ../board/README.md. The serial line is the
 Pico's USB CDC port (the REPL is disabled in main.py while the firmware runs),
 read without blocking through select.poll. Not importable on a PC: the tests
 run the same applications against fw_hal_host.py instead.

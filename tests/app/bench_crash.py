@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from app.journal import Journal
-from app.session import Session
+from app.record.journal import Journal
+from app.record.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 

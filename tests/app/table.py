@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from app import events as ev
-from app.engine import Referee
-from app.rulings import Reaction
-from app.setup import ClockSettings, Devices, MatchSetup, Mode, Policy
-from app.world import snapshot_of
+from app.referee import events as ev
+from app.referee.engine import Referee
+from app.referee.rulings import Reaction
+from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode, Policy
+from app.sim.world import snapshot_of
 from rules.game import Phase
 from rules.play import Step, apply_steps
 from rules.position import Color, Position

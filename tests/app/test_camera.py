@@ -10,26 +10,53 @@ import dataclasses
 
 import pytest
 
-from app import events as ev
-from app.camera import SimulatedCamera
-from app.devices import opening_event
-from app.engine import Referee
+from app.referee import events as ev
+from app.referee.engine import Referee
+from app.sim.camera import SimulatedCamera
+from app.table.dice import throw_event
 from rules.position import Color
 from tests.app.table import Table, make_setup
-from vision import DieReading
+from vision import DieReading, ThrowObservation
+from vision.verdict import REASONS
 
 
 def die(value: int | None, zone: str, cocked: bool = False) -> DieReading:
     return DieReading(value, (0, 0, 10, 10), cocked, 0.99, zone)  # type: ignore[arg-type]
 
 
+def opening(*dice: DieReading) -> ev.DiceObserved:
+    """The event for an opening throw whose dice lie as given (zones as White, at the bottom, sees them)."""
+    event, thrower = throw_event(ThrowObservation(None, None, dice), Referee.start(make_setup()))
+    assert thrower is None
+    return event
+
+
 def test_the_opening_throw_is_one_die_in_each_players_half() -> None:
-    assert opening_event([die(5, "wrong_half"), die(3, "right_half")]).values == (3, 5)  # White's die first
-    assert opening_event([die(5, "right_half"), die(3, "right_half")]).void is ev.VoidReason.WRONG_HALF
-    assert opening_event([die(5, "right_half")]).void is ev.VoidReason.DICE_COUNT
-    assert opening_event([die(5, "right_half", cocked=True), die(2, "wrong_half")]).void is ev.VoidReason.COCKED
-    assert opening_event([die(5, "off_board"), die(2, "wrong_half")]).void is ev.VoidReason.OFF_BOARD
-    assert opening_event([die(None, "right_half"), die(2, "wrong_half")]).void is ev.VoidReason.UNREADABLE
+    assert opening(die(5, "wrong_half"), die(3, "right_half")).values == (3, 5)  # White's die first
+    assert opening(die(5, "right_half"), die(3, "right_half")).void is ev.VoidReason.WRONG_HALF
+    assert opening(die(5, "right_half")).void is ev.VoidReason.DICE_COUNT
+    assert opening(die(5, "right_half", cocked=True), die(2, "wrong_half")).void is ev.VoidReason.COCKED
+    assert opening(die(5, "off_board"), die(2, "wrong_half")).void is ev.VoidReason.OFF_BOARD
+    assert opening(die(None, "right_half"), die(2, "wrong_half")).void is ev.VoidReason.UNREADABLE
+
+
+def test_a_throw_is_judged_for_whoever_threw_it() -> None:
+    referee = started_game()  # Black to throw: Black's right-hand half is the picture's left ("wrong_half")
+    event, thrower = throw_event(ThrowObservation(None, None, (die(4, "wrong_half"), die(2, "wrong_half"))), referee)
+    assert (event.values, event.thrower, thrower) == ((4, 2), None, Color.BLACK)
+    event, thrower = throw_event(ThrowObservation(None, None, (die(6, "right_half"), die(6, "right_half"))), referee)
+    assert (event.values, event.thrower, thrower) == ((6, 6), Color.WHITE, Color.WHITE)  # White threw too early
+    event, thrower = throw_event(ThrowObservation(None, None, (die(6, "right_half"), die(1, "wrong_half"))), referee)
+    assert (event.void, thrower) == (ev.VoidReason.WRONG_HALF, Color.BLACK)  # split: judged for the mover
+    event, _ = throw_event(ThrowObservation(None, None, (die(6, "right_half", cocked=True),
+                                                         die(1, "off_board"))), referee)
+    assert event.void is ev.VoidReason.COCKED  # vision's order of reasons: cocked before off the board
+    event, thrower = throw_event(ThrowObservation(None, None, ()), referee)
+    assert (event.void, thrower) == (ev.VoidReason.DICE_COUNT, None)
+
+
+def test_the_referee_knows_every_reason_vision_gives() -> None:
+    assert {reason.value for reason in ev.VoidReason} == set(REASONS)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""The referee runs a chouette (RULES.md 2): a cube per member, the captain's checkers, settlement, the line."""
+"""The referee runs a chouette (docs/rules.md section 2): a cube per member, the captain's checkers, settlement,
+the line."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from app import events as ev
 from app.__main__ import main
-from app.engine import Referee, Stage
-from app.export import ExportError, mat_text, result_sheet
-from app.i18n import render
-from app.rulings import ClockCommand
-from app.session import Session
-from app.setup import MatchSetup
+from app.record.export import ExportError, mat_text, result_sheet
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.i18n import render
+from app.referee.rulings import ClockCommand
+from app.referee.setup import MatchSetup
 from rules.chouette import Chouette
 from rules.game import Game, Phase
 from rules.position import Color, Position
@@ -28,8 +29,8 @@ W, B = Color.WHITE, Color.BLACK
 PLAYERS = ("Box", "Cap", "Deniz", "Ece")
 
 
-def cube(member: str, move: str, by: str) -> ev.MemberCube:
-    return ev.MemberCube(member, move, by)
+def cube(member: str, move: str, by: str) -> ev.MemberCubeMoved:
+    return ev.MemberCubeMoved(member, move, by)
 
 
 def team_to_roll(players: tuple[str, ...] = PLAYERS) -> Table:
@@ -98,11 +99,11 @@ def test_only_the_member_and_the_box_act_on_a_cube_and_the_cube_rules_hold() -> 
     refused = table.send(cube("Cap", "double", "Box"))  # not the box's turn
     assert refused.codes == ["member_cube_refused"] and refused.rulings[0].params["rule"] == "not_your_turn"
     assert "kendi sırasında" in render(refused.rulings[0], "tr")
-    assert table.send(ev.Double(B)).codes == ["chouette_names_member"]
-    assert table.send(ev.Resign(B)).codes == ["chouette_names_member"]
+    assert table.send(ev.DoubleOffered(B)).codes == ["chouette_names_member"]
+    assert table.send(ev.ResignationOffered(B)).codes == ["chouette_names_member"]
     assert Table().send(cube("Cap", "double", "Cap")).codes == ["not_a_chouette"]
     with pytest.raises(ValueError, match="cube action"):
-        ev.MemberCube("Cap", "redouble", "Cap")
+        ev.MemberCubeMoved("Cap", "redouble", "Cap")
     assert ev.event_from_dict(ev.event_to_dict(cube("Cap", "beaver", "Box"))) == cube("Cap", "beaver", "Box")
 
 

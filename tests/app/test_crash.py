@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from app.__main__ import main
-from app.session import Session
+from app.record.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--length", "3", "--seed", "1", "--quiet"]

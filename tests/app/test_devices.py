@@ -1,7 +1,7 @@
 """The referee with the real device chain: simulated clock and sensing board over pty pairs.
 
 The device package's simulators speak the real serial protocol on pseudo-terminals; its drivers read
-them with pyserial and put their messages on one queue; ``app.devices`` turns those into referee events
+them with pyserial and put their messages on one queue; ``app.table.devices`` turns those into referee events
 and the referee's clock commands into driver calls. A turn is played on the simulated board and ended on
 the simulated clock, and the referee judges it from the board's own snapshot.
 """
@@ -17,10 +17,10 @@ from typing import Callable
 
 import pytest
 
-from app import events as ev
-from app.devices import ClockLink, drain
-from app.engine import Stage
-from app.session import Session
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.table.devices import ClockLink, drain
 from device.driver import BoardDriver, ClockDriver
 from device.messages import Side
 from device.sim import BoardSimulator, ClockSimulator

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from app import events as ev
-from app.setup import Mode
+from app.referee import events as ev
+from app.referee.setup import Mode
 from app.ui.controller import Controller
 from device.messages import Side
 from device.sim import ClockSimulator

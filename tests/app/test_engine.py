@@ -1,15 +1,15 @@
-"""Scenario tests of the referee engine: each procedure of RULES.md sections 2 and 5."""
+"""Scenario tests of the referee engine: each procedure of docs/rules.md sections 2 and 5."""
 
 from __future__ import annotations
 
 import pytest
 
-from app import events as ev
-from app.engine import Referee, Stage
-from app.i18n import render
-from app.rulings import ClockCommand, Level
-from app.setup import Devices, Mode, Policy
-from app.world import World
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.i18n import render
+from app.referee.rulings import ClockCommand, Level
+from app.referee.setup import Devices, Mode, Policy
+from app.sim.world import World
 from rules.match import Match, MatchEnd
 from rules.movegen import legal_plays
 from rules.odds import shots
@@ -163,7 +163,7 @@ def test_a_snapshot_that_breaks_the_checker_count_is_recorded_and_cannot_be_judg
     start = table.referee.position
     missing = list(start.white)
     missing[6] -= 1
-    reaction = table.send(ev.BoardSnapshot(tuple(missing), start.black))
+    reaction = table.send(ev.BoardSeen(tuple(missing), start.black))
     assert reaction.codes == ["board_invalid"]
     assert reaction.rulings[0].params["problems"] == ["White has fewer than 15 checkers"]
     pressed = table.press()
@@ -175,10 +175,10 @@ def test_a_snapshot_with_a_checker_in_hand_is_not_an_irregularity() -> None:
     table = Table()
     table.open_with(3, 1)
     start = table.referee.position
-    table.send(ev.CheckerLifted(W, 8))
+    table.send(ev.LiftSeen(W, 8))
     missing = list(start.white)
     missing[8] -= 1
-    assert table.send(ev.BoardSnapshot(tuple(missing), start.black)).codes == []
+    assert table.send(ev.BoardSeen(tuple(missing), start.black)).codes == []
 
 
 def test_checkers_touched_while_nobody_may_move_are_recorded() -> None:
@@ -186,7 +186,7 @@ def test_checkers_touched_while_nobody_may_move_are_recorded() -> None:
     table.open_with(3, 1)
     table.move((8, 5), (6, 5))
     table.press()
-    reaction = table.send(ev.CheckerLifted(W, 13))  # Black has not thrown yet
+    reaction = table.send(ev.LiftSeen(W, 13))  # Black has not thrown yet
     assert reaction.codes == ["touched_out_of_turn"]
     assert reaction.rulings[0].params == {"player": "white", "point": 13, "on_turn": "black"}
 
@@ -197,8 +197,8 @@ def test_lifting_an_opposing_blot_to_hit_it_is_no_irregularity() -> None:
     table.move((24, 23), (23, 20))  # White leaves a blot on its 20 (Black's 5)
     table.press()
     table.send(ev.DiceObserved((5, 1)))
-    assert table.send(ev.CheckerLifted(W, 20)).codes == []  # the blot Black hits with the 5
-    assert table.send(ev.CheckerLifted(W, 13)).codes == ["touched_out_of_turn"]
+    assert table.send(ev.LiftSeen(W, 20)).codes == []  # the blot Black hits with the 5
+    assert table.send(ev.LiftSeen(W, 13)).codes == ["touched_out_of_turn"]
 
 
 def test_double_take_hand_the_clock_over_as_the_rules_say() -> None:
@@ -206,16 +206,16 @@ def test_double_take_hand_the_clock_over_as_the_rules_say() -> None:
     table.open_with(3, 1)
     table.move((8, 5), (6, 5))
     table.press()
-    doubled = table.send(ev.Double(B))
+    doubled = table.send(ev.DoubleOffered(B))
     assert doubled.codes == ["double_offered"] and doubled.rulings[0].params["value"] == 2
     assert doubled.commands == (ClockCommand(W),)  # the doubler's press: the doubled player thinks
     assert table.referee.stage is Stage.DOUBLE
     assert table.send(ev.DiceObserved((2, 1))).codes == ["throw_before_answer"]
-    taken = table.send(ev.Take(W))
+    taken = table.send(ev.DoubleTaken(W))
     assert taken.codes == ["taken"] and taken.commands == (ClockCommand(B),)  # the taker presses back
     cube = table.referee.match.game.cube
     assert (cube.value, cube.owner) == (2, W)
-    refused = table.send(ev.Double(B))
+    refused = table.send(ev.DoubleOffered(B))
     assert refused.codes == ["cube_refused"] and refused.rulings[0].params["rule"] == "not_owner"
 
 
@@ -224,8 +224,8 @@ def test_a_drop_ends_the_game_for_the_value_before_the_double() -> None:
     table.open_with(3, 1)
     table.move((8, 5), (6, 5))
     table.press()
-    table.send(ev.Double(B))
-    reaction = table.send(ev.Drop(W))
+    table.send(ev.DoubleOffered(B))
+    reaction = table.send(ev.DoubleDropped(W))
     assert reaction.codes == ["game_over", "new_game"]
     over = reaction.rulings[0].params
     assert (over["player"], over["points"], over["ending"], over["score"]) == ("black", 1, "dropped", [0, 1])
@@ -236,7 +236,7 @@ def test_a_drop_ends_the_game_for_the_value_before_the_double() -> None:
 def test_a_double_after_rolling_is_refused_with_the_rule() -> None:
     table = Table()
     table.open_with(3, 1)
-    reaction = table.send(ev.Double(W))
+    reaction = table.send(ev.DoubleOffered(W))
     assert reaction.codes == ["cube_refused"] and reaction.rulings[0].params["rule"] == "after_roll"
 
 
@@ -262,8 +262,8 @@ def _drop_a_game(table: Table, doubler: Color) -> None:
     table.open_with(*((3, 1) if first is W else (1, 3)))
     table.move((8, 5), (6, 5))
     table.press()
-    table.send(ev.Double(doubler))
-    table.send(ev.Drop(first))
+    table.send(ev.DoubleOffered(doubler))
+    table.send(ev.DoubleDropped(first))
 
 
 def test_crawford_game_has_no_cube_and_the_match_ends_at_its_length() -> None:
@@ -277,10 +277,10 @@ def test_crawford_game_has_no_cube_and_the_match_ends_at_its_length() -> None:
     table.open_with(3, 1)
     table.move((8, 5), (6, 5))
     table.press()
-    refused = table.send(ev.Double(B))
+    refused = table.send(ev.DoubleOffered(B))
     assert refused.codes == ["cube_refused"] and refused.rulings[0].params["rule"] == "crawford"
-    table.send(ev.Resign(B, 1))
-    end = table.send(ev.AcceptResignation(W))
+    table.send(ev.ResignationOffered(B, 1))
+    end = table.send(ev.ResignationAccepted(W))
     assert end.codes == ["game_over", "new_game"] and table.referee.match.score == (1, 2)
     assert table.referee.match.post_crawford
     _drop_a_game(table, B)
@@ -292,13 +292,13 @@ def test_crawford_game_has_no_cube_and_the_match_ends_at_its_length() -> None:
 def test_a_flag_fall_loses_the_match_but_not_a_money_session() -> None:
     table = Table()
     table.open_with(3, 1)
-    reaction = table.send(ev.FlagFell(W))
+    reaction = table.send(ev.ClockFlag(W))
     assert reaction.codes == ["flag_fell", "match_over"]
     result = table.referee.match.result
     assert result is not None and (result.winner, result.end) == (B, MatchEnd.TIME)
     money = Table(length=0)
     money.open_with(3, 1)
-    assert money.send(ev.FlagFell(W)).codes == ["flag_ignored"] and not money.referee.match.over
+    assert money.send(ev.ClockFlag(W)).codes == ["flag_ignored"] and not money.referee.match.over
 
 
 def test_the_previous_winner_throws_first_when_the_set_up_says_so() -> None:
@@ -313,14 +313,14 @@ def test_tournament_mode_shows_no_aids_and_casual_mode_does() -> None:
     tournament = Table()
     tournament.open_with(3, 1)
     assert tournament.referee.aids() is None
-    assert tournament.send(ev.CheckerLifted(W, 8)).codes == []
+    assert tournament.send(ev.LiftSeen(W, 8)).codes == []
     casual = Table(mode=Mode.CASUAL)
     casual.open_with(3, 1)
     aids = casual.referee.aids()
     assert aids is not None and aids.pips == (167, 167) and "8/5 6/5" in aids.legal_plays
-    hint = casual.send(ev.CheckerLifted(W, 8))
+    hint = casual.send(ev.LiftSeen(W, 8))
     assert hint.codes == ["hint"] and hint.rulings[0].params["targets"] == [5, 7]
-    casual.send(ev.CheckerPlaced(W, 8))
+    casual.send(ev.PlaceSeen(W, 8))
     casual.move((24, 23), (23, 20))
     casual.press()
     shown = casual.referee.aids()
@@ -381,7 +381,7 @@ def test_malformed_events_are_refused_with_a_clear_message() -> None:
     with pytest.raises(ValueError, match="a die shows 1 to 6"):
         ev.DiceObserved((7, 1))
     with pytest.raises(ValueError, match="26 counts"):
-        ev.BoardSnapshot((1, 2, 3), (0,) * 26)
+        ev.BoardSeen((1, 2, 3), (0,) * 26)
     with pytest.raises(ValueError, match="unknown event kind"):
         ev.event_from_dict({"kind": "teleport"})
     with pytest.raises(ValueError, match="unknown fields"):
@@ -393,12 +393,13 @@ def test_malformed_events_are_refused_with_a_clear_message() -> None:
 def test_every_event_survives_the_journal_form() -> None:
     samples: list[ev.Event] = [
         ev.DiceObserved((3, 1), confidences=(0.99, 0.98), thrower=W), ev.DiceObserved(None, ev.VoidReason.COCKED),
-        ev.ManualDice((6, 6)), ev.BoardSnapshot((0,) * 25 + (15,), (15,) + (0,) * 25), ev.CheckerLifted(B, 25),
-        ev.CheckerPlaced(W, 0), ev.ClockPressed(W, 1000, 2000), ev.FlagFell(B), ev.LinkStatus("clock", False, "x"),
-        ev.Double(W), ev.Take(B), ev.Drop(B), ev.Beaver(B), ev.Raccoon(W), ev.Resign(W, 2), ev.NameDouble(W, 4),
-        ev.AcceptResignation(B), ev.RejectResignation(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
+        ev.ManualDice((6, 6)), ev.BoardSeen((0,) * 25 + (15,), (15,) + (0,) * 25), ev.LiftSeen(B, 25),
+        ev.PlaceSeen(W, 0), ev.ClockPressed(W, 1000, 2000), ev.ClockFlag(B), ev.LinkChanged("clock", False, "x"),
+        ev.DoubleOffered(W), ev.DoubleTaken(B), ev.DoubleDropped(B), ev.Beavered(B), ev.Raccooned(W),
+        ev.ResignationOffered(W, 2), ev.DoubleNamed(W, 4),
+        ev.ResignationAccepted(B), ev.ResignationRejected(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
         ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", True),
-        ev.MemberCube("Deniz", "double", "Ayşe"),
+        ev.MemberCubeMoved("Deniz", "double", "Ayşe"),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
     for event in samples:

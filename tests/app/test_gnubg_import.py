@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from app.session import Session
+from app.record.session import Session
 from rules.cubeful import Move
 from tests.rules.gnubg import oracle
 

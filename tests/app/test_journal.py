@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from app import events as ev
-from app.export import ExportError, journal_json, mat_text, result_sheet, write_exports
-from app.journal import Journal, JournalError
-from app.pin import check_pin, hash_pin
-from app.session import Session
-from app.world import World
+from app.record.export import ExportError, journal_json, mat_text, result_sheet, write_exports
+from app.record.journal import Journal, JournalError
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.pin import check_pin, hash_pin
+from app.sim.world import World
 from rules.mat import read_mat, recordable
 from rules.position import Color
 from tests.app.table import make_setup
@@ -154,7 +154,7 @@ def test_a_play_accepted_as_illegal_cannot_go_into_a_mat_file_but_stays_in_the_j
     white = list(start.white)
     white[13] -= 1
     white[8] += 1
-    session.submit(ev.BoardSnapshot(tuple(white), start.black))
+    session.submit(ev.BoardSeen(tuple(white), start.black))
     session.submit(ev.ClockPressed(W))
     session.submit(ev.AcceptIllegal(B))
     with pytest.raises(ExportError, match="accepted as made although illegal"):

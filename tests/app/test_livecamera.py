@@ -10,12 +10,14 @@ from typing import Callable
 
 import cv2
 
-from app import events as ev
-from app.devices import throw_event
-from app.livecamera import Image, LiveCamera
-from app.rulings import Level
-from app.setup import Mode
+from app.referee import events as ev
+from app.referee.rulings import Level
+from app.referee.setup import Mode
+from app.table.camera import Image, LiveCamera
+from app.table.dice import throw_event
 from app.ui.controller import Controller
+from rules.position import Color
+from tests.app.table import Table
 from vision import Calibration, ThrowObservation
 from vision.train.heldout import throw_video
 
@@ -56,9 +58,14 @@ def test_a_rendered_video_gives_one_event_per_throw_then_the_camera_reports_its_
     assert links[0] == (True, f"{folder}: corners tapped")
     assert links[1][0] is False and "no more pictures" in links[1][1] and camera.failure == links[1][1]
     assert len(throws) == 2  # one per throw, not per settled frame
+    table = Table()
+    table.open_with(1, 3)  # Black wins the opening throw, plays it, and White is to throw
+    table.move((8, 5), (6, 5))
+    table.press()
     for image, observation in throws:
         assert image.shape == (540, 960, 3)
-        event = throw_event(observation)
+        event, thrower = throw_event(observation, table.referee)
+        assert thrower is Color.WHITE
         assert sorted(d.value or 0 for d in observation.dice) == sorted(video.values)
         if event.values is not None:
             assert sorted(event.values) == sorted(video.values)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from app.camera import typed_dice
-from app.events import ClockPressed
-from app.session import Session
-from app.simtable import SimulatedTable
-from app.world import World
+from app.record.session import Session
+from app.referee.events import ClockPressed
+from app.sim.camera import typed_dice
+from app.sim.table import SimulatedTable
+from app.sim.world import World
 from rules.position import Color
 from tests.app.table import make_setup
 

@@ -1,4 +1,4 @@
-"""Clock semantics (RULES.md section 5) on the software clock, driven by a fake time source."""
+"""Clock semantics (docs/rules.md section 5) on the software clock, driven by a fake time source."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A deliberately simple reference enumerator, written from RULES.md alone.
+"""A deliberately simple reference enumerator, written from docs/rules.md alone.
 
 It shares no code with the fast generator in ``rules.movegen``: checkers
 are tracked by their progress along their own path over the absolute board
@@ -22,10 +22,10 @@ OFF_PROGRESS = 24
 
 TAVLA = "tavla"
 TURKISH = "turkish"
-"""Tavla with compulsory bear-off (RULES.md 3)."""
+"""Tavla with compulsory bear-off (docs/rules.md section 3)."""
 UZUN = "uzun"
 ACEY = "acey"
-"""Tavla with an empty start: checkers enter from off the board (RULES.md 3)."""
+"""Tavla with an empty start: checkers enter from off the board (docs/rules.md section 3)."""
 
 
 def paths(game: str) -> dict[Color, list[int]]:
@@ -98,7 +98,7 @@ def _occupants(board: Board, mover: Color, game: str) -> tuple[dict[int, int], d
 
 
 def _six_in_a_row(board: Board, mover: Color, game: str, landed: int) -> bool:
-    """RULES.md 4: a forbidden block of six along the opponent's path through ``landed``."""
+    """docs/rules.md section 4: a forbidden block of six along the opponent's path through ``landed``."""
     route = paths(game)
     opponent_path = route[mover.other]
     mine, _ = _occupants(board, mover, game)
@@ -208,7 +208,7 @@ def _results(
     return {position_of(board, mover, type(position)) for board, _ in kept}
 
 
-# Plakoto: each checker is (progress, pinned). Written apart from the rest, from RULES.md 3.
+# Plakoto: each checker is (progress, pinned). Written apart from the rest, from docs/rules.md section 3.
 
 PLAKOTO = "plakoto"
 

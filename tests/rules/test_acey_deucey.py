@@ -1,4 +1,4 @@
-"""Acey-deucey: an empty start, entering from off the board, the 1-2 throw, Oscar (RULES.md section 3)."""
+"""Acey-deucey: an empty start, entering from off the board, the 1-2 throw, Oscar (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chouette: box, captain, a cube per member, the line's rotation and the ledger (RULES.md 2)."""
+"""Chouette: box, captain, a cube per member, the line's rotation and the ledger (docs/rules.md section 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The doubling cube (RULES.md section 2): every rule, and the error that names it."""
+"""The doubling cube (docs/rules.md section 2): every rule, and the error that names it."""
 
 from __future__ import annotations
 

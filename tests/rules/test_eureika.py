@@ -1,4 +1,4 @@
-"""Eureika: 3, 3, 3, 2, 2, 2 on points 1..6, a bear-off race from the first throw (RULES.md section 3)."""
+"""Eureika: 3, 3, 3, 2, 2, 2 on points 1..6, a bear-off race from the first throw (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

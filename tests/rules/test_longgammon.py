@@ -1,4 +1,4 @@
-"""Longgammon: all 15 checkers start on the 24-point; cube in use (RULES.md section 3)."""
+"""Longgammon: all 15 checkers start on the 24-point; cube in use (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matches and money sessions: score, Crawford, resignations, game value, the end (RULES.md 2)."""
+"""Matches and money sessions: score, Crawford, resignations, game value, the end (docs/rules.md section 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Legal plays for every rule of RULES.md section 1 (standard tavla), on hand-built boards.
+"""Legal plays for every rule of docs/rules.md section 1 (standard tavla), on hand-built boards.
 
 Boards are written in each side's own numbering: White's point p is Black's
 point 25 - p. ``after`` lists what White holds after the play.

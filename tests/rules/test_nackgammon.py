@@ -1,4 +1,4 @@
-"""Nackgammon: GNU Backgammon's start, standard rules (RULES.md section 3)."""
+"""Nackgammon: GNU Backgammon's start, standard rules (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shot odds: RULES.md section 1's figures, then blocks, the bar and doubles."""
+"""Shot odds: docs/rules.md section 1's figures, then blocks, the bar and doubles."""
 
 from __future__ import annotations
 

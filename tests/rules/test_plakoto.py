@@ -1,4 +1,4 @@
-"""Plakoto: pinning instead of hitting, the mother rule, scoring 1/2, no cube (RULES.md section 3)."""
+"""Plakoto: pinning instead of hitting, the mother rule, scoring 1/2, no cube (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Plakoto Express: numbers of a double the mover cannot play pass to the opponent (RULES.md section 3)."""
+"""Plakoto Express: numbers of a double the mover cannot play pass to the opponent (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

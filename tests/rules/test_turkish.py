@@ -1,4 +1,4 @@
-"""Turkish tavla: bearing off is compulsory (RULES.md section 3)."""
+"""Turkish tavla: bearing off is compulsory (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Uzun tavla (long nardy): every rule of RULES.md section 4 and the seed's tables and diagrams.
+"""Uzun tavla (long nardy): every rule of docs/rules.md section 4 and the seed's tables and diagrams.
 
 Points in notation are numbered from White's side for both players, as the
 seed's diagrams are; positions keep each side in its own numbering (head 24,

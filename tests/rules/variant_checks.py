@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from rules.game import Game, GameEnd, Phase
 from rules.movegen import legal_results
@@ -23,6 +24,21 @@ def agree_with_reference(variant: Variant, game: str, cases: int, seed: int) -> 
     return checked
 
 
+def random_game(variant: Variant, rng: random.Random) -> Iterator[Game]:
+    """A random game of ``variant`` from its start: the game before each play, and at its end."""
+    game = Game.new(variant=variant)
+    while game.phase is Phase.OPENING:
+        game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.ROLL:
+            game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
+        if game.phase is Phase.NAME_DOUBLE:
+            game = game.name_double(rng.randint(1, 6))
+        yield game
+        game = game.play(rng.choice(game.legal_plays()).steps)
+    yield game
+
+
 def self_play(variant: Variant, games: int, seed: int) -> list[Game]:
     """Random games from the variant's start: checkers conserved, boards valid, every game ends.
 
@@ -34,15 +50,7 @@ def self_play(variant: Variant, games: int, seed: int) -> list[Game]:
     rng = random.Random(seed)
     finished = []
     for _ in range(games):
-        game = Game.new(variant=variant)
-        while game.phase is Phase.OPENING:
-            game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.ROLL:
-                game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
-            if game.phase is Phase.NAME_DOUBLE:
-                game = game.name_double(rng.randint(1, 6))
-            game = game.play(rng.choice(game.legal_plays()).steps)
+        for game in random_game(variant, rng):
             assert game.position.status() == Status.VALID
             assert type(game.position) is variant.position_type
             assert len(game.turns) < 3000

@@ -1,2 +1,3 @@
-"""Making the dice model: procedural scenes (render), training crops (dataset), the held-out test set and
-videos (heldout), and the PyTorch training and ONNX export (trainer; needs the ``train`` extra)."""
+"""Making the dice model: training crops (dataset) from the procedural scenes of ``vision.synth``, the
+held-out test set and videos (heldout), and the PyTorch training and ONNX export (trainer; needs the
+``train`` extra). Run-time code never imports this package."""

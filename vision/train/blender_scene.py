@@ -39,7 +39,7 @@ POINT_W = (BOARD_W / 2 - BAR_W / 2) / 6
 SIZE = (1280, 720)
 KINDS = ("valid", "cocked", "wrong_half", "off_board")
 
-# value on each local face (opposite faces sum to 7), as in vision.train.render
+# value on each local face (opposite faces sum to 7), as in vision.synth.render
 FACES: dict[int, tuple[float, float, float]] = {
     1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0),
 }

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from vision.detect import crop_square, propose
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
-from vision.train import render
+from vision.synth import render
 
 TRAIN_DICE = list(range(9))  # DIE_COLOURS presets the training scenes use; the rest are held out
 

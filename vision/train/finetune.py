@@ -33,7 +33,8 @@ from vision.detect import crop_square, propose
 from vision.pipeline import COCKED_SURE, NOT_DIE_LIMIT, DiceReader
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxReader
 from vision.scoring import Score, read_labels
-from vision.train import dataset, render
+from vision.synth import render
+from vision.train import dataset
 from vision.train.heldout import KINDS, heldout_throw
 from vision.train.trainer import class_weighted_loss
 

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Thrower
-from vision.train import render
+from vision.synth import render
 from vision.train.dataset import TRAIN_DICE
 
 HELDOUT_SEED = 1_000_000

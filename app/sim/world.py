@@ -5,7 +5,7 @@ checker lifted or put down, a board snapshot, a clock press, a double, an
 answer) from the referee's state, the last event and the seed only. It keeps
 no state of its own, so a demo killed at any moment and restarted on the
 same journal carries on exactly as if it had never stopped. Its events are
-intentions: :class:`app.simtable.SimulatedTable` carries them out on the
+intentions: :class:`app.sim.table.SimulatedTable` carries them out on the
 device simulators and the camera, and the referee gets what those report.
 
 What it stages, so that the demo shows every procedure: void throws (cocked
@@ -28,8 +28,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from app import events as ev
-from app.engine import Referee, Stage, offers
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage, offers
 from rules.chouette import CubeMove, MemberCube
 from rules.errors import IllegalPlay
 from rules.movegen import legal_results
@@ -87,9 +87,9 @@ class World:
         if stage is Stage.DOUBLE:
             return self.answer(referee, rng)
         if stage is Stage.RESIGNATION:
-            return ev.AcceptResignation(referee.to_act if referee.to_act is not None else mover.other)
+            return ev.ResignationAccepted(referee.to_act if referee.to_act is not None else mover.other)
         if stage is Stage.NAME_DOUBLE:
-            return ev.NameDouble(mover, rng.randint(1, 6))
+            return ev.DoubleNamed(mover, rng.randint(1, 6))
         if stage is Stage.HALTED:
             return ev.DirectorOverride("resume", authorised=True)
         if not referee.clock_started:
@@ -97,7 +97,7 @@ class World:
         if stage is Stage.ROLL:
             if (referee.chouette is None and referee.match.game.may_double(mover)
                     and self.wants_to_double(referee, rng)):
-                return ev.Double(mover)
+                return ev.DoubleOffered(mover)
             return self.throw(rng, opening=False)
         return self.play_step(referee, last, rng)
 
@@ -124,11 +124,11 @@ class World:
         mine, theirs = position.pips(doubled), position.pips(doubled.other)
         behind = (mine - theirs) / max(theirs, 1)
         take = behind < 0.2 if rng.random() < self.temper.take else behind < 0.1
-        return ev.Take(doubled) if take else ev.Drop(doubled)
+        return ev.DoubleTaken(doubled) if take else ev.DoubleDropped(doubled)
 
     # ------------------------------------------------------------ chouette
 
-    def chouette_cube(self, referee: Referee, rng: random.Random) -> ev.MemberCube | None:
+    def chouette_cube(self, referee: Referee, rng: random.Random) -> ev.MemberCubeMoved | None:
         """The next chouette cube action: the side on turn's doubles first, then the answers in line order."""
         session = referee.chouette
         assert session is not None
@@ -217,7 +217,7 @@ class World:
             return snapshot_of(position)
         if (
             reached == 1
-            and (isinstance(last, ev.BoardSnapshot) or (isinstance(last, ev.DiceObserved) and last.values is None))
+            and (isinstance(last, ev.BoardSeen) or (isinstance(last, ev.DiceObserved) and last.values is None))
             and referee.game_number == 1
             and self.turn_index(referee) == self.temper.early_throw_turn
             and not any(i.code == "early_throw" for i in referee.irregularities)
@@ -232,18 +232,18 @@ class World:
         now = boards[reached]  # a checker enters from the bar while one is there, else from those not yet in play
         entering_from_tray = step.source == BAR and now.waiting(mover) > 0 and now.side(mover)[BAR] == 0
         lifted_from = OFF if entering_from_tray else step.source  # acey-deucey: checkers not yet in play lie off
-        if isinstance(last, ev.CheckerLifted) and last.color is mover and last.point == lifted_from:
-            return ev.CheckerPlaced(mover, step.dest)
-        if isinstance(last, ev.CheckerPlaced) and last.color is mover and last.point == step.dest:
+        if isinstance(last, ev.LiftSeen) and last.color is mover and last.point == lifted_from:
+            return ev.PlaceSeen(mover, step.dest)
+        if isinstance(last, ev.PlaceSeen) and last.color is mover and last.point == step.dest:
             hit = _hit_point(before, after, mover.other)
             if hit is not None:
-                return ev.CheckerLifted(mover.other, hit)
+                return ev.LiftSeen(mover.other, hit)
             return snapshot_of(after)
-        if isinstance(last, ev.CheckerLifted) and last.color is mover.other:
-            return ev.CheckerPlaced(mover.other, BAR)
-        if isinstance(last, ev.CheckerPlaced) and last.color is mover.other:
+        if isinstance(last, ev.LiftSeen) and last.color is mover.other:
+            return ev.PlaceSeen(mover.other, BAR)
+        if isinstance(last, ev.PlaceSeen) and last.color is mover.other:
             return snapshot_of(after)
-        return ev.CheckerLifted(mover, lifted_from)
+        return ev.LiftSeen(mover, lifted_from)
 
     # --------------------------------------------------------------- clock
 
@@ -251,7 +251,7 @@ class World:
         """The mover presses the clock, or its flag falls first when the reserve is used up."""
         white, black = self.times(referee, mover, self.think(referee))
         if referee.setup.clock.reserve_s and not referee.match.is_money and (white, black)[mover] == 0:
-            return ev.FlagFell(mover)
+            return ev.ClockFlag(mover)
         return ev.ClockPressed(mover, white, black)
 
     def think_ms(self, referee: Referee, by: Color) -> int:
@@ -279,17 +279,17 @@ class World:
         return white, black
 
 
-def _member(action: MemberCube) -> ev.MemberCube:
-    return ev.MemberCube(action.member, action.move.value, action.by)
+def _member(action: MemberCube) -> ev.MemberCubeMoved:
+    return ev.MemberCubeMoved(action.member, action.move.value, action.by)
 
 
-def snapshot_of(position: Position) -> ev.BoardSnapshot:
+def snapshot_of(position: Position) -> ev.BoardSeen:
     """What a sensing board reports for ``position``: checkers still to enter lie with those off the board."""
     sides = []
     for color in Color:
         counts = position.side(color)
         sides.append((counts[OFF] + position.waiting(color), *counts[1:]))
-    return ev.BoardSnapshot(sides[0], sides[1])
+    return ev.BoardSeen(sides[0], sides[1])
 
 
 def boards_along(position: Position, steps: Sequence[Step]) -> list[Position]:

@@ -1,16 +1,15 @@
 """The referee's side of the devices: device messages in as events, clock commands out.
 
-``device`` (issue 7) delivers its drivers' and the software clock's messages
+``device`` delivers its drivers' and the software clock's messages
 on one queue (``ButtonPressed``, ``FlagFell``, ``TimeReport``,
 ``BoardSnapshot``, ``CheckerLifted``/``Placed``, ``LinkStatus``) and takes
 clock commands through ``device.clockapi.ClockControl``. This module turns
-those messages into :mod:`app.events` and the referee's
-:class:`app.rulings.ClockCommand` into clock calls. Board counts come in the
+those messages into :mod:`app.referee.events` and the referee's
+:class:`app.referee.rulings.ClockCommand` into clock calls. Board counts come in the
 board's numbering (White's); each side is turned into its own numbering with
 the variant's geometry, so uzun tavla's boards read right too.
 
-``vision`` (issue 6) gives a ``ThrowObservation`` per settled throw;
-:func:`throw_event` turns it into a :class:`app.events.DiceObserved`.
+The camera's throws become events in :mod:`app.table.dice`, not here.
 """
 
 from __future__ import annotations
@@ -18,12 +17,11 @@ from __future__ import annotations
 import queue
 from typing import Any, Callable
 
-from app import events as ev
-from app.rulings import ClockCommand
+from app.referee import events as ev
+from app.referee.rulings import ClockCommand
 from device import messages as dm
 from device.clockapi import ClockControl
-from device.driver import LinkState
-from device.driver import LinkStatus as DeviceLink
+from device.driver import LinkState, LinkStatus
 from rules.position import BAR, OFF, Color, Position
 
 _SIDE = {Color.WHITE: dm.Side.WHITE, Color.BLACK: dm.Side.BLACK}
@@ -57,20 +55,20 @@ def device_event(message: object, position: Position) -> ev.Event | None:
             return None
         return ev.ClockPressed(_COLOR[message.side], message.white_ms, message.black_ms)
     if isinstance(message, dm.FlagFell):
-        return ev.FlagFell(_COLOR[message.side])
+        return ev.ClockFlag(_COLOR[message.side])
     if isinstance(message, dm.BoardSnapshot):
-        return ev.BoardSnapshot(own_counts(message, Color.WHITE, position),
+        return ev.BoardSeen(own_counts(message, Color.WHITE, position),
                                 own_counts(message, Color.BLACK, position))
     if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
         color = _COLOR[message.colour]
         point = board_point(_slot(message.point), color, position)
-        kind = ev.CheckerLifted if isinstance(message, dm.CheckerLifted) else ev.CheckerPlaced
+        kind = ev.LiftSeen if isinstance(message, dm.CheckerLifted) else ev.PlaceSeen
         return kind(color, point)
-    if isinstance(message, DeviceLink):
+    if isinstance(message, LinkStatus):
         device = _DEVICE.get(message.kind)
         if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
             return None
-        return ev.LinkStatus(device, message.state is LinkState.CONNECTED, message.detail)
+        return ev.LinkChanged(device, message.state is LinkState.CONNECTED, message.detail)
     return None
 
 
@@ -132,37 +130,3 @@ def drain(events: "queue.Queue[object]", position: Callable[[], Position],
             submit(event)
             handled += 1
 
-
-def opening_event(dice: Any) -> ev.DiceObserved:
-    """The opening throw from the dice a camera read (zones as the bottom player, White, sees them).
-
-    Each player throws one die into their own right-hand half: exactly two dice, lying flat and readable, one in
-    each half; the one in White's half is White's. Otherwise the opening throw is void, with the first reason in
-    the order the vision package uses.
-    """
-    dice = tuple(dice)
-    confidences = tuple(float(d.confidence) for d in dice if d.confidence is not None)
-    reason: str | None = None
-    if len(dice) != 2:
-        reason = "dice_count"
-    elif any(d.cocked for d in dice):
-        reason = "cocked"
-    elif any(d.zone == "off_board" for d in dice):
-        reason = "off_board"
-    elif {d.zone for d in dice} != {"right_half", "wrong_half"}:
-        reason = "wrong_half"
-    elif any(d.value is None for d in dice):
-        reason = "unreadable"
-    if reason is not None:
-        return ev.DiceObserved(None, void=ev.VoidReason(reason), confidences=confidences)
-    white = next(d.value for d in dice if d.zone == "right_half")
-    black = next(d.value for d in dice if d.zone == "wrong_half")
-    return ev.DiceObserved((white, black), confidences=confidences)
-
-
-def throw_event(observation: Any) -> ev.DiceObserved:
-    """A vision ``ThrowObservation`` as the referee's event (values, or void with the reason)."""
-    confidences = tuple(float(d.confidence) for d in getattr(observation, "dice", ()) if d.confidence is not None)
-    if observation.verdict == "valid" and observation.values is not None:
-        return ev.DiceObserved(tuple(observation.values), confidences=confidences)
-    return ev.DiceObserved(None, void=ev.VoidReason(observation.reason or "unreadable"), confidences=confidences)

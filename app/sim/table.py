@@ -1,16 +1,16 @@
 """The simulated table wired through the real chain: device simulators on pty pairs, drivers, camera.
 
-:class:`app.world.World` decides what the two simulated players do next; this
+:class:`app.sim.world.World` decides what the two simulated players do next; this
 module makes it happen the way it would at a real table. Checkers are lifted
 and placed on the device package's board simulator, the clock is pressed on
 its clock simulator (both speak the serial protocol over pseudo-terminals),
 the drivers read them back with pyserial onto one queue, and
-:mod:`app.devices` turns their messages into referee events. Throws go
-through a camera (:mod:`app.camera`: an image rendered and read by the real
+:mod:`app.table.devices` turns their messages into referee events. Throws go
+through a camera (:mod:`app.sim.camera`: an image rendered and read by the real
 dice reader). Taps on the tablet (doubles, answers, the choice after an
 illegal play) go straight to the referee, as the touch screen does.
 
-Every event is journaled by the :class:`app.session.Session` before it takes
+Every event is journaled by the :class:`app.record.session.Session` before it takes
 effect, and everything the simulators do is derived from the journal, so a
 demo killed at any moment resumes exactly:
 
@@ -40,17 +40,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from app import events as ev
-from app.devices import ClockLink, device_event, layout_counts, to_board_point
-from app.engine import Referee
-from app.events import event_from_dict
-from app.rulings import Reaction
-from app.session import Session
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Referee
+from app.referee.events import event_from_dict
+from app.referee.rulings import Reaction
+from app.sim.world import snapshot_of
+from app.table.devices import ClockLink, device_event, layout_counts, to_board_point
 from device import messages as dm
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.sim import BoardSimulator, ClockSimulator
 from device.transport import FixedPort
-from rules.position import OFF, Color, Position
+from rules.position import Color, Position
 
 UNTIMED_MS = 24 * 3600 * 1000
 """The reserve put on the clock for a match without time control: the clock is then only the turn button."""
@@ -152,7 +153,7 @@ class Standing:
     white: tuple[int, ...]
     black: tuple[int, ...]
     in_hand: tuple[int, int]
-    snapshot: ev.BoardSnapshot | None
+    snapshot: ev.BoardSeen | None
     """The last snapshot handed to the referee (None before the first)."""
 
     def counts(self, color: Color) -> tuple[int, ...]:
@@ -160,10 +161,10 @@ class Standing:
 
     def after(self, event: ev.Event) -> "Standing":
         """The standing once ``event`` was handed to the referee."""
-        if isinstance(event, ev.BoardSnapshot):
+        if isinstance(event, ev.BoardSeen):
             return Standing(event.white, event.black, (0, 0), event)
-        if isinstance(event, (ev.CheckerLifted, ev.CheckerPlaced)):
-            lifted = isinstance(event, ev.CheckerLifted)
+        if isinstance(event, (ev.LiftSeen, ev.PlaceSeen)):
+            lifted = isinstance(event, ev.LiftSeen)
             counts = list(self.counts(event.color))
             hand = list(self.in_hand)
             if lifted:
@@ -176,14 +177,14 @@ class Standing:
             return Standing(white, black, (hand[0], hand[1]), self.snapshot)
         return self
 
-    def shows(self, event: ev.BoardSnapshot) -> bool:
+    def shows(self, event: ev.BoardSeen) -> bool:
         """True when a snapshot says nothing new: the checkers stand where the journal already has them."""
         return self.snapshot is not None and (event.white, event.black) == (self.white, self.black)
 
     @classmethod
     def of(cls, position: Position) -> "Standing":
         """The checkers set out for ``position`` (nothing reported yet)."""
-        snapshot = snapshot_event(position)
+        snapshot = snapshot_of(position)
         return cls(snapshot.white, snapshot.black, (0, 0), None)
 
     @classmethod
@@ -194,15 +195,6 @@ class Standing:
             if entry.kind == "event":
                 standing = standing.after(event_from_dict(entry.payload["event"]))
         return standing
-
-
-def snapshot_event(position: Position) -> ev.BoardSnapshot:
-    """What a sensing board reports for ``position``: checkers still to enter lie with those off the board."""
-    sides = []
-    for color in Color:
-        counts = position.side(color)
-        sides.append((counts[OFF] + position.waiting(color), *counts[1:]))
-    return ev.BoardSnapshot(sides[0], sides[1])
 
 
 class SimulatedTable:
@@ -328,10 +320,10 @@ class SimulatedTable:
         referee = self.session.referee
         if isinstance(intention, ev.DiceObserved):
             self._submit(self.camera(intention, referee))
-        elif isinstance(intention, (ev.ClockPressed, ev.FlagFell)):
+        elif isinstance(intention, (ev.ClockPressed, ev.ClockFlag)):
             by = intention.by if isinstance(intention, ev.ClockPressed) else intention.color
             self.press(by, self.think_ms(referee, by) if self.timed else 0)
-        elif isinstance(intention, (ev.CheckerLifted, ev.CheckerPlaced, ev.BoardSnapshot)) and self.board_sim:
+        elif isinstance(intention, (ev.LiftSeen, ev.PlaceSeen, ev.BoardSeen)) and self.board_sim:
             self.move(intention, referee.position)
         else:
             self._submit(intention)  # a tap on the tablet
@@ -359,7 +351,7 @@ class SimulatedTable:
     def move(self, intention: ev.Event, position: Position) -> None:
         board = self.board_sim
         assert board is not None
-        if isinstance(intention, ev.BoardSnapshot):
+        if isinstance(intention, ev.BoardSeen):
             white, black = layout_counts(intention.white, intention.black, position)
             if (board.side_counts(dm.Side.WHITE), board.side_counts(dm.Side.BLACK)) != (white, black) \
                     or any(board.in_hand.values()) or not board.changing:
@@ -368,10 +360,10 @@ class SimulatedTable:
             self._collect(lambda m: isinstance(m, dm.BoardSnapshot) and m.reason is dm.SnapshotReason.SETTLED,
                           "the board's snapshot")
             return
-        assert isinstance(intention, (ev.CheckerLifted, ev.CheckerPlaced))
+        assert isinstance(intention, (ev.LiftSeen, ev.PlaceSeen))
         side = _SIDE[intention.color]
         point = to_board_point(intention.point, intention.color, position)
-        if isinstance(intention, ev.CheckerLifted):
+        if isinstance(intention, ev.LiftSeen):
             board.lift(point, side)
             self._collect(lambda m: isinstance(m, dm.CheckerLifted) and (m.point, m.colour) == (point, side),
                           "the lift")
@@ -406,10 +398,10 @@ class SimulatedTable:
             return
         if event is None:
             return
-        if isinstance(event, ev.LinkStatus) and dict(referee.links).get(event.device) is event.up:
+        if isinstance(event, ev.LinkChanged) and dict(referee.links).get(event.device) is event.up:
             return
         resync = isinstance(message, dm.BoardSnapshot) and message.reason is not dm.SnapshotReason.SETTLED
-        if resync and isinstance(event, ev.BoardSnapshot) and self.standing.shows(event):
+        if resync and isinstance(event, ev.BoardSeen) and self.standing.shows(event):
             return
         self._submit(event)
 

@@ -1,6 +1,6 @@
 """Turkish and English for rulings and screens; tavla terms stay Turkish in Turkish.
 
-A ruling is a code and parameters (:mod:`app.rulings`); :func:`render` makes
+A ruling is a code and parameters (:mod:`app.referee.rulings`); :func:`render` makes
 the sentence in either language with the players' names. In the Turkish
 texts the game's own words are kept: kırma (a hit), bar, mars (gammon),
 katmerli mars (backgammon), küp (the cube), hane (a point).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from app.rulings import Ruling
+from app.referee.rulings import Ruling
 from rules.judge import Violation
 
 LANGUAGES = ("tr", "en")

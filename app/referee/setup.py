@@ -1,7 +1,7 @@
 """The match set-up: who plays what, under which rules, with which devices.
 
 It is the first entry of every journal, so replaying a journal needs nothing
-else. Defaults follow RULES.md section 5 (2 minutes per point of match
+else. Defaults follow docs/rules.md section 5 (2 minutes per point of match
 length, a 12-second delay per move; the "legal moves" policy).
 """
 
@@ -28,7 +28,7 @@ class Mode(enum.Enum):
 
 
 class Policy(enum.Enum):
-    """The director's policy for an illegal or unfinished play (RULES.md section 5)."""
+    """The director's policy for an illegal or unfinished play (docs/rules.md section 5)."""
 
     LEGAL_MOVES = "legal_moves"
     """The opponent chooses: accept the play as made, or have it corrected."""
@@ -99,7 +99,7 @@ class MatchSetup:
             datetime.date.fromisoformat(self.date)
 
     def _check_chouette(self) -> None:
-        """A chouette is money play of standard backgammon among 3 to 8 named players (RULES.md 2)."""
+        """A chouette is money play of standard backgammon among 3 to 8 named players (docs/rules.md section 2)."""
         names = tuple(str(name).strip() for name in self.chouette)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise ValueError(f"a chouette has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")

@@ -110,7 +110,7 @@ class LiveCamera:
             if self._stop.is_set():
                 return
             calibration = self._calibrate(latest.image)  # the dice are judged as White (bottom) sees them: the
-            # referee judges them again for whoever threw (app.camera.camera_event)
+            # referee judges them again for whoever threw (app.sim.camera.camera_event)
             for observation in watch(self._stream(latest, frames), reader, calibration, "bottom", self.still_seconds):
                 image = self._picture
                 assert image is not None

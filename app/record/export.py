@@ -20,10 +20,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.engine import Referee
-from app.i18n import render, word
-from app.journal import Journal
-from app.rulings import Level, Ruling
+from app.record.journal import Journal
+from app.referee.engine import Referee
+from app.referee.i18n import render, word
+from app.referee.rulings import Level, Ruling
 from rules.errors import MatExportError, RulesError
 from rules.mat import write_mat
 from rules.position import Color

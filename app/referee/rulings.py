@@ -1,7 +1,7 @@
 """What the referee says and does: rulings for people, commands for the clock.
 
 A ruling is a code plus plain parameters, never a finished sentence, so the
-same journal entry reads in Turkish or English (:mod:`app.i18n`) and tests
+same journal entry reads in Turkish or English (:mod:`app.referee.i18n`) and tests
 can assert on the code. Its level is the colour of the banner.
 """
 

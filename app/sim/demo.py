@@ -1,15 +1,15 @@
 """The headless demo: a whole simulated match refereed, journaled and exported, no screen.
 
 ``python -m app demo [--variant V] [--length N] [--seed S] [--export match.mat]``
-``python -m app demo --chouette N [--games G]``: a chouette of N players (RULES.md 2)
+``python -m app demo --chouette N [--games G]``: a chouette of N players (docs/rules.md section 2)
 
-Two simulated players (:class:`app.world.World`) play at a simulated table
-that runs the real chain (:class:`app.simtable.SimulatedTable`): checkers are
+Two simulated players (:class:`app.sim.world.World`) play at a simulated table
+that runs the real chain (:class:`app.sim.table.SimulatedTable`): checkers are
 moved on the device package's board simulator and the clock is pressed on
 its clock simulator, both over pty pairs, and the drivers' reports become the
 referee's events; every throw is drawn as a camera picture and read by the
-vision package's dice reader (:class:`app.camera.SimulatedCamera`). Every
-event goes through a :class:`app.session.Session` (journal first, then
+vision package's dice reader (:class:`app.sim.camera.SimulatedCamera`). Every
+event goes through a :class:`app.record.session.Session` (journal first, then
 effect) and every ruling is printed. What happens next is derived from the
 journaled state only: kill the demo at any moment and run the same command on
 the same ``--journal`` and it resumes exactly where it stopped.
@@ -25,18 +25,18 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from app.camera import SimulatedCamera, typed_dice
-from app.engine import Referee
-from app.events import Event
-from app.export import ExportError, journal_json, mat_text, result_sheet
-from app.i18n import render
-from app.journal import JournalError
-from app.pin import hash_pin
-from app.rulings import Level, Reaction
-from app.session import Session
-from app.setup import ClockSettings, Devices, MatchSetup, Mode
-from app.simtable import Camera, SimulatedTable, TableError
-from app.world import Temper, World
+from app.record.export import ExportError, journal_json, mat_text, result_sheet
+from app.record.journal import JournalError
+from app.record.session import Session
+from app.referee.engine import Referee
+from app.referee.events import Event
+from app.referee.i18n import render
+from app.referee.pin import hash_pin
+from app.referee.rulings import Level, Reaction
+from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.sim.camera import SimulatedCamera, typed_dice
+from app.sim.table import Camera, SimulatedTable, TableError
+from app.sim.world import Temper, World
 from rules.registry import find_variant
 from vision import VisionError
 

@@ -20,48 +20,17 @@ so a resumed demo sees the same throws as one that never stopped.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
-from typing import Literal
 
-import cv2
 import numpy as np
-from numpy.typing import NDArray
 
-from app import events as ev
-from app.devices import opening_event, throw_event
-from app.engine import Referee, Stage
-from rules.position import Color
-from vision import Calibration, DiceReader, DieReading, ThrowObservation
-from vision.train import render
-from vision.verdict import judge
-
-Image = NDArray[np.uint8]
-Thrower = Literal["bottom", "top"]
-
-SEAT: dict[Color, Thrower] = {Color.WHITE: "bottom", Color.BLACK: "top"}
-"""Where each player sits in the camera's picture."""
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.table.dice import SEAT, Image, Shot, shot
+from vision import Calibration, DiceReader
+from vision.synth import render
+from vision.verdict import Thrower
 
 FRAME_SIZE = (1280, 720)
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One throw as the camera saw it: the picture, what the reader found, the event it became."""
-
-    image: Image
-    dice: tuple[DieReading, ...]
-    event: ev.DiceObserved
-    thrower: Color | None
-
-    def crops(self, margin: float = 0.6) -> list[Image]:
-        """Each die's part of the picture (with some board around it), left to right."""
-        height, width = self.image.shape[:2]
-        out = []
-        for die in self.dice:
-            x0, y0, x1, y1 = die.box
-            pad = int(max(x1 - x0, y1 - y0) * margin)
-            out.append(self.image[max(y0 - pad, 0):min(y1 + pad, height), max(x0 - pad, 0):min(x1 + pad, width)])
-        return out
 
 
 class SimulatedCamera:
@@ -97,15 +66,10 @@ class SimulatedCamera:
         kind = intention.void.value if intention.void is not None else ("opening" if opening else "valid")
         values = intention.values or (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         image = self.frame(rng, self.dice(rng, kind, values, SEAT[thrower]))
-        readings = self.reader.dice(image, self.calibration, "bottom", reference=self.before)
-        event, seen_by = camera_event(readings, referee)
+        observation = self.reader.read(image, self.calibration, "bottom", reference=self.before)
         self.shots += 1
-        self.last = Shot(image, readings, event, seen_by)
+        self.last = shot(image, observation, referee)
         return self.last
-
-    def verdict(self, readings: tuple[DieReading, ...], mover: Color) -> tuple[ThrowObservation, Color | None]:
-        """Judge the throw for whoever's right-hand half the dice lie in (the mover's when they are split)."""
-        return judge_for(readings, mover)
 
     # ------------------------------------------------------------------ drawing
 
@@ -169,31 +133,6 @@ class SimulatedCamera:
         return placed
 
 
-def camera_event(readings: tuple[DieReading, ...], referee: Referee) -> tuple[ev.DiceObserved, Color | None]:
-    """The referee's event for the dice a camera read (zones as the bottom player, White, sees them), and who
-    threw them: the opening throw's two dice, or a throw judged for whoever's right-hand half they lie in."""
-    if referee.stage is Stage.OPENING:
-        return opening_event(readings), None
-    observation, seen_by = judge_for(readings, referee.mover)
-    event = throw_event(observation)
-    if seen_by is not None and seen_by is not referee.mover and event.values is not None:
-        event = replace(event, thrower=seen_by)
-    return event, seen_by
-
-
-def judge_for(readings: tuple[DieReading, ...], mover: Color) -> tuple[ThrowObservation, Color | None]:
-    """Judge the throw for whoever's right-hand half the dice lie in (the mover's when they are split)."""
-    as_seen: dict[Color, tuple[DieReading, ...]] = {
-        Color.WHITE: readings, Color.BLACK: tuple(_seen_from_top(d) for d in readings)}
-    thrower = mover
-    other = mover.other
-    if readings and all(d.zone == "right_half" for d in as_seen[other]):
-        thrower = other  # the waiting player threw (too early, or out of turn)
-    dice = as_seen[thrower]
-    verdict, reason = judge(dice, True)
-    return ThrowObservation(verdict, reason, dice, SEAT[thrower]), thrower if dice else None
-
-
 def typed_dice(intention: ev.DiceObserved, referee: Referee) -> ev.ManualDice:
     """Without a camera the dice are typed on the tablet; a throw that would have been void is simply thrown
     again, and only the dice that count are typed."""
@@ -201,22 +140,3 @@ def typed_dice(intention: ev.DiceObserved, referee: Referee) -> ev.ManualDice:
         return ev.ManualDice(intention.values)
     rng = np.random.default_rng([referee.events, 13])
     return ev.ManualDice((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
-
-
-def _seen_from_top(die: DieReading) -> DieReading:
-    """A die's zone for the player at the top: the halves swap, off the board stays off."""
-    swap = {"right_half": "wrong_half", "wrong_half": "right_half"}
-    zone = swap.get(die.zone, die.zone) if die.zone is not None else None
-    return replace(die, zone=zone)  # type: ignore[arg-type]
-
-
-def square(image: Image, side: int) -> Image:
-    """A crop scaled into a ``side`` x ``side`` tile (for the screen), with a thin border between tiles."""
-    tile = np.zeros((side, side, 3), np.uint8)
-    height, width = image.shape[:2]
-    scale = (side - 4) / max(height, width, 1)
-    size = (max(int(width * scale), 1), max(int(height * scale), 1))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    top, left = (side - size[1]) // 2, (side - size[0]) // 2
-    tile[top:top + size[1], left:left + size[0]] = small
-    return tile

@@ -1,26 +1,31 @@
 """Everything the referee consumes, as small immutable values that go into the journal.
 
 Devices, the camera and the touch screen all speak to the referee in these
-events (DESIGN.md, the flow of one turn). Each event checks its own fields
+events (docs/design.md, the flow of one turn). Each event checks its own fields
 when it is made, so a garbled device frame or a wrong tap becomes a clear
 ``ValueError`` at the edge instead of a crash inside the referee, and each
 event turns into plain JSON and back (:func:`event_to_dict`,
 :func:`event_from_dict`) so the journal can hold it.
+Each class is named for what the referee sees (``ClockFlag``, ``BoardSeen``,
+``DoubleOffered``), not after the device message or rules action behind it;
+``kind`` is its name in the journal, which never changes, so every journal
+written before still reads.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Union
+from typing import Any, ClassVar, Mapping, TypeGuard, Union
 
 from rules.position import BAR, SLOTS, Color
 from rules.variant import ResultKind
 
 
 class VoidReason(enum.Enum):
-    """Why the camera voided a throw (RULES.md section 5: both dice are thrown again)."""
+    """Why the camera voided a throw (docs/rules.md section 5: both dice are thrown again)."""
 
     COCKED = "cocked"
     WRONG_HALF = "wrong_half"
@@ -102,7 +107,7 @@ class ManualDice(Event):
 
 
 @dataclass(frozen=True)
-class BoardSnapshot(Event):
+class BoardSeen(Event):
     """Where the sensing board sees every checker: 26 counts per side in its own numbering."""
 
     kind: ClassVar[str] = "board_snapshot"
@@ -128,14 +133,14 @@ class CheckerMoved(Event):
 
 
 @dataclass(frozen=True)
-class CheckerLifted(CheckerMoved):
+class LiftSeen(CheckerMoved):
     """A checker of ``color`` left ``point``."""
 
     kind: ClassVar[str] = "checker_lifted"
 
 
 @dataclass(frozen=True)
-class CheckerPlaced(CheckerMoved):
+class PlaceSeen(CheckerMoved):
     """A checker of ``color`` was put down on ``point``."""
 
     kind: ClassVar[str] = "checker_placed"
@@ -159,7 +164,7 @@ class ClockPressed(Event):
 
 
 @dataclass(frozen=True)
-class FlagFell(Event):
+class ClockFlag(Event):
     """``color``'s time ran out."""
 
     kind: ClassVar[str] = "flag_fell"
@@ -170,7 +175,7 @@ class FlagFell(Event):
 
 
 @dataclass(frozen=True)
-class LinkStatus(Event):
+class LinkChanged(Event):
     """A device (``clock``, ``board``, ``camera``) connected or lost its link."""
 
     kind: ClassVar[str] = "link_status"
@@ -194,32 +199,42 @@ class Touch(Event):
 
 
 @dataclass(frozen=True)
-class Double(Touch):
+class DoubleOffered(Touch):
+    """``by`` offers the cube (the rules core's ``Double``)."""
+
     kind: ClassVar[str] = "double"
 
 
 @dataclass(frozen=True)
-class Take(Touch):
+class DoubleTaken(Touch):
+    """``by`` takes the cube offered."""
+
     kind: ClassVar[str] = "take"
 
 
 @dataclass(frozen=True)
-class Drop(Touch):
+class DoubleDropped(Touch):
+    """``by`` drops the cube offered (and loses the game at its value)."""
+
     kind: ClassVar[str] = "drop"
 
 
 @dataclass(frozen=True)
-class Beaver(Touch):
+class Beavered(Touch):
+    """``by`` takes the cube offered and redoubles at once, keeping it."""
+
     kind: ClassVar[str] = "beaver"
 
 
 @dataclass(frozen=True)
-class Raccoon(Touch):
+class Raccooned(Touch):
+    """``by`` answers a beaver with another redouble."""
+
     kind: ClassVar[str] = "raccoon"
 
 
 @dataclass(frozen=True)
-class Resign(Touch):
+class ResignationOffered(Touch):
     """``by`` offers to lose the game at ``level`` (1 single, 2 mars, 3 katmerli mars)."""
 
     kind: ClassVar[str] = "resign"
@@ -231,7 +246,7 @@ class Resign(Touch):
 
 
 @dataclass(frozen=True)
-class NameDouble(Touch):
+class DoubleNamed(Touch):
     """Acey-deucey: after playing a 1-2 in full, the player names the double it plays next."""
 
     kind: ClassVar[str] = "name_double"
@@ -243,12 +258,16 @@ class NameDouble(Touch):
 
 
 @dataclass(frozen=True)
-class AcceptResignation(Touch):
+class ResignationAccepted(Touch):
+    """``by`` accepts the resignation offered."""
+
     kind: ClassVar[str] = "accept_resignation"
 
 
 @dataclass(frozen=True)
-class RejectResignation(Touch):
+class ResignationRejected(Touch):
+    """``by`` rejects the resignation offered."""
+
     kind: ClassVar[str] = "reject_resignation"
 
 
@@ -276,11 +295,11 @@ def _name(value: Any, what: str) -> str:
 
 
 @dataclass(frozen=True)
-class MemberCube(Event):
+class MemberCubeMoved(Event):
     """A chouette cube action tapped on the tablet, naming whose cube and who acts.
 
     ``member`` is the team member whose cube it is; ``by`` is that member or
-    the box (RULES.md section 2: only those two have a say on it). ``move``
+    the box (docs/rules.md section 2: only those two have a say on it). ``move``
     is one of :data:`CUBE_MOVES`.
     """
 
@@ -298,7 +317,7 @@ class MemberCube(Event):
 
 @dataclass(frozen=True)
 class CallDirector(Event):
-    """Someone called the director: both clocks stop (RULES.md section 5)."""
+    """Someone called the director: both clocks stop (docs/rules.md section 5)."""
 
     kind: ClassVar[str] = "call_director"
     by: Color | None = None
@@ -336,19 +355,19 @@ class DirectorOverride(Event):
 
 
 InputEvent = Union[
-    DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
-    Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation, AcceptIllegal,
-    CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
+    DiceObserved, ManualDice, BoardSeen, LiftSeen, PlaceSeen, ClockPressed, ClockFlag, LinkChanged,
+    DoubleOffered, DoubleTaken, DoubleDropped, Beavered, Raccooned, ResignationOffered, DoubleNamed,
+    ResignationAccepted, ResignationRejected, AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay,
+    DirectorOverride, MemberCubeMoved,
 ]
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (
-        DiceObserved, ManualDice, BoardSnapshot, CheckerLifted, CheckerPlaced, ClockPressed, FlagFell, LinkStatus,
-        Double, Take, Drop, Beaver, Raccoon, Resign, NameDouble, AcceptResignation, RejectResignation,
-        AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay, DirectorOverride, MemberCube,
-    )
-}
+EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in typing.get_args(InputEvent)}
+"""Every kind of event the referee handles, by the name the journal gives it."""
+
+
+def is_input(event: Event) -> TypeGuard[InputEvent]:
+    """True for an event of a kind the referee handles (an :data:`InputEvent`)."""
+    return EVENT_TYPES.get(event.kind) is type(event)
 
 
 def _plain(value: Any) -> Any:

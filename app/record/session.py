@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from app.engine import Referee
-from app.events import DirectorOverride, Event, event_from_dict, event_to_dict
-from app.journal import Journal, JournalError
-from app.pin import check_pin
-from app.rulings import Reaction
-from app.setup import MatchSetup
+from app.record.journal import Journal, JournalError
+from app.referee.engine import Referee
+from app.referee.events import DirectorOverride, Event, event_from_dict, event_to_dict
+from app.referee.pin import check_pin
+from app.referee.rulings import Reaction
+from app.referee.setup import MatchSetup
 
 Listener = Callable[[Event, Reaction], None]
 

@@ -1,0 +1,66 @@
+"""Time and links: clock presses (which end a play), a flag falling, a device's link coming and going."""
+
+from __future__ import annotations
+
+from app.referee import events as ev
+from app.referee.handlers.plays import PlayHandlers
+from app.referee.rulings import Level
+from app.referee.state import Stage
+
+
+class ClockHandlers(PlayHandlers):
+    """Clock events and what follows from them."""
+
+    def on_clock_pressed(self, event: ev.ClockPressed) -> None:
+        state = self.state
+        if event.white_ms is not None and event.black_ms is not None:
+            self.set(times=(event.white_ms, event.black_ms))
+        stage = state.stage
+        if stage in (Stage.OVER, Stage.HALTED, Stage.ILLEGAL, Stage.OPENING):
+            self.run_clock(None)  # both clocks stand still now: stop one a press may have started
+            return
+        by = event.by
+        to_act = state.to_act
+        if not state.clock_started:
+            if by is not state.mover or stage is not Stage.PLAY:
+                if to_act is not None:
+                    self.run_clock(to_act)
+                    self.say("clock_started", Level.INFO, player=to_act)
+                return
+        elif state.clock is not by:
+            return  # a press on the side whose clock is not running: the clock ignores it
+        self.set(clock=by.other, clock_started=True)  # the clock has switched by itself
+        if stage is Stage.PLAY and by is state.mover:
+            self.judge_press()
+        elif stage is Stage.ROLL:
+            self.say("throw_first", Level.WARNING, player=by)
+            self.run_clock(by)
+        elif to_act is not None:
+            self.say("answer_first", Level.WARNING, player=to_act)
+            self.run_clock(to_act)
+
+    def on_flag_fell(self, event: ev.ClockFlag) -> None:
+        state = self.state
+        if state.match.over:
+            return
+        if state.match.is_money:
+            self.say("flag_ignored", Level.INFO, player=event.color)
+            return
+        match = state.match.lose_on_time(event.color)
+        self.set(match=match)
+        self.say("flag_fell", Level.ERROR, player=event.color)
+        self.run_clock(None)
+        assert match.result is not None
+        self.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value,
+                 score=list(match.score))
+
+    def on_link_status(self, event: ev.LinkChanged) -> None:
+        links = dict(self.state.links)
+        if links.get(event.device) == event.up:
+            return
+        links[event.device] = event.up
+        self.set(links=tuple(sorted(links.items())))
+        if event.up:
+            self.say("link_up", Level.INFO, device=event.device, detail=event.detail)
+        else:
+            self.say("link_down", Level.WARNING, device=event.device, detail=event.detail)

@@ -1,0 +1,90 @@
+"""The director: called to the table (both clocks stop), and the overrides a right PIN allows."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.referee import events as ev
+from app.referee.handlers.throws import ThrowHandlers
+from app.referee.rulings import Level
+from app.referee.setup import Mode, Policy
+from app.referee.state import Stage, game_of
+from rules.game import Phase
+
+
+class DirectorHandlers(ThrowHandlers):
+    """Director events and what follows from them."""
+
+    def on_call_director(self, event: ev.CallDirector) -> None:
+        if self.state.match.over:
+            return
+        self.set(halted=True)
+        self.run_clock(None)
+        self.say("director_called", Level.WARNING, player=event.by)
+
+    def on_director_override(self, event: ev.DirectorOverride) -> None:
+        if not event.authorised:
+            self.irregular("pin_refused", None, command=event.command)
+            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
+            return
+        state = self.state
+        command, argument = event.command, event.argument.strip()
+        if command == "resume":
+            if not state.halted:
+                self.say("override_refused", Level.WARNING, command=command, reason="not_halted")
+                return
+            self.set(halted=False)
+            self.say("resumed", Level.INFO)
+            if state.clock_started and self.state.to_act is not None and self.state.stage is not Stage.OPENING:
+                self.run_clock(self.state.to_act)
+        elif command in ("void_dice", "set_dice"):
+            self.override_dice(command, argument)
+        elif command == "undo_play":
+            if not state.undo:
+                self.say("override_refused", Level.WARNING, command=command, reason="nothing_to_undo")
+                return
+            tally, boards, before_dice = state.undo[-1]
+            self.adopt(tally, game_boards=boards, undo=state.undo[:-1], flagged=None, last_play=None,
+                       turn_boards=(game_of(tally).position,), in_hand=0, before_dice=before_dice)
+            self.say("play_undone", Level.INFO, player=self.state.mover)
+            if state.clock_started and not state.halted:
+                self.run_clock(self.state.mover)
+        elif command in ("policy", "mode"):
+            choices = Policy if command == "policy" else Mode
+            try:
+                choice = choices(argument)
+            except ValueError:
+                self.say("override_refused", Level.WARNING, command=command, reason=f"unknown_{command}")
+                return
+            self.set(**{command: choice})
+            self.say(f"{command}_set", Level.INFO, **{command: choice.value})
+
+    def override_dice(self, command: str, argument: str) -> None:
+        """The director voids or corrects the dice of a play not yet made (a misread, a cocked die missed)."""
+        state = self.state
+        before = state.before_dice
+        if state.stage is not Stage.PLAY or before is None:
+            self.say("override_refused", Level.WARNING, command=command, reason="no_dice_to_change")
+            return
+        opening = game_of(before).phase is Phase.OPENING
+        if command == "void_dice":
+            self.adopt(before, before_dice=None, turn_boards=(), last_throw=None)
+            self.say("dice_voided", Level.INFO, player=state.mover)
+            if opening:
+                self.run_clock(None)
+                self.set(clock_started=False)
+            return
+        try:
+            numbers = [int(part) for part in argument.replace("-", " ").split()]
+            if len(numbers) != 2:
+                raise ValueError("two dice")
+            dice = ev.ManualDice((numbers[0], numbers[1])).values
+        except ValueError:
+            self.say("override_refused", Level.WARNING, command=command, reason="bad_dice")
+            return
+        self.adopt(before, before_dice=None)
+        self.say("dice_set", Level.INFO, player=state.mover, dice=list(dice))
+        if opening:
+            self.opening(dice)
+        else:
+            self.roll(dice)

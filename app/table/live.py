@@ -1,0 +1,139 @@
+"""A live station: the real table's devices wired to one match, without a screen.
+
+The clock and the sensing board are looked for on USB (the reference firmware's Raspberry Pi Pico ids; each
+port's HELLO tells a clock from a board) or on ports named on the command line, and used when they answer;
+otherwise the device package's software clock runs on screen and plays are entered on the tablet. A physical
+camera, video or image folder is read by :class:`app.table.camera.LiveCamera` in a thread; its settled
+throws reach the referee on the main thread through ``post`` (:mod:`app.table.dice` makes the event), and
+when it fails or ends the referee rules it disconnected and the dice are typed.
+"""
+
+from __future__ import annotations
+
+import queue
+from typing import Callable
+
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.rulings import Reaction
+from app.table.camera import LiveCamera, Post
+from app.table.devices import ClockLink, drain
+from app.table.dice import Image, Shot, hand_over
+from device import messages as dm
+from device.clockapi import ClockControl
+from device.driver import BoardDriver, ClockDriver, LinkState
+from device.softclock import SoftwareClock
+from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
+from rules.position import Color
+from vision import Calibration, ThrowObservation
+
+
+class LiveStation:
+    """The devices of one table and the match they serve; ``look_for_devices`` False keeps the software clock
+    only (the simulated table brings its own devices). ``notify`` hears why the camera stopped ("" when it
+    reads again)."""
+
+    def __init__(self, clock_port: str | None = None, board_port: str | None = None, camera: str | None = None,
+                 post: Post | None = None, notify: Callable[[str], None] = lambda message: None,
+                 look_for_devices: bool = True) -> None:
+        self.session: Session | None = None
+        self.notify = notify
+        self.device_queue: queue.Queue[object] = queue.Queue()
+        self.software_clock = SoftwareClock(self.device_queue)
+        self.clock_driver: ClockDriver | None = None
+        self.board_driver: BoardDriver | None = None
+        if look_for_devices:  # from the start: the set-up screen shows what answered
+            self.clock_driver = ClockDriver(_finder(clock_port), self.device_queue)
+            self.board_driver = BoardDriver(_finder(board_port), self.device_queue)
+            self.clock_driver.start()
+            self.board_driver.start()
+        self.clock: ClockControl = self.software_clock
+        self.clock_link = ClockLink(self.clock)
+        self.live_camera: LiveCamera | None = None
+        self.last_shot: Shot | None = None
+        """The live camera's last throw: the picture, the dice read, the event."""
+        if camera is not None:
+            if post is None:
+                raise ValueError("a live camera needs a way to post to the main thread")
+            self.live_camera = LiveCamera(camera, post, self.camera_throw, self.camera_link).start()
+
+    def devices_found(self) -> dict[str, str]:
+        """What each device is now: a device that answered (with its serial), or the fall-back."""
+        found = {"camera": "none", "board": "none", "clock": "software"}
+        if self.live_camera is not None and self.live_camera.alive:
+            found["camera"] = f"found: {self.live_camera.spec}"
+        for name, driver in (("clock", self.clock_driver), ("board", self.board_driver)):
+            if driver is not None and driver.status.state is LinkState.CONNECTED:
+                found[name] = "found: " + driver.status.detail
+        return found
+
+    def start(self, session: Session, calibration: Calibration | None, physical_clock: bool) -> None:
+        """Serve ``session``: arm the camera, take the physical clock if one answered, and set the clock's
+        times from the journal (a physical clock that ran on through a restart keeps its own)."""
+        self.session = session
+        session.listeners.append(self.on_reaction)
+        if self.live_camera is not None:
+            if self.live_camera.failure is not None:  # it failed on the set-up screen: say so in the journal
+                session.submit(ev.LinkChanged("camera", False, self.live_camera.failure))
+            else:
+                self.live_camera.arm(calibration)
+        if physical_clock:
+            assert self.clock_driver is not None
+            self.clock = self.clock_driver
+        self.clock_link = ClockLink(self.clock)
+        settings = session.setup.clock
+        times = session.referee.times or (settings.reserve_s * 1000, settings.reserve_s * 1000)
+        if not physical_clock or session.resumed is None:
+            for side in dm.Side:
+                self.clock.set_time(side, times[side], settings.delay_s * 1000)
+        if session.referee.clock is not None:
+            self.clock.start_side(dm.Side(int(session.referee.clock)))
+
+    def on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
+        """Carry out the referee's clock commands."""
+        for command in reaction.commands:
+            self.clock_link.apply(command)
+
+    def press_clock(self, color: Color) -> None:
+        """A tap on a player's half of the on-screen clock."""
+        if self.clock is self.software_clock:
+            self.software_clock.press(dm.Side(color))
+        self.pump()
+
+    def pump(self) -> None:
+        """Hand the clock's and devices' messages to the referee."""
+        session = self.session
+        if session is None:
+            return
+        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
+
+    def camera_throw(self, image: Image, observation: ThrowObservation) -> None:
+        """A settled throw from the live camera (on the main thread), handed to the referee."""
+        if self.session is None:
+            return
+        self.last_shot = hand_over(image, observation, self.session)
+
+    def camera_link(self, up: bool, detail: str) -> None:
+        """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""
+        self.notify("" if up else detail)
+        if self.session is not None:
+            self.session.submit(ev.LinkChanged("camera", up, detail))
+
+    def clock_report(self) -> dm.TimeReport:
+        """The clock's latest report: the physical clock's own when it has sent one, else the software clock's."""
+        if self.clock is self.clock_driver and self.clock_driver.last_report is not None:
+            return self.clock_driver.last_report
+        return self.software_clock.times()
+
+    def close(self) -> None:
+        if self.live_camera is not None:
+            self.live_camera.close()
+        for driver in (self.clock_driver, self.board_driver):
+            if driver is not None:
+                driver.close()
+        self.software_clock.close()
+
+
+def _finder(port: str | None) -> FixedPort | UsbMatch:
+    """Where to look for a device: the port given, or any Raspberry Pi Pico on USB (its HELLO says which)."""
+    return finder_for(port) if port else UsbMatch(PICO_VID)

@@ -1,0 +1,51 @@
+"""The director's screen: the PIN and the overrides it allows (resume, void or set the dice, undo a play,
+policy, mode)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+
+from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, Widget_spacer, button
+
+
+class DirectorScreen(TavlaScreen):
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
+        super().__init__(app, name="director", **kwargs)
+        self.build()
+
+    def build(self) -> None:
+        self.clear_widgets()
+        root = BoxLayout(orientation="vertical", padding=24, spacing=12)
+        root.add_widget(Label(text=self.t("director"), font_size=36, size_hint_y=None, height=70))
+        self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=30, multiline=False,
+                             size_hint_y=None, height=TARGET, input_filter="int")
+        root.add_widget(self.pin)
+        grid = GridLayout(cols=3, spacing=12, size_hint_y=None, height=2 * TARGET + 12)
+        for key, command, argument in (("resume", "resume", ""), ("void_dice", "void_dice", ""),
+                                       ("undo_play", "undo_play", ""),
+                                       ("policy", "policy", "always_correct"), ("casual", "mode", "casual"),
+                                       ("tournament", "mode", "tournament")):
+            grid.add_widget(button(self.t(key) + (f": {argument}" if command == "policy" else ""),
+                                   partial(self.override, command, argument)))
+        root.add_widget(grid)
+        self.result = Banner(size_hint_y=None, height=100)
+        root.add_widget(self.result)
+        root.add_widget(button(self.t("back"), lambda: self.app.show("play")))
+        root.add_widget(Widget_spacer())
+        self.add_widget(root)
+
+    def override(self, command: str, argument: str) -> None:
+        if self.controller.session is None:
+            return
+        reaction = self.controller.director(self.pin.text, command, argument)
+        self.pin.text = ""
+        if reaction.rulings:
+            ruling = reaction.rulings[0]
+            self.result.set(self.controller.text(ruling), ruling.level)
+        self.app.refresh()

@@ -1,0 +1,252 @@
+"""The play screen: the board, the dice as read beside the camera's crops, the clock, the score, the ruling
+banner and every tap a player may make (cube, resignation, the choice after an illegal play, chouette cubes)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Callable
+
+import numpy as np
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image as KivyImage
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage, offers
+from app.referee.i18n import word
+from app.referee.rulings import Level
+from app.table.dice import Shot
+from app.ui.board import BoardWidget
+from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, square, texture_of
+from rules.chouette import MemberCube
+from rules.position import Color
+
+
+class PlayScreen(TavlaScreen):
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
+        super().__init__(app, name="play", **kwargs)
+        self.build()
+
+    def build(self) -> None:
+        self.clear_widgets()
+        root = BoxLayout(orientation="vertical", padding=8, spacing=8)
+        nav = BoxLayout(size_hint_y=None, height=64, spacing=8)
+        self.score = Label(text="", font_size=26, size_hint_x=2.4)
+        nav.add_widget(self.score)
+        for key in ("director", "history"):
+            nav.add_widget(button(self.t(key), partial(self.app.show, key), height=64))
+        nav.add_widget(button(self.t("language"), self.app.toggle_language, height=64))
+        root.add_widget(nav)
+        self.strip = BoxLayout(spacing=6, size_hint_y=None, height=0)
+        """A chouette's people: the box and each member with its cube, ledger and cube buttons."""
+        self.strip_shown: tuple[int, str] = (-1, "")
+        root.add_widget(self.strip)
+        middle = BoxLayout(spacing=8)
+        self.board = BoardWidget(size_hint_x=0.64)
+        middle.add_widget(self.board)
+        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.36)
+        self.info = Label(text="", font_size=22, halign="left", valign="top", size_hint_y=None, height=120)
+        self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        side.add_widget(self.info)
+        dice = BoxLayout(spacing=8, size_hint_y=None, height=120)
+        self.dice_picture = KivyImage(fit_mode="contain", size_hint_x=0.55)
+        self.dice_text = Label(text=self.t("no_camera_crop"), font_size=20, halign="left", valign="middle")
+        self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        dice.add_widget(self.dice_picture)
+        dice.add_widget(self.dice_text)
+        side.add_widget(dice)
+        self.dice_box = dice
+        self.shot_shown: Shot | None = None
+        clocks = BoxLayout(spacing=8, size_hint_y=None, height=110)
+        self.clock_buttons = []
+        for color in (Color.WHITE, Color.BLACK):
+            clock = Button(text="", font_size=30, halign="center")
+            clock.bind(on_release=lambda *_, color=color: self.press(color))
+            clocks.add_widget(clock)
+            self.clock_buttons.append(clock)
+        side.add_widget(clocks)
+        self.clocks_box = clocks
+        self.actions_shown: tuple[int, list[str]] = (-1, [])
+        self.actions = GridLayout(cols=2, spacing=8, size_hint_y=None)
+        self.actions.bind(minimum_height=self.actions.setter("height"))
+        side.add_widget(self.actions)
+        entry = BoxLayout(spacing=8, size_hint_y=None, height=TARGET)
+        self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=26, multiline=False)
+        entry.add_widget(self.entry)
+        entry.add_widget(button(self.t("enter"), self.enter, size_hint_x=0.5))
+        side.add_widget(entry)
+        middle.add_widget(side)
+        root.add_widget(middle)
+        self.banner = Banner(size_hint_y=None, height=110)
+        root.add_widget(self.banner)
+        self.add_widget(root)
+
+    def press(self, color: Color) -> None:
+        self.controller.press_clock(int(color))
+        self.app.refresh()
+
+    def act(self, event: ev.Event) -> None:
+        self.controller.send(event)
+        self.app.refresh()
+
+    def enter(self) -> None:
+        text = self.entry.text.strip()
+        self.entry.text = ""
+        if not text:
+            return
+        parts = text.replace("-", " ").split()
+        if len(parts) == 2 and all(p.isdigit() and len(p) == 1 for p in parts):
+            self.act(ev.ManualDice((int(parts[0]), int(parts[1]))))
+        else:
+            self.act(ev.ManualPlay(text))
+
+    def sim_next(self) -> None:
+        self.controller.sim_step()
+        self.app.refresh()
+
+    def refresh(self) -> None:
+        session = self.controller.session
+        if session is None:
+            return
+        referee = session.referee
+        match = referee.match
+        names = referee.side_names()
+        if referee.chouette is not None:
+            game = referee.chouette.game
+            self.score.text = (f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {game.box}   "
+                               f"{self.t('captain')}: {game.acting_captain or game.captain}")
+            self.show_chouette(referee)
+        else:
+            length = f"/ {match.length}" if match.length else f"({self.t('money')})"
+            crawford = f"  [{self.t('crawford')}]" if match.is_crawford else ""
+            cube = match.game.cube
+            owner = "" if cube.owner is None else f" ({names[cube.owner]})"
+            self.score.text = (f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
+                               f"{self.t('cube')}: {cube.value}{owner}")
+        self.board.show(referee.position, referee.last_play)
+        dice = referee.numbers
+        waiting = names[referee.to_act] if referee.to_act is not None else "-"
+        if referee.chouette is not None and referee.stage is Stage.DOUBLE:  # each doubled member answers
+            game = referee.chouette.game
+            members = offers(game)
+            if game.cube_of(members[0]).offered_by is game.box_color:
+                waiting = ", ".join(members)
+        lines = [f"{self.t('dice')}: {'-'.join(map(str, dice)) if dice else '-'}    {self.t('waiting')}: {waiting}"]
+        aids = referee.aids()
+        if aids is not None:
+            lines.append(f"{self.t('pips')}: {aids.pips[0]} / {aids.pips[1]}")
+            if aids.shots:
+                lines.append(f"{self.t('shots')}: {aids.shots}")
+            if aids.legal_plays:
+                lines.append(f"{self.t('legal')}: " + ", ".join(aids.legal_plays[:4]))
+        self.info.text = "\n".join(lines)
+        self.show_shot(self.controller.last_shot)
+        report = self.controller.clock_report()
+        for button_widget, color, ms in zip(self.clock_buttons, Color, (report.white_ms, report.black_ms)):
+            running = referee.clock is color
+            delay = ""
+            if report.running is not None and int(report.running) == int(color) and report.delay_left_ms > 0:
+                delay = f"  +{-(-report.delay_left_ms // 1000)}"  # the delay counts down before the reserve
+            button_widget.text = f"{names[color]}\n{ms // 60000}:{ms // 1000 % 60:02d}{delay}"
+            button_widget.background_color = (0.3, 0.8, 0.3, 1) if running else (0.6, 0.6, 0.6, 1)
+        actions = self._actions(referee.stage, referee.to_act)
+        key = (referee.events, [text for text, _ in actions])
+        if key != self.actions_shown:  # rebuilt only when they change: a tap never lands on a vanishing button
+            self.actions_shown = key
+            self.actions.clear_widgets()
+            for text, handler in actions:
+                self.actions.add_widget(button(text, handler, font_size=22))
+        banner = self.controller.banner
+        if banner is not None:
+            self.banner.set(self.controller.text(banner), banner.level)
+        elif match.over:
+            self.banner.set(self.t("over"), Level.OK)
+
+    def show_chouette(self, referee: Referee) -> None:
+        """The chouette strip, rebuilt only when something happened (a tap never lands on a vanishing button)."""
+        session = referee.chouette
+        assert session is not None
+        key = (referee.events, self.controller.language)
+        if key == self.strip_shown:
+            return
+        self.strip_shown = key
+        self.strip.clear_widgets()
+        if self.strip.height == 0:  # the people's strip takes room from the side panel and the banner
+            self.strip.height = 180
+            self.info.height = 72
+            self.dice_box.height = 88
+            self.clocks_box.height = 96
+            self.banner.height = 84
+        game = session.game
+        self.strip.add_widget(Card(f"{self.t('box').upper()}\n{game.box}\n{self.t('ledger')}"
+                                   f" {session.balance(game.box):+d}", (0.35, 0.22, 0.10), []))
+        moves = referee.member_moves()
+        for index, (member, cube, settled) in enumerate(zip(game.members, game.cubes, game.settled)):
+            role = self.t("captain") if member == game.acting_captain else f"{self.t('line')} {index + 1}"
+            if settled is not None:
+                state = f"{self.t('out')} {settled:+d}"
+            else:
+                owner = self.t("centre") if cube.owner is None else (
+                    self.t("box") if cube.owner is game.box_color else member)
+                state = f"{self.t('cube')} {cube.value} · {owner}"
+                if cube.offered_by is not None:
+                    state = f"{self.t('cube')} {cube.value} > {cube.value * 2} ?"
+            buttons = [(self.member_move_text(action, game.box),
+                        partial(self.act, ev.MemberCubeMoved(member, action.move.value, action.by)))
+                       for action in moves if action.member == member]
+            colour = (0.10, 0.30, 0.45) if member == game.acting_captain else (0.18, 0.18, 0.22)
+            self.strip.add_widget(Card(f"{role} · {member}\n{state}\n{self.t('ledger')}"
+                                       f" {session.balance(member):+d}", colour, buttons,
+                                       narrow=len(session.players) >= 6))
+
+    def member_move_text(self, action: MemberCube, box: str) -> str:
+        move = action.move.value
+        return self.t(f"box_{'doubles' if move == 'double' else move}") if action.by == box else self.t(move)
+
+    def show_shot(self, shot: Shot | None) -> None:
+        """The dice as the camera read them, beside its crop of each die."""
+        if shot is None or shot is self.shot_shown:
+            return
+        self.shot_shown = shot
+        crops = shot.crops()
+        if crops:
+            self.dice_picture.texture = texture_of(np.hstack([square(crop, 110) for crop in crops]))
+        read = ", ".join("?" if d.value is None else f"{d.value}{'*' if d.cocked else ''}" for d in shot.dice)
+        event = shot.event
+        verdict = ("-".join(map(str, event.values)) if event.values is not None
+                   else word(event.void.value if event.void is not None else "unreadable", self.controller.language))
+        self.dice_text.text = f"{self.t('camera')}: {read or '-'}\n{verdict}"
+
+    def _actions(self, stage: Stage, to_act: Color | None) -> list[tuple[str, Callable[[], None]]]:
+        session = self.controller.session
+        assert session is not None
+        referee = session.referee
+        out: list[tuple[str, Callable[[], None]]] = []
+        if self.controller.sim and stage is not Stage.OVER:
+            out.append(("Sim >", self.sim_next))
+        if to_act is None:
+            return out
+        chouette = referee.chouette is not None  # its cube buttons are on the people's cards
+        if stage is Stage.ROLL and not chouette and referee.match.game.may_double(to_act):
+            out.append((self.t("double"), lambda: self.act(ev.DoubleOffered(to_act))))
+        if stage is Stage.DOUBLE and not chouette:
+            out += [(self.t("take"), lambda: self.act(ev.DoubleTaken(to_act))),
+                    (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)))]
+            if referee.match.is_money:
+                out.append((self.t("beaver"), lambda: self.act(ev.Beavered(to_act))))
+        if stage is Stage.ILLEGAL:
+            out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act))),
+                    (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)))]
+        if stage is Stage.RESIGNATION:
+            out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act))),
+                    (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)))]
+        if stage is Stage.ROLL and not chouette:
+            out.append((self.t("resign"), lambda: self.act(ev.ResignationOffered(to_act, 1))))
+        if stage is Stage.NAME_DOUBLE:
+            for number in range(1, 7):
+                out.append((f"{number}-{number}", partial(self.act, ev.DoubleNamed(to_act, number))))
+        out.append((self.t("call"), lambda: self.act(ev.CallDirector(to_act))))
+        return out

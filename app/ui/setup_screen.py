@@ -1,0 +1,146 @@
+"""The set-up screen: players, variant, match length, mode, clock, PIN, chouette, the devices found and the
+camera picture whose four corners are tapped to calibrate it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+from kivy.uix.togglebutton import ToggleButton
+
+from app.referee.setup import Mode
+from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
+from rules.registry import VARIANTS
+
+
+class SetupScreen(TavlaScreen):
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
+        super().__init__(app, name="setup", **kwargs)
+        self.build()
+
+    def build(self) -> None:
+        self.clear_widgets()
+        root = BoxLayout(orientation="vertical", padding=16, spacing=8)
+        root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
+                              height=50))
+        row = 64
+        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=5 * (row + 8),
+                          row_default_height=row, row_force_default=True)
+        self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
+        self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
+        self.variant = Spinner(text="backgammon", values=[v.name for v in VARIANTS], font_size=24)
+        self.length = Spinner(text="5", values=[str(n) for n in (1, 3, 5, 7, 9, 11, 13, 15, 17)] + ["0"],
+                              font_size=24)
+        self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=24)
+        self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=24)
+        modes = BoxLayout(spacing=6)
+        modes.add_widget(self.tournament)
+        modes.add_widget(self.casual)
+        kinds = BoxLayout(spacing=6)
+        self.kinds: dict[str, ToggleButton] = {}
+        for kind in ("match", "money_kind", "chouette"):
+            toggle = ToggleButton(text=self.t(kind), group="kind", state="down" if kind == "match" else "normal",
+                                  font_size=22, allow_no_selection=False)
+            self.kinds[kind] = toggle
+            kinds.add_widget(toggle)
+        self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=24, multiline=False)
+        self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
+        self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
+        self.pin = TextInput(text="", font_size=26, multiline=False, password=True, input_filter="int")
+        self.devices = Label(text=self.devices_text(), font_size=18)
+        rows = [
+            (self.t("white"), self.white, self.t("black"), self.black),
+            (self.t("variant"), self.variant, self.t("length"), self.length),
+            (self.t("mode"), modes, self.t("kind"), kinds),
+            (self.t("chouette_players"), self.line, self.t("reserve"), self.reserve),
+            (self.t("delay"), self.delay, self.t("pin"), self.pin),
+        ]
+        for caption_a, widget_a, caption_b, widget_b in rows:
+            form.add_widget(Label(text=caption_a, font_size=24))
+            form.add_widget(widget_a)
+            form.add_widget(Label(text=caption_b, font_size=24))
+            form.add_widget(widget_b)
+        root.add_widget(form)
+        camera = BoxLayout(spacing=12, size_hint_y=None, height=210)
+        devices = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        devices.add_widget(Label(text=self.t("devices"), font_size=24, size_hint_y=None, height=48))
+        devices.add_widget(self.devices)
+        camera.add_widget(devices)
+        texts = BoxLayout(orientation="vertical")
+        texts.add_widget(Label(text=self.t("calibrate"), font_size=22))
+        self.calibration = Label(text="", font_size=20)
+        texts.add_widget(self.calibration)
+        self.error = Label(text="", font_size=20, color=(1, 0.4, 0.4, 1))
+        texts.add_widget(self.error)
+        camera.add_widget(texts)
+        picture = self.controller.camera_picture()
+        self.picker: CornerPicker | None = None
+        if picture is not None:
+            self.picker = CornerPicker(self.corner, texture=texture_of(picture), size_hint_x=None, width=374)
+            camera.add_widget(self.picker)
+        else:
+            self.calibration.text = self.t("no_camera_crop")
+        root.add_widget(camera)
+        bar = BoxLayout(spacing=12, size_hint_y=None, height=TARGET)
+        bar.add_widget(button(self.t("language"), self.app.toggle_language))
+        self.start_button = button(self.t("start"), self.start)
+        bar.add_widget(self.start_button)
+        root.add_widget(bar)
+        root.add_widget(Widget_spacer())
+        self.add_widget(root)
+
+    def _device_text(self, state: str) -> str:
+        if state.startswith("found: "):
+            return self.t("found") + " (" + state[len("found: "):].split(",")[0] + ")"
+        return {"sim": "sim", "software": self.t("software"), "none": self.t("not_found")}.get(state, state)
+
+    def devices_text(self) -> str:
+        devices = self.controller.devices_found()
+        return "\n".join(f"{self.t(name)}: {self._device_text(state)}" for name, state in devices.items())
+
+    def corner(self, x: float, y: float) -> None:
+        """A corner tapped on the camera picture; the fourth calibrates the camera."""
+        problem = self.controller.tap_corner(x, y)
+        assert self.picker is not None
+        self.picker.marks = list(self.controller.taps)
+        self.picker.draw_marks()
+        self.error.text = problem or ""
+        taps = len(self.controller.taps)
+        calibration = self.controller.calibration
+        if taps == 4 and calibration is not None:
+            corners = "  ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
+            self.calibration.text = f"4/4 {self.t('corners')}: {corners}"
+        else:
+            self.calibration.text = f"{taps}/4 {self.t('corners')}"
+
+    def refresh(self) -> None:
+        self.devices.text = self.devices_text()
+
+    def start(self) -> None:
+        try:
+            length = int(self.length.text)
+            reserve = int(self.reserve.text or "0")
+            delay = int(self.delay.text or "0")
+        except ValueError:
+            self.error.text = "?"
+            return
+        mode = Mode.CASUAL if self.casual.state == "down" else Mode.TOURNAMENT
+        chouette: tuple[str, ...] = ()
+        if self.kinds["chouette"].state == "down":
+            chouette = tuple(name.strip() for name in self.line.text.split(",") if name.strip())
+            if not 3 <= len(chouette) <= 8:
+                self.error.text = self.t("chouette_need")
+                return
+            length = 0
+        elif self.kinds["money_kind"].state == "down":
+            length = 0
+        problem = self.controller.start((self.white.text, self.black.text), self.variant.text, length, mode,
+                                        reserve, delay, self.pin.text, chouette)
+        if problem:
+            self.error.text = problem
+            return
+        self.app.show("play")

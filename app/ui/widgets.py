@@ -1,0 +1,191 @@
+"""The pieces every screen is built of: buttons sized for a finger, the ruling banner, cards, the camera
+picture for corner taps, and the screen base class (landscape 1280x800).
+
+Touch targets are at least 64 px high and the ruling banner is large and coloured by level (green
+accepted, blue information, amber warning, red a broken rule)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+import cv2
+import numpy as np
+from kivy.graphics import Color as GColor
+from kivy.graphics import Ellipse, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image as KivyImage
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from app.referee.i18n import label
+from app.referee.rulings import Level
+from app.table.dice import Image
+from app.ui.controller import Controller
+
+
+class ScreensApp(Protocol):
+    """What a screen asks of the app that shows it (the app's window, :class:`app.ui.main.TavlaApp`)."""
+
+    controller: Controller
+
+    def show(self, name: str) -> None:
+        """Bring the screen called ``name`` to the front."""
+
+    def refresh(self) -> None:
+        """Redraw the screen in front."""
+
+    def toggle_language(self) -> None:
+        """Switch the screens between Turkish and English."""
+
+
+TARGET = 72
+"""Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet)."""
+LEVEL_COLOURS = {Level.OK: (0.10, 0.55, 0.20), Level.INFO: (0.12, 0.35, 0.65), Level.WARNING: (0.85, 0.55, 0.05),
+                 Level.ERROR: (0.75, 0.10, 0.10)}
+
+
+def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
+    widget = Button(text=text, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
+                    height=kwargs.pop("height", TARGET), **kwargs)
+    widget.bind(on_release=lambda *_: on_press())
+    return widget
+
+
+class Banner(Label):
+    """The ruling banner: large text on the level's colour."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(font_size=30, bold=True, halign="center", valign="middle", **kwargs)
+        self.level = Level.INFO
+        self.bind(size=self._update, pos=self._update)
+
+    def set(self, text: str, level: Level) -> None:
+        self.text = text
+        self.level = level
+        self._update()
+
+    def _update(self, *_: Any) -> None:
+        self.text_size = (self.width - 30, None)
+        self.canvas.before.clear()
+        with self.canvas.before:
+            GColor(*LEVEL_COLOURS[self.level])
+            Rectangle(pos=self.pos, size=self.size)
+
+
+class Card(BoxLayout):
+    """One person of a chouette: who, the cube, the ledger, and the buttons for that member's cube."""
+
+    def __init__(self, text: str, colour: tuple[float, float, float],
+                 buttons: Sequence[tuple[str, Callable[[], None]]], narrow: bool = False, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=4, padding=4, **kwargs)
+        self.colour = colour
+        info = Label(text=text, font_size=16 if narrow else 18, halign="center", valign="middle")
+        info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        self.add_widget(info)
+        if narrow and len(buttons) > 2:  # six or more players: three answers go two by two, still finger-sized
+            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=4, size_hint_y=None, height=2 * 44 + 4)
+            for caption, handler in buttons:
+                row.add_widget(button(caption, handler, font_size=17, height=44))
+        else:
+            row = BoxLayout(spacing=4, size_hint_y=None, height=TARGET)
+            for caption, handler in buttons:
+                row.add_widget(button(caption, handler, font_size=20))
+        self.add_widget(row)
+        self.bind(pos=self._paint, size=self._paint)
+
+    def _paint(self, *_: Any) -> None:
+        self.canvas.before.clear()
+        with self.canvas.before:
+            GColor(*self.colour)
+            Rectangle(pos=self.pos, size=self.size)
+
+
+def texture_of(image: Any) -> Texture:
+    """A Kivy texture of a BGR numpy picture (Kivy's rows run bottom-up)."""
+    height, width = image.shape[:2]
+    texture = Texture.create(size=(width, height), colorfmt="bgr")
+    texture.blit_buffer(image[::-1].copy().tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    return texture
+
+
+def square(image: Image, side: int) -> Image:
+    """A crop scaled into a ``side`` x ``side`` tile (for the screen), with a thin border between tiles."""
+    tile = np.zeros((side, side, 3), np.uint8)
+    height, width = image.shape[:2]
+    scale = (side - 4) / max(height, width, 1)
+    size = (max(int(width * scale), 1), max(int(height * scale), 1))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    top, left = (side - size[1]) // 2, (side - size[0]) // 2
+    tile[top:top + size[1], left:left + size[0]] = small
+    return tile
+
+
+class CornerPicker(KivyImage):
+    """The camera's picture of the board; each tap marks a corner (in the picture's own pixels)."""
+
+    def __init__(self, on_corner: Callable[[float, float], None], **kwargs: Any) -> None:
+        super().__init__(fit_mode="contain", **kwargs)
+        self.on_corner = on_corner
+        self.marks: list[tuple[float, float]] = []
+        self.bind(size=lambda *_: self.draw_marks(), pos=lambda *_: self.draw_marks())
+
+    def picture_rect(self) -> tuple[float, float, float, float]:
+        """Where the picture is drawn inside the widget: x, y, width, height."""
+        width, height = self.norm_image_size
+        return self.center_x - width / 2, self.center_y - height / 2, width, height
+
+    def to_picture(self, x: float, y: float) -> tuple[float, float] | None:
+        left, bottom, width, height = self.picture_rect()
+        if self.texture is None or not (left <= x <= left + width and bottom <= y <= bottom + height):
+            return None
+        tex_w, tex_h = self.texture.size
+        return (x - left) / width * tex_w, (1 - (y - bottom) / height) * tex_h
+
+    def to_widget(self, px: float, py: float) -> tuple[float, float]:
+        left, bottom, width, height = self.picture_rect()
+        tex_w, tex_h = self.texture.size if self.texture is not None else (1, 1)
+        return left + px / tex_w * width, bottom + (1 - py / tex_h) * height
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        point = self.to_picture(*touch.pos)
+        if point is not None:
+            self.on_corner(*point)
+        return True
+
+    def draw_marks(self) -> None:
+        self.canvas.after.clear()
+        with self.canvas.after:
+            GColor(1, 0.2, 0.2, 1)
+            points = [self.to_widget(px, py) for px, py in self.marks]
+            for x, y in points:
+                Ellipse(pos=(x - 7, y - 7), size=(14, 14))
+            if len(points) == 4:
+                Line(points=[c for p in points + points[:1] for c in p], width=2)
+
+
+class TavlaScreen(Screen):
+    """A screen of the app: it reads the referee through the controller and redraws on ``refresh``."""
+
+    def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.app = app
+
+    @property
+    def controller(self) -> Controller:
+        return self.app.controller
+
+    def t(self, key: str) -> str:
+        return label(key, self.controller.language)
+
+    def refresh(self) -> None:
+        """Redraw from the referee's state."""
+
+
+def Widget_spacer() -> Label:
+    return Label(text="")
+
