@@ -176,7 +176,7 @@ def camera_event(readings: tuple[DieReading, ...], referee: Referee) -> tuple[ev
         return opening_event(readings), None
     observation, seen_by = judge_for(readings, referee.mover)
     event = throw_event(observation)
-    if seen_by is not None and seen_by is not referee.mover and event.values is not None:
+    if seen_by is not None and event.values is not None:  # the mover throwing twice is told from an early throw
         event = replace(event, thrower=seen_by)
     return event, seen_by
 

@@ -40,7 +40,7 @@ from rules.match import Match
 from rules.notation import parse_play
 from rules.odds import shots
 from rules.play import Play
-from rules.position import Color, Position, describe_status
+from rules.position import Color, Position, Status, describe_status
 from rules.steprules import Landing
 from rules.variant import Opening, ResultKind
 
@@ -306,6 +306,9 @@ class Referee:
         return referee
 
 
+_IN_HAND = Status.TOO_FEW_WHITE | Status.TOO_FEW_BLACK
+"""The only problems a checker held in a hand explains: too many checkers or a shared point never are."""
+
 _KIND = {ResultKind.SINGLE: "single", ResultKind.GAMMON: "gammon", ResultKind.BACKGAMMON: "backgammon"}
 
 
@@ -388,11 +391,12 @@ class _Step:
             same = values is not None and dice is not None and sorted(values) == sorted(dice)
             if values is None or (same and thrower in (None, state.mover)):
                 return  # the dice still lying there, or being picked up: nothing new
-            by = thrower if thrower is not None else state.mover.other  # Color.WHITE is 0: no `or`
-            if by is state.mover:
-                self.irregular("thrown_again", by)
+            if thrower is None:  # typed, or a camera that cannot tell whose half: nobody is blamed
+                self.irregular("throw_during_play", None, waiting=state.mover)
+            elif thrower is state.mover:
+                self.irregular("thrown_again", thrower)
             else:
-                self.irregular("early_throw", by, waiting=state.mover)
+                self.irregular("early_throw", thrower, waiting=state.mover)
             return
         if void is not None:
             self.say("void_throw", Level.WARNING, reason=void.value)
@@ -460,11 +464,14 @@ class _Step:
         status = board.status()
         problems = tuple(describe_status(status))
         stage = state.stage
-        if problems and state.in_hand == 0 and problems != state.board_problems:
+        missing = 2 * 15 - sum(raw.white) - sum(raw.black)
+        held = not status & ~_IN_HAND and 0 < missing <= state.in_hand  # only missing checkers can be in a hand
+        if problems and not held and problems != state.board_problems:
             self.irregular("board_invalid", None, problems=list(problems))
         self.set(board=board, board_problems=problems)
         if problems:
             return
+        self.set(in_hand=0)  # every checker is on the board: a lost "placed" report is healed here
         if stage is Stage.PLAY:
             seen = state.turn_boards
             if seen and not board.same_board(seen[-1]):
@@ -840,6 +847,11 @@ class _Step:
     def on_flag_fell(self, event: ev.FlagFell) -> None:
         state = self.state
         if state.match.over:
+            return
+        if state.clock is not event.color:
+            # only a running clock can run out: anything else is the clock misreporting (a fault, never a result)
+            self.irregular("clock_fault", None, flag=event.color, running=state.clock)
+            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
             return
         if state.match.is_money:
             self.say("flag_ignored", Level.INFO, player=event.color)

@@ -150,11 +150,51 @@ def test_dice_thrown_before_the_opponent_pressed_do_not_count() -> None:
     table = Table()
     table.open_with(3, 1)
     table.move((8, 5))
-    reaction = table.send(ev.DiceObserved((2, 2)))
+    reaction = table.send(ev.DiceObserved((2, 2), thrower=B))
     assert reaction.codes == ["early_throw"]
     assert reaction.rulings[0].params == {"player": "black", "waiting": "white"}
     assert table.referee.dice == (3, 1)
     assert table.send(ev.DiceObserved((3, 1))).codes == []  # the mover's own dice seen again
+
+
+def test_a_player_throwing_twice_is_not_blamed_on_the_opponent() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5))
+    again = table.send(ev.DiceObserved((5, 2), thrower=W))
+    assert again.codes == ["thrown_again"] and again.rulings[0].params == {"player": "white"}
+    unknown = table.send(ev.ManualDice((6, 6)))  # typed: who threw is not known, so nobody is blamed
+    assert unknown.codes == ["throw_during_play"] and unknown.rulings[0].params == {"player": None,
+                                                                                    "waiting": "white"}
+    assert render(unknown.rulings[0]) == ("Dice thrown again while White plays (who threw is not known): the first "
+                                          "throw stands.")
+    irregular = [(i.code, i.color) for i in table.referee.irregularities]
+    assert irregular == [("thrown_again", W), ("throw_during_play", None)]
+    assert table.referee.dice == (3, 1) and table.referee.stage is Stage.PLAY
+
+
+def test_a_board_with_too_many_checkers_is_recorded_although_a_placed_report_was_lost() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    start = table.referee.position
+    table.send(ev.CheckerLifted(W, 8))  # its "placed" report never arrives
+    extra = list(start.white)
+    extra[5] += 1  # a sixteenth White checker
+    reaction = table.send(ev.BoardSnapshot(tuple(extra), start.black))
+    assert reaction.codes == ["board_invalid"]
+    assert reaction.rulings[0].params["problems"] == ["White has more than 15 checkers"]
+    assert table.press().codes == ["board_unreadable"]
+
+
+def test_a_full_board_shows_no_checker_is_in_hand_any_more() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    start = table.referee.position
+    table.send(ev.CheckerLifted(W, 8))  # lifted and put back, the "placed" report lost
+    assert table.board(start).codes == [] and table.referee.in_hand == 0
+    missing = list(start.white)
+    missing[8] -= 1
+    assert table.send(ev.BoardSnapshot(tuple(missing), start.black)).codes == ["board_invalid"]
 
 
 def test_a_snapshot_that_breaks_the_checker_count_is_recorded_and_cannot_be_judged() -> None:
@@ -287,6 +327,22 @@ def test_crawford_game_has_no_cube_and_the_match_ends_at_its_length() -> None:
     assert table.referee.stage is Stage.OVER
     assert table.referee.match.result is not None and table.referee.match.result.winner is B
     assert table.send(ev.DiceObserved((1, 2))).codes == ["match_is_over"]
+
+
+def test_a_flag_for_a_clock_that_is_not_running_is_a_device_fault_never_a_result() -> None:
+    table = Table()
+    table.open_with(3, 1)  # White's clock runs
+    reaction = table.send(ev.FlagFell(B))
+    assert reaction.codes == ["clock_fault"] and reaction.rulings[0].level is Level.ERROR
+    assert reaction.rulings[0].params == {"player": None, "flag": "black", "running": "white"}
+    assert "Black's clock was not running" in render(reaction.rulings[0], players=("White", "Black"))
+    assert not table.referee.match.over and reaction.commands == ()
+    assert [(i.code, i.color) for i in table.referee.irregularities] == [("clock_fault", None)]
+    table.send(ev.CallDirector(W))  # both clocks stand still: no flag can fall
+    assert table.send(ev.FlagFell(W)).codes == ["clock_fault"] and not table.referee.match.over
+    before = Table()
+    before.board(before.referee.position)  # the opening: clocks stand still
+    assert before.send(ev.FlagFell(W)).codes == ["clock_fault"] and not before.referee.match.over
 
 
 def test_a_flag_fall_loses_the_match_but_not_a_money_session() -> None:
