@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Union
 
 from app import events as ev
+from app.pin import anchor_of, proves
 from app.rulings import ClockCommand, Level, Reaction, Ruling, color_name
 from app.setup import MatchSetup, Mode, Policy
 from rules import cubeful as rc
@@ -149,6 +150,12 @@ class Referee:
     events: int = 0
     chouette: Chouette | None = None
     """A chouette session (RULES.md 2): it holds the game and the per-person ledger; ``match`` is then unused."""
+    director_link: str = ""
+    """The last PIN proof revealed ("" before the first: the set-up's anchor); the next must hash to it."""
+    director_overrides: int = 0
+    """Overrides authorised by the PIN so far (each used one link of the chain)."""
+    pin_failures: int = 0
+    """Wrong PINs in a row (the tablet waits longer after each beyond a few)."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":
@@ -915,11 +922,15 @@ class _Step:
         self.say("director_called", Level.WARNING, player=event.by)
 
     def on_director_override(self, event: ev.DirectorOverride) -> None:
-        if not event.authorised:
-            self.irregular("pin_refused", None, command=event.command)
-            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
-            return
         state = self.state
+        pin = state.setup.pin_hash
+        if pin:  # no PIN set means anyone at the table acts as director (the set-up screen refuses it in tournaments)
+            if not proves(event.proof, state.director_link or anchor_of(pin)):
+                self.set(pin_failures=state.pin_failures + 1)
+                self.irregular("pin_refused", None, command=event.command, attempts=state.pin_failures + 1)
+                self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
+                return
+            self.set(director_link=event.proof, director_overrides=state.director_overrides + 1, pin_failures=0)
         command, argument = event.command, event.argument.strip()
         if command == "resume":
             if not state.halted:

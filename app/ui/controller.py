@@ -30,7 +30,7 @@ from app.export import ExportError, write_exports
 from app.i18n import render
 from app.journal import JournalError
 from app.livecamera import Image, LiveCamera, Post
-from app.pin import hash_pin
+from app.pin import hash_pin, no_pin_message
 from app.rulings import Level, Reaction, Ruling
 from app.session import Session
 from app.setup import ClockSettings, Devices, MatchSetup, Mode
@@ -124,6 +124,8 @@ class Controller:
               delay_s: int, pin: str, chouette: tuple[str, ...] = ()) -> str | None:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
+        if mode is Mode.TOURNAMENT and not pin:
+            return no_pin_message()
         found = self.devices_found()
         board = self.sim or found["board"].startswith("found")
         physical_clock = not self.sim and found["clock"].startswith("found")
@@ -144,6 +146,7 @@ class Controller:
         self.session.listeners.append(self._on_reaction)
         if self.sim:
             assert self.world is not None and self.camera is not None
+            self.world.director_pin = pin  # the simulated director knows the PIN it was given
             try:
                 self.table = SimulatedTable(session, self.camera, self.world.think_ms, real_time=True).start()
             except TableError as error:

@@ -214,7 +214,7 @@ class SetupScreen(TavlaScreen):
         self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=24, multiline=False)
         self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
-        self.pin = TextInput(text="", font_size=26, multiline=False, password=True, input_filter="int")
+        self.pin = TextInput(text="", font_size=26, multiline=False, password=True)  # digits or a passphrase
         self.devices = Label(text=self.devices_text(), font_size=18)
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
@@ -551,7 +551,7 @@ class DirectorScreen(TavlaScreen):
         root = BoxLayout(orientation="vertical", padding=24, spacing=12)
         root.add_widget(Label(text=self.t("director"), font_size=36, size_hint_y=None, height=70))
         self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=30, multiline=False,
-                             size_hint_y=None, height=TARGET, input_filter="int")
+                             size_hint_y=None, height=TARGET)
         root.add_widget(self.pin)
         grid = GridLayout(cols=3, spacing=12, size_hint_y=None, height=2 * TARGET + 12)
         for key, command, argument in (("resume", "resume", ""), ("void_dice", "void_dice", ""),

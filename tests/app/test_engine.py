@@ -7,7 +7,8 @@ import pytest
 from app import events as ev
 from app.engine import Referee, Stage
 from app.i18n import render
-from app.rulings import ClockCommand, Level
+from app.pin import hash_pin, pin_key, proof
+from app.rulings import ClockCommand, Level, Reaction
 from app.setup import Devices, Mode, Policy
 from app.world import World
 from rules.match import Match, MatchEnd
@@ -411,26 +412,41 @@ def test_a_closed_out_player_still_presses_and_loses_the_turn() -> None:
     assert table.referee.mover is B
 
 
+STORED = hash_pin("482916", bytes(16))
+KEY = pin_key("482916", STORED)
+
+
+def by_director(table: Table, command: str, argument: str = "") -> Reaction:
+    """An override with the proof the tablet makes from the right PIN."""
+    assert KEY is not None
+    return table.send(ev.DirectorOverride(command, argument, proof(KEY, STORED, table.referee.director_overrides)))
+
+
 def test_director_overrides_need_the_pin_and_are_recorded() -> None:
-    table = Table()
+    table = Table(pin_hash=STORED)
     table.open_with(3, 1)
-    refused = table.send(ev.DirectorOverride("void_dice", authorised=False))
+    refused = table.send(ev.DirectorOverride("void_dice"))
     assert refused.codes == ["pin_refused"] and table.referee.dice == (3, 1)
     halted = table.send(ev.CallDirector(B))
     assert halted.codes == ["director_called"] and halted.commands == (ClockCommand(None),)
     assert table.send(ev.DiceObserved((5, 5))).codes == ["play_halted"]
-    resumed = table.send(ev.DirectorOverride("resume", authorised=True))
+    resumed = by_director(table, "resume")
     assert resumed.codes == ["resumed"] and resumed.commands == (ClockCommand(W),)
+    replayed = table.send(ev.DirectorOverride("resume", "", table.referee.director_link))  # a proof used already
+    assert replayed.codes == ["pin_refused"]
     table.move((8, 5), (6, 5))
     table.press()
-    undone = table.send(ev.DirectorOverride("undo_play", authorised=True))
+    undone = by_director(table, "undo_play")
     assert undone.codes == ["play_undone"] and table.referee.mover is W and table.referee.dice == (3, 1)
-    corrected = table.send(ev.DirectorOverride("set_dice", "6-4", authorised=True))
+    corrected = by_director(table, "set_dice", "6-4")
     assert corrected.codes[0] == "dice_set" and table.referee.dice == (6, 4)
-    voided = table.send(ev.DirectorOverride("void_dice", authorised=True))
+    voided = by_director(table, "void_dice")
     assert voided.codes == ["dice_voided"] and table.referee.stage is Stage.OPENING  # the opening throw again
-    assert table.send(ev.DirectorOverride("policy", "always_correct", authorised=True)).codes == ["policy_set"]
+    assert by_director(table, "policy", "always_correct").codes == ["policy_set"]
     assert table.referee.policy is Policy.ALWAYS_CORRECT
+    open_table = Table()  # no PIN set: anyone at the table acts as director
+    open_table.open_with(3, 1)
+    assert open_table.send(ev.DirectorOverride("void_dice")).codes == ["dice_voided"]
 
 
 def test_malformed_events_are_refused_with_a_clear_message() -> None:
@@ -453,7 +469,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.CheckerPlaced(W, 0), ev.ClockPressed(W, 1000, 2000), ev.FlagFell(B), ev.LinkStatus("clock", False, "x"),
         ev.Double(W), ev.Take(B), ev.Drop(B), ev.Beaver(B), ev.Raccoon(W), ev.Resign(W, 2), ev.NameDouble(W, 4),
         ev.AcceptResignation(B), ev.RejectResignation(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
-        ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", True),
+        ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", "ab" * 32),
         ev.MemberCube("Deniz", "double", "Ayşe"),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
