@@ -15,6 +15,8 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
+
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
@@ -70,11 +72,17 @@ def cmd_read(args: argparse.Namespace) -> int:
                 cal = fixed if fixed is not None else (detect_board(image) if args.auto_corners else None)
                 obs = reader.read(image, cal, args.thrower, source=path)
             line = json.dumps(obs.to_json()) if args.json else _text(obs)
-        except VisionError as exc:
+        except (VisionError, cv2.error, MemoryError, RecursionError) as exc:  # this image only: the run goes on
             failed += 1
-            line = json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}"
+            text = str(exc) if isinstance(exc, VisionError) else f"{path}: cannot be read ({_first_line(exc)})"
+            line = json.dumps({"image": path, "error": text}) if args.json else f"{path}: error: {text}"
         print(line, flush=True)
     return 1 if failed else 0
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return (lines[-1] if lines else type(error).__name__)[:200]
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
