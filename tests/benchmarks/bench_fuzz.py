@@ -19,7 +19,7 @@ import tempfile
 import time
 import typing
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 import cv2
 import numpy as np
@@ -38,38 +38,38 @@ from vision.errors import ImageReadError
 from vision.sources import load_image
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 SPICE = ["9" * 5000, "[" * 3000, "{" * 3000, "\x00", "\udcff", "-1", "1e999", "NaN", "\n", "é", " " * 100]
 
 
-def mutate(text: str, rng: random.Random) -> str:
-    chars = list(text)
-    for _ in range(rng.randint(1, 6)):
-        at = rng.randrange(len(chars) + 1)
+def _mutate(items: list[T], rng: random.Random, fresh: Callable[[], list[T]], edits: int) -> list[T]:
+    """``items`` with up to ``edits`` of: one replaced, one dropped, ``fresh()`` put in, a run repeated."""
+    for _ in range(rng.randint(1, edits)):
+        at = rng.randrange(len(items) + 1)
         roll = rng.random()
-        if roll < 0.3 and chars:
-            chars[min(at, len(chars) - 1)] = chr(rng.randrange(32, 127))
-        elif roll < 0.55 and chars:
-            del chars[min(at, len(chars) - 1)]
+        if roll < 0.3 and items:
+            items[min(at, len(items) - 1)] = fresh()[0]
+        elif roll < 0.55 and items:
+            del items[min(at, len(items) - 1)]
         elif roll < 0.8:
-            chars.insert(at, rng.choice(SPICE))
+            items[at:at] = fresh()
         else:
-            start = rng.randrange(len(chars) + 1)
-            chars[at:at] = chars[start:start + rng.randint(1, 40)]
-    return "".join(chars)
+            start = rng.randrange(len(items) + 1)
+            items[at:at] = items[start:start + rng.randint(1, 40)]
+    return items
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    def fresh() -> list[str]:
+        return [rng.choice(SPICE)] if rng.random() < 0.5 else [chr(rng.randrange(32, 127))]
+    return "".join(_mutate(list(text), rng, fresh, 6))
 
 
 def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
-    out = bytearray(data)
-    for _ in range(rng.randint(1, 8)):
-        at = rng.randrange(len(out) + 1)
-        roll = rng.random()
-        if roll < 0.5 and out:
-            out[min(at, len(out) - 1)] = rng.randrange(256)
-        elif roll < 0.7 and out:
-            del out[min(at, len(out) - 1)]
-        else:
-            out[at:at] = bytes([rng.randrange(256)]) * rng.choice([1, 4, 300])
-    return bytes(out)
+    def fresh() -> list[int]:
+        return [rng.randrange(256)] * rng.choice([1, 4, 300])
+    mutated: list[int] = _mutate(list(data), rng, fresh, 8)
+    return bytes(mutated)
 
 
 def plays(text: str) -> None:
