@@ -7,7 +7,8 @@
   python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
                                 by default any Raspberry Pi Pico on USB that introduces itself as one
   python -m app demo ...        a whole simulated match without a screen
-  python -m app verify FILE     check a journal's hash chain and replay it
+  python -m app verify FILE     check a journal's seals and head file and replay it, read-only
+  python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
   python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
 """
 
@@ -31,8 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.sim.demo import add_demo_parser, run_demo
 
     add_demo_parser(subparsers)
-    verify = subparsers.add_parser("verify", help="check a journal's hash chain and replay it")
+    verify = subparsers.add_parser("verify", help="check a journal's seals and head and replay it (read-only)")
     verify.add_argument("journal")
+    verify.add_argument("--head", help="the head recorded on a result sheet or an export (entry:seal)")
+    salvage = subparsers.add_parser("salvage", help="copy a damaged journal's entries up to the first bad one")
+    salvage.add_argument("journal")
+    salvage.add_argument("out", help="the new journal file (must not exist)")
     exporter = subparsers.add_parser("export", help="write a journal's match as .mat, .json, .txt or .html")
     exporter.add_argument("journal")
     exporter.add_argument("out")
@@ -40,12 +45,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "demo":
         return run_demo(args)
-    if args.command in ("verify", "export"):
+    if args.command in ("verify", "salvage"):
+        return _audit_command(args)
+    if args.command == "export":
         return _journal_command(args)
     from app.ui.main import run_app
 
     return run_app(sim=args.sim, journal=args.journal, language=args.lang, clock_port=args.clock,
                    board_port=args.board, camera=args.camera)
+
+
+def _audit_command(args: argparse.Namespace) -> int:
+    """``verify``: every finding in words, the file opened read-only; ``salvage``: the good entries copied."""
+    from app.record.audit import audit, salvage
+    from app.record.journal import Head, JournalError
+
+    try:
+        if args.command == "salvage":
+            kept, stop = salvage(args.journal, args.out)
+            print(f"{args.out}: {kept} entries kept" + (f"; stopped: {stop}" if stop else "; the journal was whole"))
+            return 0
+        report = audit(args.journal, Head.parse(args.head) if args.head else None)
+    except JournalError as error:
+        print(f"{args.journal}: {error}", file=sys.stderr)
+        return 1
+    for finding in report.findings:
+        print(f"{args.journal}: {finding}")
+    verdict = "seals and head intact" if report.ok else f"{len(report.findings)} problem(s) found"
+    standing = f"; {report.standing}" if report.standing else ""
+    print(f"{args.journal}: {report.entries} entries, {verdict}, {report.events} events replayed{standing}")
+    return 0 if report.ok else 1
 
 
 def _journal_command(args: argparse.Namespace) -> int:
@@ -58,18 +87,6 @@ def _journal_command(args: argparse.Namespace) -> int:
     except (JournalError, ValueError) as error:
         print(f"{args.journal}: {error}", file=sys.stderr)
         return 1
-    resumed = session.resumed
-    assert resumed is not None
-    if args.command == "verify":
-        chouette = session.referee.chouette
-        if chouette is not None:
-            standing = "ledger " + ", ".join(f"{name} {chouette.balance(name):+d}" for name in chouette.players)
-        else:
-            score = session.referee.match.score
-            standing = f"score {score[0]}-{score[1]}"
-        print(f"{args.journal}: {len(session.journal)} entries, hash chain intact, {resumed.events} events replayed,"
-              f" {len(resumed.mismatches)} ruling(s) differ on replay; {standing}")
-        return 1 if resumed.mismatches else 0
     return export(session, Path(args.out), args.lang, sys.stdout)
 
 

@@ -91,17 +91,34 @@ def _request_position(request: dict[str, Any], variant: Variant) -> Position:
 
 
 def run_plays(lines: Iterable[str], out: TextIO) -> None:
+    """Answer each line; a bad line gets an error line and the batch goes on."""
     for line in lines:
         if not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
-            answer: dict[str, Any] = {"id": None, "error": f"not JSON: {error}"}
-        else:
-            answer = plays_for_request(request)
-        out.write(json.dumps(answer) + "\n")
+        out.write(answer_line(line) + "\n")
         out.flush()
+
+
+def answer_line(line: str) -> str:
+    """The JSON answer to one request line, never an exception: a number too long to convert, nesting too deep
+    for the parser or anything else malformed becomes ``{"id": ..., "error": ...}``."""
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, a 5,000-digit number, 100,000-deep nesting
+        return json.dumps({"id": None, "error": f"not JSON: {_short(error)}"})
+    try:
+        answer = plays_for_request(request)
+    except (RecursionError, OverflowError) as error:
+        answer = {"id": None, "error": _short(error)}
+    try:
+        return json.dumps(answer)
+    except (ValueError, RecursionError):  # an id that cannot be written back (too deep, too long a number)
+        return json.dumps(dict(answer, id=None))
+
+
+def _short(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 @dataclass(frozen=True)

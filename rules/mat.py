@@ -282,7 +282,13 @@ class _Entry:
 
 def read_mat(text: str, path: str = "<mat>") -> Match:
     """The match a .mat text records; MatImportError (file, line, reason) if it cannot be read."""
-    return _Reader(text.splitlines(), path).read()
+    reader = _Reader(text.splitlines(), path)
+    try:
+        return reader.read()
+    except RulesError:
+        raise
+    except (ValueError, RecursionError, OverflowError) as error:  # a number too long to convert, and the like
+        raise reader.fail(f"cannot read this line: {str(error)[:200]}") from None
 
 
 def load_mat(path: Union[str, Path]) -> Match:

@@ -233,5 +233,7 @@ def _decode_dice(dice: str, text: str) -> tuple[int, int] | None:
 
 def _integer(value: str, name: str, text: str) -> int:
     if not _INTEGER.fullmatch(value):
-        raise InvalidNotation(f"XGID {text!r}: the {name} field {value!r} is not a whole number")
+        raise InvalidNotation(f"XGID {text[:80]!r}: the {name} field {value[:20]!r} is not a whole number")
+    if len(value) > 9:  # no field is that large, and int() refuses thousands of digits with a bare ValueError
+        raise InvalidNotation(f"XGID {text[:80]!r}: the {name} field has {len(value)} digits: out of range")
     return int(value)

@@ -100,9 +100,10 @@ def cmd_read(args: argparse.Namespace) -> int:
             line = json.dumps(obs.to_json()) if args.json else _text(obs)
             if args.annotate is not None:
                 _write_annotated(args.annotate, path, annotate(image, obs, cal), drawn)
-        except VisionError as exc:
+        except (VisionError, cv2.error, MemoryError, RecursionError) as exc:  # this image only: the run goes on
             failed += 1
-            line = json.dumps({"image": path, "error": str(exc)}) if args.json else f"{path}: error: {exc}"
+            text = str(exc) if isinstance(exc, VisionError) else f"{path}: cannot be read ({_first_line(exc)})"
+            line = json.dumps({"image": path, "error": text}) if args.json else f"{path}: error: {text}"
         print(line, flush=True)
     return 1 if failed else 0
 
@@ -118,6 +119,11 @@ def _write_annotated(folder: Path, source: str, picture: NDArray[np.uint8], take
     taken.add(name)
     if not cv2.imwrite(str(folder / name), picture):
         raise VisionError(f"{folder / name}: cannot write the annotated picture")
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return (lines[-1] if lines else type(error).__name__)[:200]
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ frame times, or frame number / ``fps`` for still images. A file that cannot be r
 from __future__ import annotations
 
 import os
+import stat
+import struct
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -37,25 +39,146 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
+MAX_PIXELS = 50_000_000
+"""The largest image decoded (a 4K camera frame is 8.3 million): a file declaring more is refused unread."""
+MAX_FILE_BYTES = 128 * 1024 * 1024
+
+
 def load_image(path: str | Path) -> NDArray[np.uint8]:
-    """Read a colour image; ImageReadError names the file and the problem (missing, empty, not an image)."""
+    """Read a colour image; ImageReadError names the file and the problem (missing, empty, not a regular file,
+    not an image, or more pixels than ``MAX_PIXELS`` by its header, checked before anything is decoded)."""
     p = Path(path)
-    if not p.exists():
-        raise ImageReadError(f"{p}: no such file")
-    if p.is_dir():
-        raise ImageReadError(f"{p}: is a folder, not an image")
-    try:
-        data = np.fromfile(str(p), dtype=np.uint8)
-    except OSError as exc:
-        raise ImageReadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    if data.size == 0:
+    data = _read_regular_file(p)
+    if not data:
         raise ImageReadError(f"{p}: empty file")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    size = image_size(data)
+    if size is None:
+        raise ImageReadError(f"{p}: not an image this reader takes (JPEG, PNG, BMP, WebP, TIFF, PNM) or its header"
+                             " is cut short")
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise ImageReadError(f"{p}: {width}x{height} pixels declared, more than the {MAX_PIXELS:,} this reader"
+                             " decodes")
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as exc:
+        raise ImageReadError(f"{p}: OpenCV cannot decode it ({str(exc).strip().splitlines()[-1][:200]})") from None
     if image is None or image.size == 0:
         raise ImageReadError(f"{p}: not an image OpenCV can decode (corrupt or unknown format)")
     if image.shape[0] < 16 or image.shape[1] < 16:
         raise ImageReadError(f"{p}: image too small ({image.shape[1]}x{image.shape[0]})")
     return np.asarray(image, dtype=np.uint8)
+
+
+def _read_regular_file(p: Path) -> bytes:
+    """The bytes of a regular file; a FIFO, a device or a socket is refused at once (opened without blocking)."""
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ImageReadError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise ImageReadError(f"{p}: is a folder, not an image") from None
+    except OSError as exc:
+        raise ImageReadError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ImageReadError(f"{p}: is a folder, not an image")
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageReadError(f"{p}: not a regular file (a pipe, a device or a socket): refused")
+        if info.st_size > MAX_FILE_BYTES:
+            raise ImageReadError(f"{p}: {info.st_size:,} bytes, more than an image file this reader takes")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+    except OSError as exc:
+        raise ImageReadError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) an image file's header declares, without decoding it; None for a format not taken here
+    or a header cut short."""
+    try:
+        if data[:8] == b"\x89PNG\r\n\x1a\n":
+            return struct.unpack(">II", data[16:24]) if data[12:16] == b"IHDR" else None
+        if data[:2] == b"\xff\xd8":
+            return _jpeg_size(data)
+        if data[:2] == b"BM":
+            header = struct.unpack("<I", data[14:18])[0]
+            if header == 12:
+                return struct.unpack("<HH", data[18:22])
+            width, height = struct.unpack("<ii", data[18:26])
+            return abs(width), abs(height)
+        if data[:1] == b"P" and data[1:2] in b"1234567":
+            return _pnm_size(data)
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data[:4] in (b"II*\x00", b"MM\x00*"):
+            return _tiff_size(data)
+    except (struct.error, ValueError, IndexError):
+        return None
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):
+            at += 2
+            continue
+        length = struct.unpack(">H", data[at + 2:at + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[at + 5:at + 9])
+            return width, height
+        at += 2 + length
+    return None
+
+
+def _pnm_size(data: bytes) -> tuple[int, int] | None:
+    head = data[:4096]
+    if head[1:2] == b"7":  # PAM: WIDTH and HEIGHT lines
+        fields = dict(line.split(None, 1) for line in head.split(b"\n")[1:] if len(line.split(None, 1)) == 2)
+        return int(fields[b"WIDTH"]), int(fields[b"HEIGHT"])
+    tokens: list[bytes] = []
+    for line in head[2:].split(b"\n"):
+        tokens += line.split(b"#", 1)[0].split()
+        if len(tokens) >= 2:
+            return int(tokens[0][:12]), int(tokens[1][:12])
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 ":
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L":
+        bits = struct.unpack("<I", data[21:25])[0]
+        return 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+    if chunk == b"VP8X":
+        return 1 + int.from_bytes(data[24:27], "little"), 1 + int.from_bytes(data[27:30], "little")
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    order = "<" if data[:2] == b"II" else ">"
+    offset = struct.unpack(order + "I", data[4:8])[0]
+    count = struct.unpack(order + "H", data[offset:offset + 2])[0]
+    found: dict[int, int] = {}
+    for index in range(count):
+        at = offset + 2 + 12 * index
+        tag, kind = struct.unpack(order + "HH", data[at:at + 4])
+        if tag in (256, 257):
+            short = kind == 3
+            found[tag] = struct.unpack(order + ("H" if short else "I"), data[at + 8:at + (10 if short else 12)])[0]
+    return (found[256], found[257]) if len(found) == 2 else None
 
 
 class ImageFiles:

@@ -54,19 +54,39 @@ def mat_text(referee: Referee) -> str:
 
 
 def journal_json(journal: Journal, referee: Referee) -> dict[str, Any]:
-    """The whole journal with the result, for any variant."""
+    """The whole journal with the result, for any variant; the director PIN's anchor and proofs are left out
+    (they would let anyone holding the export guess the PIN offline), and the entries they were in listed."""
     journal.verify()
-    entries = [
-        {"seq": e.seq, "kind": e.kind, "at": e.at, "payload": e.payload, "prev": e.prev, "hash": e.hash}
-        for e in journal.entries()
-    ]
+    entries = []
+    redacted = []
+    for e in journal.entries():
+        payload = redact(e.payload)
+        if payload != e.payload:
+            redacted.append(e.seq)
+        entries.append({"seq": e.seq, "kind": e.kind, "at": e.at, "payload": payload, "prev": e.prev, "hash": e.hash})
     return {
         "format": "tavla-referee-journal",
-        "version": 1,
-        "head": journal.head,
+        "version": 2,
+        "head": {"seq": journal.last.seq, "hash": journal.last.hash},
+        "sealed_by": journal.sealed_by,
+        "redacted": redacted,
         "result": result_summary(referee),
         "entries": entries,
     }
+
+
+REDACTED = "(left out of exports)"
+
+
+def redact(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` without the director PIN's material: the set-up's anchor, an override's proof."""
+    setup = payload.get("setup")
+    if isinstance(setup, dict) and setup.get("pin_hash"):
+        return dict(payload, setup=dict(setup, pin_hash=REDACTED))
+    event = payload.get("event")
+    if isinstance(event, dict) and event.get("kind") == "director_override" and event.get("proof"):
+        return dict(payload, event=dict(event, proof=REDACTED))
+    return payload
 
 
 def result_summary(referee: Referee) -> dict[str, Any]:
@@ -158,7 +178,7 @@ def _sheet(referee: Referee, head: str, language: str, players: tuple[str, str],
                                                 **item.params}), language, players)
         for item in referee.irregularities
     ]
-    journal_line = ("Günlük özeti (SHA-256)" if tr else "Journal head (SHA-256)") + f": {head}"
+    journal_line = ("Günlük sonu (kayıt:HMAC-SHA-256)" if tr else "Journal head (entry:HMAC-SHA-256)") + f": {head}"
     irregular_title = "Usulsüzlükler" if tr else "Irregularities"
     if as_html:
         return _html(title, lines, header, rows, verdict, irregular_title, irregular, journal_line, sign)
@@ -210,7 +230,7 @@ def write_exports(referee: Referee, journal: Journal, folder: str | Path, stem: 
     written["json"] = json_path
     for suffix, as_html in (("txt", False), ("html", True)):
         path = target / f"{stem}.sheet.{suffix}"
-        path.write_text(result_sheet(referee, journal.head, language, as_html), encoding="utf-8")
+        path.write_text(result_sheet(referee, str(journal.last), language, as_html), encoding="utf-8")
         written["sheet_" + suffix] = path
     try:
         text = mat_text(referee)

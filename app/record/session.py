@@ -3,23 +3,27 @@
 :meth:`Session.submit` asks the pure referee for the next state and its
 reaction, writes the event and the reaction to the journal in one durable
 commit, and only then adopts the state and hands the reaction back for the
-clock and the screen. Reopening a journal verifies the hash chain and folds
+clock and the screen. Reopening a journal verifies its seals and folds
 the events again; the reactions recomputed are compared with those written,
 so a replay that would rule differently is reported, not hidden.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from app.record.journal import Journal, JournalError
+from app.record.journal import EmptyJournal, Entry, Journal, JournalError
 from app.referee.engine import Referee
 from app.referee.events import DirectorOverride, Event, event_from_dict, event_to_dict
-from app.referee.pin import check_pin
-from app.referee.rulings import Reaction
+from app.referee.pin import pin_key, proof
+from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import MatchSetup
+
+FREE_TRIES = 5
+"""Wrong director PINs allowed in a row before the tablet makes the next one wait (30 s, doubling)."""
 
 Listener = Callable[[Event, Reaction], None]
 
@@ -41,50 +45,40 @@ class Session:
         self.resumed = resumed
         self.listeners: list[Listener] = []
         self.last_event: Event | None = None
+        self._pin_failed_at = time.monotonic()  # a restart does not clear a wait for wrong PINs
 
     @classmethod
     def create(cls, path: str | Path, setup: MatchSetup) -> "Session":
-        """A new match journal at ``path`` (which must not hold a journal yet)."""
-        journal = Journal(path)
-        if len(journal):
-            journal.close()
-            raise JournalError(f"{path} already holds a match journal: open it to resume, or choose another file")
-        journal.append("setup", {"setup": setup.to_dict()})
+        """A new match journal at ``path`` (which must not hold a journal yet), set-up written with the schema."""
+        journal = Journal.create(path, {"setup": setup.to_dict()})
         return cls(journal, Referee.start(setup))
 
     @classmethod
     def open(cls, path: str | Path) -> "Session":
-        """Resume the match in ``path``: verify the chain, fold the events, compare the reactions."""
-        if not Path(path).exists():
-            raise JournalError(f"{path}: no such journal")
+        """Resume the match in ``path``: verify the seals and the head, fold the events, compare the reactions.
+
+        Every damaged entry becomes a JournalError naming it (``python -m app salvage`` keeps the entries before
+        it)."""
         journal = Journal(path)
-        journal.verify()
-        entries = journal.entries()
-        first = next(entries, None)
-        if first is None or first.kind != "setup":
+        try:
+            journal.verify()
+            referee, count, mismatches, event = replay(journal)
+        except JournalError:
             journal.close()
-            raise JournalError(f"{path}: the journal does not start with a match set-up")
-        referee = Referee.start(MatchSetup.from_dict(first.payload["setup"]))
-        count = 0
-        mismatches = []
-        event: Event | None = None
-        for entry in entries:
-            if entry.kind != "event":
-                continue
-            event = event_from_dict(entry.payload["event"])
-            referee, reaction = referee.handle(event)
-            count += 1
-            if reaction.to_dict() != entry.payload.get("reaction"):
-                mismatches.append(entry.seq)
+            raise
         session = cls(journal, referee, Resumed(count, tuple(mismatches)))
         session.last_event = event
         return session
 
     @classmethod
     def open_or_create(cls, path: str | Path, setup: MatchSetup) -> "Session":
-        """Resume ``path`` if it holds this set-up's match, else start it there."""
-        if Path(path).exists() and Path(path).stat().st_size > 0:
-            session = cls.open(path)
+        """Resume ``path`` if it holds this set-up's match, else start it there (also over an empty journal left
+        by a set-up that was interrupted)."""
+        if Path(path).exists():
+            try:
+                session = cls.open(path)
+            except EmptyJournal:
+                return cls.create(path, setup)
             if session.referee.setup != setup:
                 session.close()
                 raise JournalError(f"{path} holds a different match; choose another journal file")
@@ -106,9 +100,33 @@ class Session:
         return reaction
 
     def director(self, pin: str, command: str, argument: str = "") -> Reaction:
-        """A director's override: the PIN is checked against the stored scrypt hash, never stored itself."""
-        authorised = bool(self.setup.pin_hash) and check_pin(pin, self.setup.pin_hash)
-        return self.submit(DirectorOverride(command, argument, authorised))
+        """A director's override with the proof made from ``pin`` now (never stored); after ``FREE_TRIES`` wrong
+        PINs in a row each further try waits longer, and a try too soon is noted without checking the PIN."""
+        stored = self.setup.pin_hash
+        referee = self.referee
+        made = ""
+        if stored:
+            wait = self.pin_wait()
+            if wait > 0:
+                self.note("director", command, f"PIN try refused unchecked: wait {wait} s after"
+                                                f" {referee.pin_failures} wrong PINs")
+                return Reaction((Ruling("pin_locked", Level.ERROR,
+                                        {"seconds": wait, "attempts": referee.pin_failures}),))
+            key = pin_key(pin, stored)
+            made = proof(key, stored, referee.director_overrides) if key is not None else ""
+        reaction = self.submit(DirectorOverride(command, argument, made))
+        if self.referee.pin_failures > referee.pin_failures:
+            self._pin_failed_at = time.monotonic()
+        return reaction
+
+    def pin_wait(self) -> int:
+        """Seconds before the next PIN try is checked (0: now)."""
+        failures = self.referee.pin_failures
+        if failures < FREE_TRIES:
+            return 0
+        delay = 30 * 2 ** min(failures - FREE_TRIES, 8)
+        since = time.monotonic() - self._pin_failed_at
+        return max(0, int(delay - since + 0.999))
 
     def note(self, source: str, text: str, problem: str) -> None:
         """Keep input that could not become an event (a garbled frame, a malformed reading)."""
@@ -125,3 +143,50 @@ class Session:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def replay(journal: Journal) -> tuple[Referee, int, list[int], Event | None]:
+    """Fold a journal's events: the referee, how many events, where replay ruled differently, the last event.
+
+    A damaged entry (a payload without its set-up or event, an event that does not parse) is a JournalError
+    naming the entry, never a bare KeyError or ValueError."""
+    entries = journal.entries()
+    first = next(entries, None)
+    if first is None or first.kind != "setup":
+        raise JournalError(f"{journal.path}: the journal does not start with a match set-up")
+    referee = Referee.start(_setup_of(journal.path, first))
+    count = 0
+    mismatches = []
+    event: Event | None = None
+    for entry in entries:
+        if entry.kind != "event":
+            continue
+        event = event_of(journal.path, entry)
+        try:
+            referee, reaction = referee.handle(event)
+        except (ValueError, KeyError, TypeError) as error:
+            raise JournalError(f"{journal.path}: entry {entry.seq} cannot be refereed ({error})") from None
+        count += 1
+        if reaction.to_dict() != entry.payload.get("reaction"):
+            mismatches.append(entry.seq)
+    return referee, count, mismatches, event
+
+
+def _setup_of(path: Path, entry: Entry) -> MatchSetup:
+    try:
+        data = entry.payload["setup"]
+        if not isinstance(data, dict):
+            raise ValueError("the set-up is not a JSON object")
+        return MatchSetup.from_dict(data)
+    except (KeyError, ValueError, TypeError) as error:
+        raise JournalError(f"{path}: entry {entry.seq} is damaged: not a match set-up ({error!s})") from None
+
+
+def event_of(path: Path, entry: Entry) -> Event:
+    """The event an ``event`` entry holds; JournalError naming the entry when it is damaged."""
+    if "event" not in entry.payload:
+        raise JournalError(f"{path}: entry {entry.seq} is damaged: it holds no event")
+    try:
+        return event_from_dict(entry.payload["event"])
+    except (ValueError, TypeError, KeyError, RecursionError) as error:
+        raise JournalError(f"{path}: entry {entry.seq} is damaged: {error}") from None

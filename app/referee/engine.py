@@ -86,6 +86,12 @@ class Referee:
     chouette: Chouette | None = None
     """A chouette session (docs/rules.md section 2): it holds the game and the per-person ledger; ``match`` is
     then unused."""
+    director_link: str = ""
+    """The last PIN proof revealed ("" before the first: the set-up's anchor); the next must hash to it."""
+    director_overrides: int = 0
+    """Overrides authorised by the PIN so far (each used one link of the chain)."""
+    pin_failures: int = 0
+    """Wrong PINs in a row (the tablet waits longer after each beyond a few)."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":

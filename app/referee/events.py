@@ -342,16 +342,21 @@ play, change the illegal-play policy, switch tournament/casual mode."""
 
 @dataclass(frozen=True)
 class DirectorOverride(Event):
-    """A director's decision; ``authorised`` says whether the PIN was right (the PIN itself is never stored)."""
+    """A director's decision with the proof made from the PIN when it was typed (:mod:`app.referee.pin`; "" for a wrong
+    PIN). The referee checks the proof itself, so no flag written into a journal can authorise an override."""
 
     kind: ClassVar[str] = "director_override"
     command: str
     argument: str = ""
-    authorised: bool = False
+    proof: str = ""
 
     def __post_init__(self) -> None:
         if self.command not in OVERRIDE_COMMANDS:
             raise ValueError(f"unknown director command {self.command!r}; known: {', '.join(OVERRIDE_COMMANDS)}")
+        if not isinstance(self.argument, str) or len(self.argument) > 200:
+            raise ValueError("a director's argument is a short text")
+        if not isinstance(self.proof, str) or len(self.proof) > 64:
+            raise ValueError("a director's proof is at most 64 hex digits")
 
 
 InputEvent = Union[

@@ -26,6 +26,8 @@ _RULINGS: dict[str, dict[str, str]] = {
         "no_move": "{player} cannot move with {dice}: the turn is lost. Press the clock.",
         "early_throw": "{player} threw before {waiting} pressed the clock: the throw does not count.",
         "thrown_again": "{player} threw again during the play: the first throw stands.",
+        "throw_during_play": "Dice thrown again while {waiting} plays (who threw is not known): the first throw "
+                             "stands.",
         "out_of_turn_throw": "{player} threw out of turn: it is {waiting}'s throw.",
         "throw_before_answer": "Dice thrown before {waiting} answered: the throw does not count.",
         "choose_first": "{player} must first choose: accept the flagged play or have it corrected.",
@@ -64,6 +66,8 @@ _RULINGS: dict[str, dict[str, str]] = {
         "previous_winner_starts": "{player} won the last game and throws first.",
         "match_over": "{player} wins the match{end}. Final score {score}.",
         "flag_fell": "{player}'s time has run out: the match is lost on time.",
+        "clock_fault": "Clock fault: the clock reported {flag}'s time run out, but {flag}'s clock was not running. "
+                       "No result: check the clock and call the director.",
         "flag_ignored": "{player}'s time ran out, but a money session is not lost on time.",
         "link_up": "The {device} is connected.",
         "link_down": "The {device} is disconnected{detail}.",
@@ -73,6 +77,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "manual_unreadable": "'{text}' cannot be read: {detail}.",
         "director_called": "The director is called{by}. Both clocks are stopped.",
         "pin_refused": "Wrong director PIN: nothing was changed.",
+        "pin_locked": "{attempts} wrong director PINs in a row: the next try is possible in {seconds} s.",
         "override_refused": "The director's '{command}' cannot be done now ({reason}).",
         "resumed": "The director resumes play.",
         "play_undone": "The director takes back the last play: {player} plays again.",
@@ -117,6 +122,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "no_move": "{player} {dice} ile oynayamıyor: zar yanar. Saate basın.",
         "early_throw": "{player}, {waiting} saate basmadan zar attı: atış sayılmaz.",
         "thrown_again": "{player} oyun sırasında yeniden zar attı: ilk atış geçerli.",
+        "throw_during_play": "{waiting} oynarken yeniden zar atıldı (kimin attığı belli değil): ilk atış geçerli.",
         "out_of_turn_throw": "{player} sırası değilken attı. Atış sırası: {waiting}.",
         "throw_before_answer": "{waiting} cevap vermeden zar atıldı: atış sayılmaz.",
         "choose_first": "{player} önce seçmeli: işaretlenen oyunu kabul mü, düzeltme mi?",
@@ -153,6 +159,8 @@ _RULINGS: dict[str, dict[str, str]] = {
         "previous_winner_starts": "Önceki oyunu {player} kazandı, ilk o atar.",
         "match_over": "Maçı {player} kazandı{end}. Son skor {score}.",
         "flag_fell": "Süre bitti ({player}): maç süreden kaybedildi.",
+        "clock_fault": "Saat arızası: saat {flag} için süre bitti dedi, ama {flag} saati çalışmıyordu. "
+                       "Sonuç yok: saati kontrol edin, hakemi çağırın.",
         "flag_ignored": "Süre bitti ({player}), ama paralı oyunda süreden kaybedilmez.",
         "link_up": "{device} bağlandı.",
         "link_down": "{device} bağlantısı koptu{detail}.",
@@ -162,6 +170,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "manual_unreadable": "'{text}' okunamadı: {detail}.",
         "director_called": "Hakem çağrıldı{by}. İki saat de durdu.",
         "pin_refused": "Hakem PIN'i yanlış: hiçbir şey değişmedi.",
+        "pin_locked": "Arka arkaya {attempts} yanlış hakem PIN'i: yeni deneme {seconds} sn sonra.",
         "override_refused": "Hakemin '{command}' kararı şimdi uygulanamaz ({reason}).",
         "resumed": "Hakem oyunu sürdürüyor.",
         "play_undone": "Hakem son oyunu geri aldı: {player} yeniden oynar.",
@@ -359,7 +368,7 @@ def _name(color: Any, players: tuple[str, str]) -> str:
 def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in params.items():
-        if key in ("player", "waiting", "mover", "chooser", "on_turn"):
+        if key in ("player", "waiting", "mover", "chooser", "on_turn", "flag", "running"):
             values[key] = _name(value, players)
         elif key == "dice" and isinstance(value, list):
             values[key] = "-".join(str(v) for v in value)

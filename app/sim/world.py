@@ -30,6 +30,7 @@ from typing import Sequence
 
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage, offers
+from app.referee.pin import pin_key, proof
 from rules.chouette import CubeMove, MemberCube
 from rules.errors import IllegalPlay
 from rules.movegen import legal_results
@@ -62,12 +63,26 @@ def _rng(seed: int, *key: object) -> random.Random:
 class World:
     """The table: ``next_event(referee, last)`` is the next thing that happens there."""
 
-    def __init__(self, seed: int, temper: Temper = Temper(), sensing_board: bool = True) -> None:
+    def __init__(self, seed: int, temper: Temper = Temper(), sensing_board: bool = True,
+                 director_pin: str = "") -> None:
         self.seed = seed
         self.temper = temper
         self.sensing_board = sensing_board
+        self.director_pin = director_pin
+        """The PIN the simulated director types (the match's own, or it is refused like a wrong one)."""
+        self._pin_keys: dict[str, bytes | None] = {}
         self._plays: dict[tuple[object, ...], tuple[Play, bool]] = {}
         """A cache of each turn's chosen play; a pure function of its key, so it holds no state."""
+
+    def director(self, command: str, referee: Referee) -> ev.DirectorOverride:
+        """The director's override as the tablet makes it from the PIN typed (the scrypt key worked out once)."""
+        stored = referee.setup.pin_hash
+        if not stored:
+            return ev.DirectorOverride(command)
+        if stored not in self._pin_keys:
+            self._pin_keys[stored] = pin_key(self.director_pin, stored)
+        key = self._pin_keys[stored]
+        return ev.DirectorOverride(command, proof=proof(key, stored, referee.director_overrides) if key else "")
 
     def next_event(self, referee: Referee, last: ev.Event | None) -> ev.Event:
         stage = referee.stage
@@ -91,7 +106,7 @@ class World:
         if stage is Stage.NAME_DOUBLE:
             return ev.DoubleNamed(mover, rng.randint(1, 6))
         if stage is Stage.HALTED:
-            return ev.DirectorOverride("resume", authorised=True)
+            return self.director("resume", referee)
         if not referee.clock_started:
             return ev.ClockPressed(mover.other, *self.times(referee, None, 0))
         if stage is Stage.ROLL:

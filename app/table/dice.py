@@ -84,7 +84,8 @@ def throw_event(observation: ThrowObservation, referee: Referee) -> tuple[ev.Dic
     values = judged.values
     if values is None:
         return _void(judged), seen
-    return ev.DiceObserved(values, confidences=_confidences(judged), thrower=None if seen is mover else seen), seen
+    # the thrower named even when it is the mover: a mover throwing twice is told from an early throw
+    return ev.DiceObserved(values, confidences=_confidences(judged), thrower=seen), seen
 
 
 def _void(observation: ThrowObservation) -> ev.DiceObserved:

@@ -22,7 +22,7 @@ from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.i18n import render
-from app.referee.pin import hash_pin
+from app.referee.pin import hash_pin, no_pin_message
 from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
 from app.sim.camera import SimulatedCamera
@@ -101,6 +101,8 @@ class Controller:
               delay_s: int, pin: str, chouette: tuple[str, ...] = ()) -> str | None:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
+        if mode is Mode.TOURNAMENT and not pin:
+            return no_pin_message()
         found = self.devices_found()
         board = self.sim or found["board"].startswith("found")
         physical_clock = not self.sim and found["clock"].startswith("found")
@@ -121,6 +123,7 @@ class Controller:
         self.session.listeners.append(self._on_reaction)
         if self.sim:
             assert self.world is not None and self.camera is not None
+            self.world.director_pin = pin  # the simulated director knows the PIN it was given
             try:
                 self.table = SimulatedTable(session, self.camera, self.world.think_ms, real_time=True).start()
             except TableError as error:

@@ -24,7 +24,7 @@ class DirectorScreen(TavlaScreen):
         root = BoxLayout(orientation="vertical", padding=24, spacing=12)
         root.add_widget(Label(text=self.t("director"), font_size=36, size_hint_y=None, height=70))
         self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=30, multiline=False,
-                             size_hint_y=None, height=TARGET, input_filter="int")
+                             size_hint_y=None, height=TARGET)  # digits or a passphrase
         root.add_widget(self.pin)
         grid = GridLayout(cols=3, spacing=12, size_hint_y=None, height=2 * TARGET + 12)
         for key, command, argument in (("resume", "resume", ""), ("void_dice", "void_dice", ""),

@@ -50,7 +50,7 @@ class SetupScreen(TavlaScreen):
         self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=24, multiline=False)
         self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
-        self.pin = TextInput(text="", font_size=26, multiline=False, password=True, input_filter="int")
+        self.pin = TextInput(text="", font_size=26, multiline=False, password=True)  # digits or a passphrase
         self.devices = Label(text=self.devices_text(), font_size=18)
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),

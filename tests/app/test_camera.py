@@ -101,3 +101,7 @@ def test_the_opening_and_an_early_throw_are_told_apart_by_where_the_dice_lie(cam
     early = camera(ev.DiceObserved((6, 6), thrower=Color.WHITE), table.referee)
     assert early.thrower is Color.WHITE and early.values == (6, 6)
     assert table.codes(early) == ["early_throw"]
+    again = camera(ev.DiceObserved((5, 5), thrower=Color.BLACK), table.referee)  # Black throws again, in its half
+    assert again.thrower is Color.BLACK
+    assert table.codes(again) == (["thrown_again"] if again.values is not None and sorted(again.values) != [2, 4]
+                                  else [])

@@ -247,7 +247,7 @@ def test_an_illegal_play_and_the_directors_take_back_work_in_a_chouette() -> Non
     assert render(flagged.rulings[0], "en").startswith("Illegal play by Cap:")
     assert table.send(ev.AcceptIllegal(W)).codes == ["illegal_accepted"]
     assert table.referee.stage is Stage.ROLL and table.referee.mover is W and table.referee.accepted_illegal == 1
-    undone = table.send(ev.DirectorOverride("undo_play", authorised=True))
+    undone = table.send(ev.DirectorOverride("undo_play"))  # no PIN set
     assert undone.codes == ["play_undone"]
     assert table.referee.position.same_board(before) and table.referee.mover is B
     assert session_of(table).game.game.position.same_board(before)

@@ -36,7 +36,7 @@ def test_a_clock_that_answers_is_used_and_plays_fall_back_to_manual_entry(tmp_pa
             wait(lambda: controller.devices_found()["clock"].startswith("found"), "the clock to answer")
             found = controller.devices_found()
             assert "SIMCLOCK1" in found["clock"] and found["board"] == "none" and found["camera"] == "none"
-            assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.TOURNAMENT, 6, 12, "") is None
+            assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.TOURNAMENT, 6, 12, "2468") is None
             session = controller.session
             assert session is not None
             assert session.setup.devices.clock and not session.setup.devices.board
@@ -55,7 +55,7 @@ def test_without_devices_the_on_screen_clock_runs_the_match(tmp_path: Path) -> N
     controller = Controller(tmp_path, language="en", clock_port="/dev/tavla-no-such-port")
     try:
         assert controller.devices_found() == {"camera": "none", "board": "none", "clock": "software"}
-        assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.TOURNAMENT, 6, 12, "") is None
+        assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.TOURNAMENT, 6, 12, "2468") is None
         session = controller.session
         assert session is not None and not session.setup.devices.clock
         controller.send(ev.ManualDice((3, 1)))

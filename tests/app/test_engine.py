@@ -7,7 +7,8 @@ import pytest
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.i18n import render
-from app.referee.rulings import ClockCommand, Level
+from app.referee.pin import hash_pin, pin_key, proof
+from app.referee.rulings import ClockCommand, Level, Reaction
 from app.referee.setup import Devices, Mode, Policy
 from app.sim.world import World
 from rules.match import Match, MatchEnd
@@ -150,11 +151,51 @@ def test_dice_thrown_before_the_opponent_pressed_do_not_count() -> None:
     table = Table()
     table.open_with(3, 1)
     table.move((8, 5))
-    reaction = table.send(ev.DiceObserved((2, 2)))
+    reaction = table.send(ev.DiceObserved((2, 2), thrower=B))
     assert reaction.codes == ["early_throw"]
     assert reaction.rulings[0].params == {"player": "black", "waiting": "white"}
     assert table.referee.dice == (3, 1)
     assert table.send(ev.DiceObserved((3, 1))).codes == []  # the mover's own dice seen again
+
+
+def test_a_player_throwing_twice_is_not_blamed_on_the_opponent() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5))
+    again = table.send(ev.DiceObserved((5, 2), thrower=W))
+    assert again.codes == ["thrown_again"] and again.rulings[0].params == {"player": "white"}
+    unknown = table.send(ev.ManualDice((6, 6)))  # typed: who threw is not known, so nobody is blamed
+    assert unknown.codes == ["throw_during_play"] and unknown.rulings[0].params == {"player": None,
+                                                                                    "waiting": "white"}
+    assert render(unknown.rulings[0]) == ("Dice thrown again while White plays (who threw is not known): the first "
+                                          "throw stands.")
+    irregular = [(i.code, i.color) for i in table.referee.irregularities]
+    assert irregular == [("thrown_again", W), ("throw_during_play", None)]
+    assert table.referee.dice == (3, 1) and table.referee.stage is Stage.PLAY
+
+
+def test_a_board_with_too_many_checkers_is_recorded_although_a_placed_report_was_lost() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    start = table.referee.position
+    table.send(ev.LiftSeen(W, 8))  # its "placed" report never arrives
+    extra = list(start.white)
+    extra[5] += 1  # a sixteenth White checker
+    reaction = table.send(ev.BoardSeen(tuple(extra), start.black))
+    assert reaction.codes == ["board_invalid"]
+    assert reaction.rulings[0].params["problems"] == ["White has more than 15 checkers"]
+    assert table.press().codes == ["board_unreadable"]
+
+
+def test_a_full_board_shows_no_checker_is_in_hand_any_more() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    start = table.referee.position
+    table.send(ev.LiftSeen(W, 8))  # lifted and put back, the "placed" report lost
+    assert table.board(start).codes == [] and table.referee.in_hand == 0
+    missing = list(start.white)
+    missing[8] -= 1
+    assert table.send(ev.BoardSeen(tuple(missing), start.black)).codes == ["board_invalid"]
 
 
 def test_a_snapshot_that_breaks_the_checker_count_is_recorded_and_cannot_be_judged() -> None:
@@ -289,6 +330,22 @@ def test_crawford_game_has_no_cube_and_the_match_ends_at_its_length() -> None:
     assert table.send(ev.DiceObserved((1, 2))).codes == ["match_is_over"]
 
 
+def test_a_flag_for_a_clock_that_is_not_running_is_a_device_fault_never_a_result() -> None:
+    table = Table()
+    table.open_with(3, 1)  # White's clock runs
+    reaction = table.send(ev.ClockFlag(B))
+    assert reaction.codes == ["clock_fault"] and reaction.rulings[0].level is Level.ERROR
+    assert reaction.rulings[0].params == {"player": None, "flag": "black", "running": "white"}
+    assert "Black's clock was not running" in render(reaction.rulings[0], players=("White", "Black"))
+    assert not table.referee.match.over and reaction.commands == ()
+    assert [(i.code, i.color) for i in table.referee.irregularities] == [("clock_fault", None)]
+    table.send(ev.CallDirector(W))  # both clocks stand still: no flag can fall
+    assert table.send(ev.ClockFlag(W)).codes == ["clock_fault"] and not table.referee.match.over
+    before = Table()
+    before.board(before.referee.position)  # the opening: clocks stand still
+    assert before.send(ev.ClockFlag(W)).codes == ["clock_fault"] and not before.referee.match.over
+
+
 def test_a_flag_fall_loses_the_match_but_not_a_money_session() -> None:
     table = Table()
     table.open_with(3, 1)
@@ -355,26 +412,41 @@ def test_a_closed_out_player_still_presses_and_loses_the_turn() -> None:
     assert table.referee.mover is B
 
 
+STORED = hash_pin("482916", bytes(16))
+KEY = pin_key("482916", STORED)
+
+
+def by_director(table: Table, command: str, argument: str = "") -> Reaction:
+    """An override with the proof the tablet makes from the right PIN."""
+    assert KEY is not None
+    return table.send(ev.DirectorOverride(command, argument, proof(KEY, STORED, table.referee.director_overrides)))
+
+
 def test_director_overrides_need_the_pin_and_are_recorded() -> None:
-    table = Table()
+    table = Table(pin_hash=STORED)
     table.open_with(3, 1)
-    refused = table.send(ev.DirectorOverride("void_dice", authorised=False))
+    refused = table.send(ev.DirectorOverride("void_dice"))
     assert refused.codes == ["pin_refused"] and table.referee.dice == (3, 1)
     halted = table.send(ev.CallDirector(B))
     assert halted.codes == ["director_called"] and halted.commands == (ClockCommand(None),)
     assert table.send(ev.DiceObserved((5, 5))).codes == ["play_halted"]
-    resumed = table.send(ev.DirectorOverride("resume", authorised=True))
+    resumed = by_director(table, "resume")
     assert resumed.codes == ["resumed"] and resumed.commands == (ClockCommand(W),)
+    replayed = table.send(ev.DirectorOverride("resume", "", table.referee.director_link))  # a proof used already
+    assert replayed.codes == ["pin_refused"]
     table.move((8, 5), (6, 5))
     table.press()
-    undone = table.send(ev.DirectorOverride("undo_play", authorised=True))
+    undone = by_director(table, "undo_play")
     assert undone.codes == ["play_undone"] and table.referee.mover is W and table.referee.dice == (3, 1)
-    corrected = table.send(ev.DirectorOverride("set_dice", "6-4", authorised=True))
+    corrected = by_director(table, "set_dice", "6-4")
     assert corrected.codes[0] == "dice_set" and table.referee.dice == (6, 4)
-    voided = table.send(ev.DirectorOverride("void_dice", authorised=True))
+    voided = by_director(table, "void_dice")
     assert voided.codes == ["dice_voided"] and table.referee.stage is Stage.OPENING  # the opening throw again
-    assert table.send(ev.DirectorOverride("policy", "always_correct", authorised=True)).codes == ["policy_set"]
+    assert by_director(table, "policy", "always_correct").codes == ["policy_set"]
     assert table.referee.policy is Policy.ALWAYS_CORRECT
+    open_table = Table()  # no PIN set: anyone at the table acts as director
+    open_table.open_with(3, 1)
+    assert open_table.send(ev.DirectorOverride("void_dice")).codes == ["dice_voided"]
 
 
 def test_malformed_events_are_refused_with_a_clear_message() -> None:
@@ -398,7 +470,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.DoubleOffered(W), ev.DoubleTaken(B), ev.DoubleDropped(B), ev.Beavered(B), ev.Raccooned(W),
         ev.ResignationOffered(W, 2), ev.DoubleNamed(W, 4),
         ev.ResignationAccepted(B), ev.ResignationRejected(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
-        ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", True),
+        ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", "ab" * 32),
         ev.MemberCubeMoved("Deniz", "double", "Ayşe"),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())

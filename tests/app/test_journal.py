@@ -13,6 +13,7 @@ from app.record.journal import Journal, JournalError
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.pin import check_pin, hash_pin
+from app.referee.setup import Mode
 from app.sim.world import World
 from rules.mat import read_mat, recordable
 from rules.position import Color
@@ -28,14 +29,14 @@ def play_out(session: Session, seed: int = 2, stop_after: int | None = None) -> 
 
 
 def test_the_journal_is_sqlite_in_wal_mode_with_full_synchronous_writes(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite")
+    journal = Journal.create(tmp_path / "j.sqlite", {"setup": {}})
     assert journal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     journal.close()
 
 
 def test_entries_cannot_be_changed_or_removed(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.sqlite")
+    journal = Journal.create(tmp_path / "j.sqlite", {"setup": {}})
     journal.append("note", {"a": 1})
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         journal._db.execute("UPDATE journal SET payload = '{}'")
@@ -107,9 +108,9 @@ def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
         Session.open(path)
 
 
-def test_the_director_pin_is_kept_only_as_an_scrypt_hash(tmp_path: Path) -> None:
+def test_the_director_pin_is_kept_only_as_the_anchor_of_a_chain_from_its_scrypt_key(tmp_path: Path) -> None:
     stored = hash_pin("482916")
-    assert stored.startswith("scrypt$") and "482916" not in stored
+    assert stored.startswith("scrypt-chain$131072$8$1$") and "482916" not in stored
     assert check_pin("482916", stored) and not check_pin("482917", stored)
     assert not check_pin("482916", "garbage")
     with pytest.raises(ValueError, match="4 to 12 digits"):
@@ -123,8 +124,73 @@ def test_the_director_pin_is_kept_only_as_an_scrypt_hash(tmp_path: Path) -> None
     session.close()
     assert all(b"482916" not in file.read_bytes() for file in tmp_path.iterdir())
     overrides = [e.payload["event"] for e in Journal(path).entries() if e.kind == "event"][1:]
-    assert [(o["kind"], o["authorised"]) for o in overrides] == [("director_override", False),
-                                                                  ("director_override", True)]
+    assert [o["kind"] for o in overrides] == ["director_override", "director_override"]
+    assert overrides[0]["proof"] == "" and len(overrides[1]["proof"]) == 64
+
+
+def test_the_demo_pin_record_is_the_demo_pin_hashed() -> None:
+    from app.sim.demo import DEMO_PIN, DEMO_PIN_HASH
+
+    assert hash_pin(DEMO_PIN, bytes(range(16))) == DEMO_PIN_HASH
+
+
+def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament() -> None:
+    stored = hash_pin("kırmızı kale 7")
+    assert check_pin("kırmızı kale 7", stored) and not check_pin("kırmızı kale", stored)
+    for bad in ("", "123", "short", "9" * 13):
+        with pytest.raises(ValueError):
+            hash_pin(bad)
+    from app.ui.controller import Controller
+
+    controller = Controller.__new__(Controller)  # the PIN is checked before any device is looked for
+    message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
+    assert message is not None and "needs a director PIN" in message
+
+
+def test_an_override_written_into_the_journal_without_the_pin_is_refused_on_replay(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    session = Session.create(path, make_setup(pin_hash=hash_pin("482916")))
+    session.submit(ev.DiceObserved((3, 1)))
+    session.submit(ev.CallDirector(W))
+    forged = ev.event_to_dict(ev.DirectorOverride("resume", "", "ab" * 32))  # a proof made up, not from the PIN
+    session.journal.append("event", {"event": forged, "reaction": {"rulings": [
+        {"code": "resumed", "level": "info", "params": {}}], "commands": []}})
+    session.close()
+    resumed = Session.open(path)
+    assert resumed.referee.halted and resumed.resumed is not None and resumed.resumed.mismatches == (4,)
+    assert [i.code for i in resumed.referee.irregularities] == ["pin_refused"]
+    resumed.close()
+
+
+def test_wrong_pins_are_journaled_and_after_five_the_tablet_makes_the_next_try_wait(tmp_path: Path) -> None:
+    session = Session.create(tmp_path / "j.sqlite", make_setup(pin_hash=hash_pin("482916")))
+    session.submit(ev.CallDirector(W))
+    for attempt in range(1, 6):
+        reaction = session.director("1111", "resume")
+        assert reaction.codes == ["pin_refused"] and reaction.rulings[0].params["attempts"] == attempt
+    locked = session.director("482916", "resume")  # even the right PIN waits: it is not even checked
+    assert locked.codes == ["pin_locked"] and locked.rulings[0].params["seconds"] == 30
+    assert session.referee.halted and session.referee.pin_failures == 5
+    assert [e.kind for e in session.journal.entries()][-1] == "note"
+    session._pin_failed_at -= 31  # half a minute later
+    assert session.director("482916", "resume").codes == ["resumed"] and session.referee.pin_failures == 0
+    session.close()
+
+
+def test_exports_carry_no_pin_material_and_the_sheet_carries_the_head(tmp_path: Path) -> None:
+    stored = hash_pin("482916")
+    session = Session.create(tmp_path / "j.sqlite", make_setup(pin_hash=stored, length=1))
+    session.submit(ev.DiceObserved((3, 1)))
+    session.submit(ev.CallDirector(W))
+    session.director("482916", "resume")
+    written = write_exports(session.referee, session.journal, tmp_path / "out")
+    text = written["json"].read_text(encoding="utf-8")
+    proof = [e.payload["event"] for e in session.journal.entries() if e.kind == "event"][-1]["proof"]
+    assert stored.split("$")[-1] not in text and proof not in text and "scrypt" not in text
+    data = json.loads(text)
+    assert data["head"] == {"seq": 4, "hash": session.journal.head} and data["redacted"] == [1, 4]
+    assert f"4:{session.journal.head}" in written["sheet_txt"].read_text(encoding="utf-8")
+    session.close()
 
 
 def test_refused_input_is_kept_as_a_note_and_not_replayed(tmp_path: Path) -> None:
@@ -171,7 +237,7 @@ def test_other_variants_export_the_journal_and_the_sheet_but_no_mat(tmp_path: Pa
     written = write_exports(session.referee, session.journal, tmp_path / "out", language="tr")
     assert set(written) == {"json", "sheet_txt", "sheet_html"}
     data = json.loads(written["json"].read_text(encoding="utf-8"))
-    assert data["head"] == session.journal.head and len(data["entries"]) == len(session.journal)
+    assert data["head"]["hash"] == session.journal.head and len(data["entries"]) == len(session.journal)
     assert data["result"]["winner"] in ("Ayşe", "Mehmet")
     sheet = written["sheet_txt"].read_text(encoding="utf-8")
     assert "Maç sonuç kâğıdı" in sheet and session.journal.head in sheet and "Kazanan" in sheet

@@ -82,7 +82,7 @@ def test_a_source_that_cannot_open_is_ruled_disconnected_and_the_dice_are_typed(
         drain(tasks, lambda: bool(controller.message))
         assert "no such camera, file or folder" in controller.message
         assert controller.devices_found()["camera"] == "none"
-        assert controller.start(("A", "B"), "backgammon", 3, Mode.TOURNAMENT, 10, 12, "") is None
+        assert controller.start(("A", "B"), "backgammon", 3, Mode.TOURNAMENT, 10, 12, "2468") is None
         down = [r for r in controller.log if r.code == "link_down"]
         assert len(down) == 1 and down[0].level is Level.WARNING and down[0].params["device"] == "camera"
         assert "nowhere.mp4" in controller.text(down[0])

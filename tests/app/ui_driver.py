@@ -145,6 +145,7 @@ def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     yield
     tap(find_button(app.root, "Şuet"))
     setup.line.text = "Ayşe, Mehmet, Deniz"  # type: ignore[attr-defined]
+    setup.pin.text = PIN  # type: ignore[attr-defined]
     yield
     result["screens"]["setup_chouette"] = shot(out, "6-setup-chouette")
     tap(find_button(app.root, "Maçı başlat"))

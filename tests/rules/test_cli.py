@@ -78,6 +78,24 @@ def test_bad_lines_get_errors_and_the_run_goes_on() -> None:
     assert answers[7]["id"] == 6 and len(answers[7]["moves"]) == 16  # type: ignore[arg-type]
 
 
+def test_numbers_too_long_and_nesting_too_deep_get_error_lines_and_the_run_goes_on() -> None:
+    deep_id = "[" * 900 + "]" * 900  # deep, but within what JSON reads and writes back
+    answers = run_plays(
+        [
+            '{"id":' + "1" * 5000 + "}",
+            "[" * 100_000 + "]" * 100_000,
+            '{"id": 1, "position_id": "' + START + '", "dice": [3, ' + "9" * 5000 + "]}",
+            '{"id": ' + deep_id + ', "position_id": "' + START + '", "dice": [3, 1]}',
+            json.dumps({"id": 6, "position_id": START, "dice": [3, 1]}),
+        ]
+    )
+    assert len(answers) == 5
+    assert "integer string conversion" in str(answers[0]["error"]) and "recursion" in str(answers[1]["error"])
+    assert "error" in answers[2]
+    assert isinstance(answers[3]["id"], list) and len(answers[3]["moves"]) == 16  # type: ignore[arg-type]
+    assert answers[4]["id"] == 6 and len(answers[4]["moves"]) == 16  # type: ignore[arg-type]
+
+
 def test_plays_accepts_the_json_position_form() -> None:
     position = {
         "turn": "white",

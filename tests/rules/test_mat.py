@@ -283,6 +283,16 @@ def test_a_bad_file_is_refused_with_file_line_and_reason(text: str, line: int, r
     assert str(error.value).startswith(f"club.mat:{line}: " if line else "club.mat: ")
 
 
+def test_a_number_too_long_to_read_is_refused_with_file_and_line() -> None:
+    text = GNUBG_MATCH.read_text(encoding="utf-8")
+    for bad, line in ((text.replace(" 5 point match", " " + "9" * 5000 + " point match", 1), 3),
+                      (text.replace(" Game 1", " Game " + "1" * 5000, 1), 5)):
+        with pytest.raises(MatImportError) as error:
+            read_mat(bad, "long.mat")
+        assert error.value.path == "long.mat" and error.value.line == line
+        assert "integer string conversion" in error.value.reason
+
+
 def test_the_usual_short_forms_of_plays_are_read() -> None:
     match = read_mat(GOOD_START + "  1) 64: 24/14                   31: 8-5, 6-5\n  2) 33: 13/10(2) 6/3(2)\n")
     assert [turn.play.notation() for turn in match.game.game.turns] == ["24/14", "8/5 6/5", "13/10(2) 6/3(2)"]

@@ -183,6 +183,7 @@ def test_decode_inverts_encode(state: tuple[Position, MatchInfo]) -> None:
         (xgid(0, 0, 1, "D", 2, 0, 1, 3, 10), "cube stays at 1"),
         (xgid(0, 0, 1, "00", 0, 0, 0, 65, 10), "match length 65"),
         (xgid(0, 0, 1, "00", 9, 0, 0, 7, 10), "passes the match length"),
+        (xgid(0, 0, 1, "00", "9" * 5000, 0, 0, 7, 10), "5000 digits: out of range"),
     ],
 )
 def test_malformed_xgids_are_refused(text: str, message: str) -> None:

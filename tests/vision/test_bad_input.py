@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import cv2
@@ -92,3 +95,47 @@ def test_an_image_list_skips_unreadable_files_and_says_so(tmp_path: Path) -> Non
     frames = list(source.frames())
     assert [f.name for f in frames] == [str(good)]
     assert len(source.errors) == 2
+
+
+def huge_images(tmp: Path) -> dict[str, Path]:
+    """Small files whose headers declare enormous images: a PPM 2,000,000 wide, a 1 MB 32000x32000 PNG."""
+    ppm = tmp / "wide.ppm"
+    ppm.write_bytes(b"P6\n2000000 2000\n255\n" + bytes(3000))
+    png = tmp / "bomb.png"
+    raw = zlib.compress(b"\x00" * (32000 * 3 + 1) * 400, 9)  # rows enough for a 1 MB file; the header says more
+    chunk = lambda kind, body: (struct.pack(">I", len(body)) + kind + body  # noqa: E731
+                                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 32000, 32000, 8, 2, 0, 0, 0))
+                    + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+    return {"ppm": ppm, "png": png}
+
+
+def test_an_image_declaring_too_many_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+    files = huge_images(tmp_path)
+    with pytest.raises(ImageReadError, match="2000000x2000 pixels declared"):
+        load_image(files["ppm"])
+    with pytest.raises(ImageReadError, match="32000x32000 pixels declared"):
+        load_image(files["png"])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "throw.png"
+    os.mkfifo(fifo)
+    with pytest.raises(ImageReadError, match="not a regular file"):
+        load_image(fifo)
+
+
+def test_cli_goes_on_after_huge_images_and_a_fifo(tmp_path: Path) -> None:
+    files = [str(p) for p in huge_images(tmp_path).values()]
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe.jpg")
+        files.append(str(tmp_path / "pipe.jpg"))
+    good = tmp_path / "board.png"
+    cv2.imwrite(str(good), np.full((240, 320, 3), 100, np.uint8))
+    done = subprocess.run([sys.executable, "-m", "vision", "read", "--json", *files, str(good)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["image"] for line in lines] == files + [str(good)], done.stderr
+    assert all("error" in line for line in lines[:-1]) and lines[-1]["verdict"] == "void"
+    assert done.returncode == 1 and "Traceback" not in done.stderr

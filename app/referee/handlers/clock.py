@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.referee import events as ev
 from app.referee.handlers.plays import PlayHandlers
 from app.referee.rulings import Level
@@ -42,6 +44,11 @@ class ClockHandlers(PlayHandlers):
     def on_flag_fell(self, event: ev.ClockFlag) -> None:
         state = self.state
         if state.match.over:
+            return
+        if state.clock is not event.color:
+            # only a running clock can run out: anything else is the clock misreporting (a fault, never a result)
+            self.irregular("clock_fault", None, flag=event.color, running=state.clock)
+            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
             return
         if state.match.is_money:
             self.say("flag_ignored", Level.INFO, player=event.color)

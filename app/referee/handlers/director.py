@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from app.referee import events as ev
 from app.referee.handlers.throws import ThrowHandlers
+from app.referee.pin import anchor_of, proves
 from app.referee.rulings import Level
 from app.referee.setup import Mode, Policy
 from app.referee.state import Stage, game_of
@@ -23,11 +24,15 @@ class DirectorHandlers(ThrowHandlers):
         self.say("director_called", Level.WARNING, player=event.by)
 
     def on_director_override(self, event: ev.DirectorOverride) -> None:
-        if not event.authorised:
-            self.irregular("pin_refused", None, command=event.command)
-            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
-            return
         state = self.state
+        pin = state.setup.pin_hash
+        if pin:  # no PIN set means anyone at the table acts as director (the set-up screen refuses it in tournaments)
+            if not proves(event.proof, state.director_link or anchor_of(pin)):
+                self.set(pin_failures=state.pin_failures + 1)
+                self.irregular("pin_refused", None, command=event.command, attempts=state.pin_failures + 1)
+                self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
+                return
+            self.set(director_link=event.proof, director_overrides=state.director_overrides + 1, pin_failures=0)
         command, argument = event.command, event.argument.strip()
         if command == "resume":
             if not state.halted:

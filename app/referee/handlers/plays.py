@@ -18,8 +18,11 @@ from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, RulesError
 from rules.game import Phase
 from rules.notation import parse_play
 from rules.play import Play
-from rules.position import Color, Position, describe_status
+from rules.position import Color, Position, Status, describe_status
 from rules.steprules import Landing
+
+_IN_HAND = Status.TOO_FEW_WHITE | Status.TOO_FEW_BLACK
+"""The only problems a checker held in a hand explains: too many checkers or a shared point never are."""
 
 
 class PlayHandlers(CubeHandlers, ChouetteHandlers):
@@ -32,11 +35,14 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
         status = board.status()
         problems = tuple(describe_status(status))
         stage = state.stage
-        if problems and state.in_hand == 0 and problems != state.board_problems:
+        missing = 2 * 15 - sum(raw.white) - sum(raw.black)
+        held = not status & ~_IN_HAND and 0 < missing <= state.in_hand  # only missing checkers can be in a hand
+        if problems and not held and problems != state.board_problems:
             self.irregular("board_invalid", None, problems=list(problems))
         self.set(board=board, board_problems=problems)
         if problems:
             return
+        self.set(in_hand=0)  # every checker is on the board: a lost "placed" report is healed here
         if stage is Stage.PLAY:
             seen = state.turn_boards
             if seen and not board.same_board(seen[-1]):

@@ -42,11 +42,12 @@ class ThrowHandlers(Handling):
             same = values is not None and dice is not None and sorted(values) == sorted(dice)
             if values is None or (same and thrower in (None, state.mover)):
                 return  # the dice still lying there, or being picked up: nothing new
-            by = thrower if thrower is not None else state.mover.other  # Color.WHITE is 0: no `or`
-            if by is state.mover:
-                self.irregular("thrown_again", by)
+            if thrower is None:  # typed, or a camera that cannot tell whose half: nobody is blamed
+                self.irregular("throw_during_play", None, waiting=state.mover)
+            elif thrower is state.mover:
+                self.irregular("thrown_again", thrower)
             else:
-                self.irregular("early_throw", by, waiting=state.mover)
+                self.irregular("early_throw", thrower, waiting=state.mover)
             return
         if void is not None:
             self.say("void_throw", Level.WARNING, reason=void.value)
