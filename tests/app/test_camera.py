@@ -43,7 +43,7 @@ def test_the_opening_throw_is_one_die_in_each_players_half() -> None:
 def test_a_throw_is_judged_for_whoever_threw_it() -> None:
     referee = started_game()  # Black to throw: Black's right-hand half is the picture's left ("wrong_half")
     event, thrower = throw_event(ThrowObservation(None, None, (die(4, "wrong_half"), die(2, "wrong_half"))), referee)
-    assert (event.values, event.thrower, thrower) == ((4, 2), None, Color.BLACK)
+    assert (event.values, event.thrower, thrower) == ((4, 2), Color.BLACK, Color.BLACK)  # named: a second throw is told
     event, thrower = throw_event(ThrowObservation(None, None, (die(6, "right_half"), die(6, "right_half"))), referee)
     assert (event.values, event.thrower, thrower) == ((6, 6), Color.WHITE, Color.WHITE)  # White threw too early
     event, thrower = throw_event(ThrowObservation(None, None, (die(6, "right_half"), die(1, "wrong_half"))), referee)
