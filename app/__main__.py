@@ -10,6 +10,8 @@
   python -m app verify FILE     check a journal's seals and head file and replay it, read-only
   python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
   python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
+  python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
+  python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
 """
 
 from __future__ import annotations
@@ -42,7 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     exporter.add_argument("journal")
     exporter.add_argument("out")
     exporter.add_argument("--lang", choices=("tr", "en"), default="en")
+    from app.net.cli import add_net_parsers, run_net
+
+    add_net_parsers(subparsers)
     args = parser.parse_args(argv)
+    if args.command in ("director", "publish"):
+        return run_net(args)
     if args.command == "demo":
         return run_demo(args)
     if args.command in ("verify", "salvage"):

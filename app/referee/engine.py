@@ -301,5 +301,7 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_call_director(event)
         case ev.DirectorOverride():
             step.on_director_override(event)
+        case ev.TimeCorrected():
+            step.on_time_corrected(event)
         case _:
             assert_never(event)

@@ -335,9 +335,33 @@ class ManualPlay(Event):
     text: str
 
 
-OVERRIDE_COMMANDS = ("resume", "void_dice", "set_dice", "undo_play", "policy", "mode")
+@dataclass(frozen=True)
+class TimeCorrected(Event):
+    """The tournament director corrected one side's remaining time from the director's station.
+
+    It comes over the tournament network, where the broker lets only the director's account write to a
+    board (TLS, a password per account, an ACL), so it carries no PIN proof: it can only set a time, and
+    the journal records who sent it.
+    """
+
+    kind: ClassVar[str] = "time_corrected"
+    color: Color
+    remaining_ms: int
+    by: str = "director"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "color", _color(self.color))
+        if isinstance(self.remaining_ms, bool) or not isinstance(self.remaining_ms, int):
+            raise ValueError("a corrected time is a whole number of milliseconds")
+        if not 0 <= self.remaining_ms <= 24 * 3600 * 1000:
+            raise ValueError("a corrected time is from 0 to 24 hours")
+        object.__setattr__(self, "by", _name(self.by, "by"))
+
+
+OVERRIDE_COMMANDS = ("resume", "void_dice", "set_dice", "undo_play", "policy", "mode", "set_time")
 """What a director may do: resume play, void or correct the dice, take back the last
-play, change the illegal-play policy, switch tournament/casual mode."""
+play, change the illegal-play policy, switch tournament/casual mode, correct a side's
+remaining time ("white 540000": colour and milliseconds)."""
 
 
 @dataclass(frozen=True)
@@ -363,6 +387,7 @@ InputEvent = Union[
     DiceObserved, ManualDice, BoardSeen, LiftSeen, PlaceSeen, ClockPressed, ClockFlag, LinkChanged,
     DoubleOffered, DoubleTaken, DoubleDropped, Beavered, Raccooned, ResignationOffered, DoubleNamed,
     ResignationAccepted, ResignationRejected, AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay,
+    TimeCorrected,
     DirectorOverride, MemberCubeMoved,
 ]
 

@@ -90,6 +90,15 @@ class Handling:
             return False
         return True
 
+    def set_remaining(self, color: Color, remaining_ms: int) -> None:
+        """One side's remaining time corrected by the director; the other side's stays."""
+        state = self.state
+        reserve = state.setup.clock.reserve_s * 1000
+        times = list(state.times or (reserve, reserve))
+        times[color] = remaining_ms
+        self.set(times=(times[0], times[1]))
+        self.say("time_set", Level.INFO, player=color, ms=remaining_ms)
+
 
 def _json(value: Any) -> Any:
     if isinstance(value, Color):

@@ -61,6 +61,9 @@ class ClockHandlers(PlayHandlers):
         self.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value,
                  score=list(match.score))
 
+    def on_time_corrected(self, event: ev.TimeCorrected) -> None:
+        self.set_remaining(event.color, event.remaining_ms)
+
     def on_link_status(self, event: ev.LinkChanged) -> None:
         links = dict(self.state.links)
         if links.get(event.device) == event.up:

@@ -11,6 +11,7 @@ from app.referee.rulings import Level
 from app.referee.setup import Mode, Policy
 from app.referee.state import Stage, game_of
 from rules.game import Phase
+from rules.position import Color
 
 
 class DirectorHandlers(ThrowHandlers):
@@ -44,6 +45,8 @@ class DirectorHandlers(ThrowHandlers):
                 self.run_clock(self.state.to_act)
         elif command in ("void_dice", "set_dice"):
             self.override_dice(command, argument)
+        elif command == "set_time":
+            self.correct_time(argument)
         elif command == "undo_play":
             if not state.undo:
                 self.say("override_refused", Level.WARNING, command=command, reason="nothing_to_undo")
@@ -63,6 +66,18 @@ class DirectorHandlers(ThrowHandlers):
                 return
             self.set(**{command: choice})
             self.say(f"{command}_set", Level.INFO, **{command: choice.value})
+
+    def correct_time(self, argument: str) -> None:
+        """The director at the tablet corrects one side's remaining time ("white 540000")."""
+        try:
+            name, milliseconds = argument.split()
+            color, remaining = Color.parse(name), int(milliseconds)
+            if not 0 <= remaining <= 24 * 3600 * 1000:
+                raise ValueError("time out of range")
+        except ValueError:
+            self.say("override_refused", Level.WARNING, command="set_time", reason="bad_time")
+            return
+        self.set_remaining(color, remaining)
 
     def override_dice(self, command: str, argument: str) -> None:
         """The director voids or corrects the dice of a play not yet made (a misread, a cocked die missed)."""

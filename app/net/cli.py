@@ -1,0 +1,110 @@
+"""``python -m app director`` and ``python -m app publish``: the two ends of the tournament network.
+
+  python -m app director --broker HOST:PORT [--tournament PREFIX] [--http HOST:PORT] [--results DIR]
+  python -m app publish JOURNAL --broker HOST:PORT --board N [--tournament PREFIX]
+
+Credentials: ``--user`` and the password from the environment variable
+``TAVLA_MQTT_PASSWORD`` or ``--password-file`` (never on the command line,
+where other users of the machine see it); ``--ca`` turns TLS on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.net.topics import DIRECTOR_USER, tournament_prefix
+
+if TYPE_CHECKING:
+    from app.net.client import BrokerConfig
+
+DEFAULT_PREFIX = "tavla/tournament"
+
+
+def _broker_arguments(parser: argparse.ArgumentParser, user: str | None) -> None:
+    parser.add_argument("--broker", required=True, help="the MQTT broker, HOST:PORT")
+    parser.add_argument("--tournament", default=DEFAULT_PREFIX, help=f"topic prefix (default {DEFAULT_PREFIX})")
+    parser.add_argument("--user", default=user, help="user name at the broker")
+    parser.add_argument("--password-file", help="file holding the password (or set TAVLA_MQTT_PASSWORD)")
+    parser.add_argument("--ca", help="CA certificate of the broker: connect with TLS")
+    parser.add_argument("--cert", help="client certificate (TLS)")
+    parser.add_argument("--key", help="client certificate's key (TLS)")
+
+
+def add_net_parsers(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    director = subparsers.add_parser("director", help="the tournament director's page: every board live")
+    _broker_arguments(director, DIRECTOR_USER)
+    director.add_argument("--http", default="127.0.0.1:8080", help="where the page is served, HOST:PORT")
+    director.add_argument("--results", help="folder where results.csv and results.json are kept up to date")
+    publish = subparsers.add_parser("publish", help="publish a station's journal to the tournament's broker")
+    publish.add_argument("journal")
+    _broker_arguments(publish, None)
+    publish.add_argument("--board", required=True, help="this board's number (its user name at the broker)")
+
+
+def broker_config(args: argparse.Namespace) -> "BrokerConfig":
+    """The broker's address and our credentials; ValueError naming what is wrong."""
+    from app.net.client import BrokerConfig
+
+    host, port = BrokerConfig.parse_address(args.broker)
+    password = os.environ.get("TAVLA_MQTT_PASSWORD")
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as error:
+            raise ValueError(f"cannot read the password file: {error}") from None
+    return BrokerConfig(host, port, args.user, password, args.ca, args.cert, args.key)
+
+
+def _wait_for_signal() -> None:
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    done.wait()
+
+
+def run_net(args: argparse.Namespace) -> int:
+    """Run the director or a publisher until interrupted (paho-mqtt, the ``net`` extra, is imported here only)."""
+    try:
+        from app.net.client import BrokerConfig
+        from app.net.director import Director
+        from app.net.station import Station, StationConfig
+        from app.net.web import DirectorServer
+        from app.record.journal import JournalError
+    except ImportError as error:
+        print(f"{args.command}: {error}: install the net extra (pip install -e '.[net]')", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    try:
+        broker = broker_config(args)
+        prefix = tournament_prefix(args.tournament)
+        if args.command == "director":
+            host, port = BrokerConfig.parse_address(args.http)
+            director = Director(broker, prefix, Path(args.results) if args.results else None).start()
+            try:
+                server = DirectorServer(director, host, port).start()
+            except OSError as error:
+                director.stop()
+                raise ValueError(f"cannot serve the page on {args.http}: {error}") from None
+            print(f"director: the page is at {server.url} (broker {args.broker}, tournament {prefix})", flush=True)
+            _wait_for_signal()
+            server.stop()
+            director.stop()
+            return 0
+        station = Station(args.journal, StationConfig(broker, args.board, prefix)).start()
+    except (ValueError, JournalError) as error:
+        print(f"{args.command}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"{args.command}: {error}", file=sys.stderr)
+        return 1
+    print(f"publish: {args.journal} as board {args.board} to {args.broker} (tournament {prefix})", flush=True)
+    _wait_for_signal()
+    station.stop()
+    return 0

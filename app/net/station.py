@@ -1,0 +1,303 @@
+"""The station's publisher: the journal, entry by entry, to the tournament's broker; the director's few messages back.
+
+It reads the journal file (:class:`app.net.tail.JournalTail`), folds it into
+the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
+
+- ``status`` (retained): ``online``; the broker publishes ``offline`` as the
+  station's last will when the connection dies without a goodbye.
+- ``snapshot`` (retained, QoS 1): the whole board, at most every
+  ``snapshot_every`` seconds and whenever the station (re)connects.
+- ``events`` (QoS 1): every journal entry with its sequence number and hashes.
+
+The director acknowledges the highest sequence number it holds without a
+gap; the station keeps that number beside the journal
+(:class:`app.net.acks.AckStore`). On every (re)connection, and whenever
+acknowledgements stall, it sends again from there: nothing is lost, and the
+director drops what it already has (idempotent by board and sequence
+number). With no broker at all nothing changes for the match: the journal is
+written as before and waits.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from app.net.acks import AckStore, acks_path
+from app.net.client import BrokerConfig, connect, make_client
+from app.net.messages import DirectorMessage, dumps, loads, parse_director_message
+from app.net.snapshot import BoardState
+from app.net.tail import JournalTail
+from app.net.topics import Topics, board_id, tournament_prefix
+from app.record.journal import Entry, JournalError
+from app.referee.events import Event
+
+log = logging.getLogger("app.net.station")
+
+GAP_REWIND_EVERY = 2.0
+"""Seconds between two resends for gaps the director reports (entries already on their way fill many)."""
+
+Deliver = Callable[[DirectorMessage], None]
+Submit = Callable[[Event], object]
+
+
+@dataclass(frozen=True)
+class StationConfig:
+    """One board's place in the tournament network."""
+
+    broker: BrokerConfig
+    board: str
+    prefix: str = "tavla/tournament"
+    snapshot_every: float = 1.0
+    resend_after: float = 15.0
+    """Seconds without an acknowledgement, with entries unacknowledged, before they are sent again; the wait
+    doubles (up to a minute) while the director stays silent, so a director that is only slow is not flooded.
+    (A director that misses an entry says so at once: this is the last resort, for acknowledgements lost.)"""
+    window: int = 400
+    """Entries sent beyond the last acknowledged one before waiting for the director."""
+    poll: float = 0.5
+    """Seconds between looks at the journal when nobody calls :meth:`Station.notify`."""
+
+    def __post_init__(self) -> None:
+        board_id(self.board)
+        tournament_prefix(self.prefix)
+
+
+def entry_message(board: str, entry: Entry) -> dict[str, Any]:
+    """One journal entry as the event stream carries it."""
+    return {"board": board, "seq": entry.seq, "kind": entry.kind, "at": entry.at, "prev": entry.prev,
+            "hash": entry.hash, "payload": entry.payload}
+
+
+class Station:
+    """Publishes one journal for one board; thread-safe; :meth:`start` then :meth:`stop`."""
+
+    def __init__(self, journal: str | Path, config: StationConfig, deliver: Deliver | None = None,
+                 submit: Submit | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self.topics = Topics(config.prefix)
+        self.journal_path = Path(journal)
+        self.tail = JournalTail(journal)
+        self.acks = AckStore(acks_path(journal))
+        self.deliver = deliver
+        self.submit = submit
+        self.clock = clock
+        self.state = BoardState()
+        self.acked = self.acks.get(config.prefix, config.board)
+        self.sent = self.acked
+        self.folded = 0
+        self.connected = False
+        self.problem: str | None = None
+        self.refused: list[str] = []
+        """Why director messages were ignored (the latest few), for the station's screen and the tests."""
+        self._seen_ids: deque[str] = deque(maxlen=200)
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._snapshot_due = True
+        self._last_snapshot = float("-inf")
+        self._last_progress = clock()
+        self._stall = config.resend_after
+        self._last_rewind = float("-inf")
+        self._thread: threading.Thread | None = None
+        self.client = make_client(config.broker, f"tavla-board-{config.board}")
+        self.client.will_set(self.topics.status(config.board), self._status("offline"), qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # ------------------------------------------------------------ life cycle
+
+    def start(self) -> "Station":
+        connect(self.client, self.config.broker, persistent=False)
+        self._thread = threading.Thread(target=self._run, name=f"station-{self.config.board}", daemon=True)
+        self._thread.start()
+        return self
+
+    def notify(self) -> None:
+        """A new entry was journaled: look now (a session listener calls this)."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Say goodbye (status offline), stop the threads, close the files."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.connected:
+            info = self.client.publish(self.topics.status(self.config.board), self._status("offline"), qos=1,
+                                       retain=True)
+            try:
+                info.wait_for_publish(timeout=2)
+            except (RuntimeError, ValueError):
+                pass
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.tail.close()
+        self.acks.close()
+
+    def __enter__(self) -> "Station":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------ the worker
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(self.config.poll)
+            self._wake.clear()
+            try:
+                self.step()
+            except JournalError as error:
+                if self.problem != str(error):
+                    log.error("board %s: %s; publishing stops here", self.config.board, error)
+                self.problem = str(error)
+
+    def step(self) -> None:
+        """Fold what is new in the journal, send what the director lacks, refresh the snapshot."""
+        fresh: list[Entry] = []
+        while True:
+            batch = self.tail.read(self.folded, 500)
+            if not batch:
+                break
+            for entry in batch:
+                self.state.add(entry)
+            self.folded = batch[-1].seq
+            fresh.extend(batch)
+            self._snapshot_due = True
+            if len(fresh) >= self.config.window:
+                break
+        with self._lock:
+            if not self.connected:
+                return
+            now = self.clock()
+            if self.sent > self.acked and now - self._last_progress > self._stall:
+                log.info("board %s: no acknowledgement for %.0f s, sending again from %d", self.config.board,
+                         now - self._last_progress, self.acked + 1)
+                self.sent = self.acked
+                self._last_progress = now
+                self._stall = min(self._stall * 2, 60.0)
+            start, upto = self.sent, min(self.folded, self.acked + self.config.window)
+        if upto > start:
+            pending = [entry for entry in fresh if start < entry.seq <= upto]
+            if not pending or pending[0].seq != start + 1:
+                pending = self.tail.read(start, upto - start)
+            for entry in pending:
+                self.client.publish(self.topics.events(self.config.board), dumps(entry_message(self.config.board,
+                                                                                               entry)), qos=1)
+            if pending:
+                with self._lock:
+                    if self.sent == start:  # unless a reconnection or the director asked to go back meanwhile
+                        self.sent = pending[-1].seq
+        now = self.clock()
+        if self._snapshot_due and now - self._last_snapshot >= self.config.snapshot_every:
+            self._snapshot_due = False
+            self._last_snapshot = now
+            self.client.publish(self.topics.snapshot(self.config.board),
+                                dumps(self.state.snapshot(self.config.board)), qos=1, retain=True)
+
+    # ------------------------------------------------------------ callbacks (paho's network thread)
+
+    def _status(self, state: str, **extra: Any) -> bytes:
+        return dumps({"board": self.config.board, "state": state, **extra})
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("board %s: the broker refused the connection: %s", self.config.board, reason)
+            return
+        board = self.config.board
+        client.subscribe([(self.topics.inbox(board), 1), (self.topics.ack(board), 1)])
+        client.publish(self.topics.status(board), self._status("online"), qos=1, retain=True)
+        with self._lock:
+            self.connected = True
+            self.sent = self.acked
+            self._last_progress = self.clock()
+            self._stall = self.config.resend_after
+        self._snapshot_due = True
+        self._last_snapshot = float("-inf")
+        log.info("board %s: connected; sending from entry %d", board, self.acked + 1)
+        self._wake.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                       properties: Any) -> None:
+        with self._lock:
+            self.connected = False
+        if not self._stopping.is_set():
+            log.info("board %s: disconnected (%s); the journal goes on and waits", self.config.board, reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        board = self.config.board
+        if message.topic == self.topics.ack(board):
+            self._on_ack(bytes(message.payload))
+        elif message.topic == self.topics.inbox(board):
+            self._on_director(bytes(message.payload))
+
+    def _on_ack(self, payload: bytes) -> None:
+        try:
+            data = loads(payload)
+            seq, gap = data["seq"], data.get("gap", False)
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+                raise ValueError(f"seq {seq!r}")
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("board %s: acknowledgement ignored: %s", self.config.board, error)
+            return
+        with self._lock:
+            if seq > self.folded:
+                log.warning("board %s: the director acknowledges entry %d, the journal ends at %d: ignored",
+                            self.config.board, seq, self.folded)
+                return
+            if seq == self.acked:
+                now = self.clock()
+                if gap and self.sent > seq and now - self._last_rewind > GAP_REWIND_EVERY:
+                    log.info("board %s: the director misses entry %d: sending again from there",
+                             self.config.board, seq + 1)
+                    self.sent, self._last_rewind = seq, now
+                    self._wake.set()
+                return
+            if seq < self.acked:
+                log.warning("board %s: the director holds only up to entry %d (it had %d): sending again",
+                            self.config.board, seq, self.acked)
+                self.sent = seq
+            self.acked = seq
+            self._last_progress = self.clock()
+            self._stall = self.config.resend_after
+            self.acks.set(self.config.prefix, self.config.board, seq)
+        self._wake.set()
+
+    def _on_director(self, payload: bytes) -> None:
+        try:
+            message = parse_director_message(payload)
+        except ValueError as error:
+            self._refuse(str(error))
+            return
+        if message.id and message.id in self._seen_ids:
+            return  # QoS 1 may deliver twice: act once
+        if message.id:
+            self._seen_ids.append(message.id)
+        if message.kind == "time":
+            if self.submit is None:
+                self._refuse("a time correction needs the match's session, and this station publishes without one")
+                return
+            self.submit(message.time_correction())
+        elif self.deliver is not None:
+            self.deliver(message)
+        self.client.publish(self.topics.status(self.config.board),
+                            self._status("online", inbox={"id": message.id, "type": message.kind}), qos=1,
+                            retain=True)
+        log.info("board %s: director's %s received", self.config.board, message.kind)
+
+    def _refuse(self, reason: str) -> None:
+        log.warning("board %s: director message ignored: %s", self.config.board, reason)
+        self.refused.append(reason)
+        del self.refused[:-20]
