@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -26,12 +27,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="tavla referee companion")
     parser.add_argument("--sim", action="store_true", help="simulated clock, sensing board and dice")
     parser.add_argument("--journal", help="journal file of the app (resumed if it exists)")
-    parser.add_argument("--lang", choices=("tr", "en"), default="tr")
+    parser.add_argument("--lang", choices=("tr", "en"), default=None,
+                        help="language of the screens and rulings (default: tr for the app, en for demo and export);"
+                             " before or after the command")
     parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     subparsers = parser.add_subparsers(dest="command")
-    from app.sim.demo import add_demo_parser, run_demo
+    from app.sim.demo import add_demo_parser
 
     add_demo_parser(subparsers)
     verify = subparsers.add_parser("verify", help="check a journal's seals and head and replay it (read-only)")
@@ -43,14 +46,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     exporter = subparsers.add_parser("export", help="write a journal's match as .mat, .json, .txt or .html")
     exporter.add_argument("journal")
     exporter.add_argument("out")
-    exporter.add_argument("--lang", choices=("tr", "en"), default="en")
-    from app.net.cli import add_net_parsers, run_net
+    exporter.add_argument("--lang", choices=("tr", "en"), default=argparse.SUPPRESS)
+    from app.net.cli import add_net_parsers
 
     add_net_parsers(subparsers)
     args = parser.parse_args(argv)
+    if args.lang is None:
+        args.lang = "en" if args.command in ("demo", "export") else "tr"
+    try:
+        return _run(args)
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command in ("director", "publish"):
+        from app.net.cli import run_net
+
         return run_net(args)
     if args.command == "demo":
+        from app.sim.demo import run_demo
+
         return run_demo(args)
     if args.command in ("verify", "salvage"):
         return _audit_command(args)

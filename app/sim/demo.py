@@ -63,7 +63,8 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same match")
     parser.add_argument("--journal", help="the journal file; an existing one of the same demo is resumed")
     parser.add_argument("--export", help="write the record here: .mat, .json (journal) or .txt/.html (result sheet)")
-    parser.add_argument("--lang", choices=("en", "tr"), default="en", help="language of the rulings")
+    parser.add_argument("--lang", choices=("en", "tr"), default=argparse.SUPPRESS,
+                        help="language of the rulings (default en; also taken before the command)")
     parser.add_argument("--players", nargs=2, default=["Ayşe", "Mehmet"], metavar=("WHITE", "BLACK"))
     parser.add_argument("--casual", action="store_true", help="casual mode (aids) instead of tournament mode")
     parser.add_argument("--no-board", action="store_true", help="no sensing board: plays are entered on the tablet")

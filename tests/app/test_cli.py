@@ -1,0 +1,38 @@
+"""``python -m app``'s command line: --lang before or after the command, a reader that leaves early."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def demo_lines(tmp_path: Path, *argv: str) -> list[str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([*argv, "--journal", str(tmp_path / f"m{len(list(tmp_path.iterdir()))}.sqlite")]) == 0
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("argv", [["--lang", "tr", "demo", "--length", "1"], ["demo", "--length", "1", "--lang", "tr"]])
+def test_lang_is_honoured_before_or_after_the_command(tmp_path: Path, argv: list[str]) -> None:
+    lines = demo_lines(tmp_path, *argv)
+    assert "Saat bağlandı." in "\n".join(lines[:6])
+
+
+def test_the_demo_speaks_english_by_default(tmp_path: Path) -> None:
+    assert "The clock is connected." in "\n".join(demo_lines(tmp_path, "demo", "--length", "1")[:6])
+
+
+def test_piping_the_demo_into_head_ends_quietly() -> None:
+    shell = f"{sys.executable} -m app demo --length 1 | head -n 2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.stdout.count("\n") == 2 and "Traceback" not in done.stderr
