@@ -74,15 +74,21 @@ class Session:
     def open_or_create(cls, path: str | Path, setup: MatchSetup) -> "Session":
         """Resume ``path`` if it holds this set-up's match, else start it there (also over an empty journal left
         by a set-up that was interrupted)."""
+        session = cls.resume_or_create(path, setup)
+        if session.referee.setup != setup:
+            session.close()
+            raise JournalError(f"{path} holds a different match; choose another journal file")
+        return session
+
+    @classmethod
+    def resume_or_create(cls, path: str | Path, setup: MatchSetup) -> "Session":
+        """Resume whatever match ``path`` holds (the tablet's own journal), else start ``setup`` there (also over
+        an empty journal left by a set-up that was interrupted)."""
         if Path(path).exists():
             try:
-                session = cls.open(path)
+                return cls.open(path)
             except EmptyJournal:
-                return cls.create(path, setup)
-            if session.referee.setup != setup:
-                session.close()
-                raise JournalError(f"{path} holds a different match; choose another journal file")
-            return session
+                pass
         return cls.create(path, setup)
 
     @property

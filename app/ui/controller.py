@@ -116,7 +116,7 @@ class Controller:
                 chouette=chouette,
             )
             path = self.journal_path or self.folder / "match.sqlite"
-            self.session = Session.open(path) if path.exists() else Session.create(path, setup)
+            self.session = Session.resume_or_create(path, setup)
         except (ValueError, JournalError) as error:
             return str(error)
         session = self.session

@@ -123,6 +123,17 @@ def test_a_set_up_interrupted_before_its_first_commit_leaves_a_journal_that_is_r
     session = Session.open_or_create(path, make_setup())
     assert len(session.journal) == 1 and session.referee.setup == make_setup()
     session.close()
+    path.unlink()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.close()
+    tablet = Session.resume_or_create(path, make_setup(length=7))  # the tablet app starts its match over it
+    assert tablet.referee.setup.length == 7
+    tablet.close()
+    resumed = Session.resume_or_create(path, make_setup())
+    assert resumed.referee.setup.length == 7  # a real match is resumed, whatever the screen's set-up
+    resumed.close()
+    path.unlink()
     path.write_bytes(b"")
     Session.create(path, make_setup()).close()  # an empty file is no journal either
     with pytest.raises(JournalError, match="already holds a match journal"):
