@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ROOMS = ("app.referee", "app.record", "app.table", "app.sim", "app.ui")
+ROOMS = ("app.referee", "app.record", "app.table", "app.sim", "app.net", "app.ui")
 
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "rules": frozenset({"rules"}),
@@ -30,7 +30,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "app.table": frozenset({"app.table", "app.record", "app.referee", "rules", "vision", "device"}),
     "app.sim": frozenset({"app.sim", "app.table", "app.record", "app.referee", "rules", "vision", "vision.synth",
                           "device"}),
-    "app.ui": frozenset({"app.ui", "app.sim", "app.table", "app.record", "app.referee", "rules", "vision",
+    "app.net": frozenset({"app.net", "app.record", "app.referee", "rules"}),
+    "app.ui": frozenset({"app.ui", "app.sim", "app.table", "app.net", "app.record", "app.referee", "rules", "vision",
                          "device"}),
     "app": frozenset({"app", *ROOMS, "rules", "vision", "device"}),  # the package's door (``python -m app``)
 }
@@ -43,6 +44,7 @@ LIBRARIES: dict[str, frozenset[str]] = {
     "vision.synth": frozenset({"numpy", "cv2"}),
     "app.referee": frozenset(),
     "app.record": frozenset(),
+    "app.net": frozenset({"paho"}),
 }
 """The third-party libraries a layer may use, where the design limits them (the standard library always)."""
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from app.net.link import TournamentLink
+from app.net.messages import DirectorMessage
+from app.net.station import Station
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
 from app.record.session import Session
@@ -56,6 +59,12 @@ class Controller:
         self.taps: list[tuple[float, float]] = []
         """Corners tapped on the set-up screen's camera picture (image pixels)."""
         self.calibration: Calibration | None = None
+        self.post = post
+        self.tournament: TournamentLink | None = None
+        """The tournament's broker and this board (set on the set-up screen), or None: no network."""
+        self.publisher: Station | None = None
+        self.director_said: list[str] = []
+        """The director's messages to this table, newest last."""
 
     @property
     def live_camera(self) -> LiveCamera | None:
@@ -121,6 +130,7 @@ class Controller:
             return str(error)
         session = self.session
         self.session.listeners.append(self._on_reaction)
+        self._publish(session)
         if self.sim:
             assert self.world is not None and self.camera is not None
             self.world.director_pin = pin  # the simulated director knows the PIN it was given
@@ -133,6 +143,43 @@ class Controller:
         return None
 
     # ------------------------------------------------------------- events
+
+    def link_tournament(self, broker: str, board: str, password: str = "", ca: str = "") -> str | None:
+        """The tournament's broker and this board's number from the set-up screen; a reason if they cannot work.
+        Empty broker and board: no network (the station referees alone, as always)."""
+        if not broker.strip() and not board.strip():
+            self.tournament = None
+            return None
+        try:
+            self.tournament = TournamentLink(broker.strip(), board.strip(), password, ca.strip())
+        except ValueError as error:
+            self.tournament = None
+            return str(error)
+        return None
+
+    def _publish(self, session: Session) -> None:
+        """Publish the journal to the tournament when linked; the match goes on whatever the network does."""
+        if self.tournament is None or self.publisher is not None:
+            return
+        post = self.post or (lambda task: task())
+
+        def deliver(message: DirectorMessage) -> None:
+            post(lambda: self.director_said.append(message.text or message.kind))
+
+        def journal(event: ev.Event) -> None:
+            if self.session is not None:
+                self.session.submit(event)
+
+        def submit(event: ev.Event) -> None:  # a time correction, journaled on the main thread like any event
+            post(lambda: journal(event))
+
+        try:
+            self.publisher = self.tournament.start(session.journal.path, deliver, submit)
+        except (OSError, ValueError, JournalError) as error:
+            self.message = f"{self.tournament.broker}: {error}"
+            return
+        publisher = self.publisher
+        session.listeners.append(lambda event, reaction: publisher.notify())
 
     def send(self, event: ev.Event) -> Reaction:
         assert self.session is not None
@@ -219,6 +266,9 @@ class Controller:
         return {key: str(path) for key, path in written.items()}
 
     def close(self) -> None:
+        if self.publisher is not None:
+            self.publisher.stop()
+            self.publisher = None
         if self.table is not None:
             self.table.close()
         self.station.close()
