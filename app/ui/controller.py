@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app.net.link import TournamentLink
+from app.net.link import DEFAULT_TOURNAMENT, TournamentLink
 from app.net.messages import DirectorMessage
 from app.net.station import Station
 from app.record.export import ExportError, write_exports
@@ -144,14 +144,15 @@ class Controller:
 
     # ------------------------------------------------------------- events
 
-    def link_tournament(self, broker: str, board: str, password: str = "", ca: str = "") -> str | None:
+    def link_tournament(self, broker: str, board: str, password: str = "", ca: str = "",
+                        tournament: str = DEFAULT_TOURNAMENT) -> str | None:
         """The tournament's broker and this board's number from the set-up screen; a reason if they cannot work.
         Empty broker and board: no network (the station referees alone, as always)."""
         if not broker.strip() and not board.strip():
             self.tournament = None
             return None
         try:
-            self.tournament = TournamentLink(broker.strip(), board.strip(), password, ca.strip())
+            self.tournament = TournamentLink(broker.strip(), board.strip(), password, ca.strip(), tournament)
         except ValueError as error:
             self.tournament = None
             return str(error)

@@ -27,8 +27,8 @@ class SetupScreen(TavlaScreen):
         root = BoxLayout(orientation="vertical", padding=16, spacing=8)
         root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
                               height=50))
-        row = 64
-        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=5 * (row + 8),
+        row = 58
+        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=6 * (row + 8),
                           row_default_height=row, row_force_default=True)
         self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
         self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
@@ -51,6 +51,12 @@ class SetupScreen(TavlaScreen):
         self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
         self.pin = TextInput(text="", font_size=26, multiline=False, password=True)  # digits or a passphrase
+        self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=22, multiline=False)
+        self.board = TextInput(text="", hint_text="12", font_size=22, multiline=False)
+        self.board_password = TextInput(text="", font_size=22, multiline=False, password=True)
+        board = BoxLayout(spacing=6)
+        board.add_widget(self.board)
+        board.add_widget(self.board_password)
         self.devices = Label(text=self.devices_text(), font_size=18)
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
@@ -58,6 +64,7 @@ class SetupScreen(TavlaScreen):
             (self.t("mode"), modes, self.t("kind"), kinds),
             (self.t("chouette_players"), self.line, self.t("reserve"), self.reserve),
             (self.t("delay"), self.delay, self.t("pin"), self.pin),
+            (self.t("broker"), self.broker, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
             form.add_widget(Label(text=caption_a, font_size=24))
@@ -138,6 +145,10 @@ class SetupScreen(TavlaScreen):
             length = 0
         elif self.kinds["money_kind"].state == "down":
             length = 0
+        problem = self.controller.link_tournament(self.broker.text, self.board.text, self.board_password.text)
+        if problem:
+            self.error.text = problem
+            return
         problem = self.controller.start((self.white.text, self.black.text), self.variant.text, length, mode,
                                         reserve, delay, self.pin.text, chouette)
         if problem:

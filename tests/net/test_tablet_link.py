@@ -1,0 +1,52 @@
+"""The tablet app's own link to the tournament: set on the set-up screen, publishing as the match is played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.net.director import Director
+from app.net.messages import DirectorMessage
+from app.referee import events as ev
+from app.referee.setup import Mode
+from app.ui.controller import Controller
+from rules.position import Color
+from tests.net.broker import Mosquitto
+from tests.net.conftest import PREFIX, wait_for
+
+
+def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
+    controller = Controller(tmp_path, language="en")
+    try:
+        assert controller.link_tournament("", "") is None and controller.tournament is None  # no network: fine
+        assert "HOST:PORT" in str(controller.link_tournament(":1883", "3"))
+        assert "letters, digits" in str(controller.link_tournament("127.0.0.1:1883", "board 3"))
+        assert "no such CA" in str(controller.link_tournament("127.0.0.1:1883", "3", "pw", str(tmp_path / "x.crt")))
+    finally:
+        controller.close()
+
+
+def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_correction(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    (tmp_path / "station").mkdir()
+    controller = Controller(tmp_path / "station", language="en")
+    config = broker.config("2")
+    address = f"127.0.0.1:{broker.port}"
+    assert controller.link_tournament(address, "2", str(config.password), str(config.ca), PREFIX) is None
+    director = Director(broker.config("director"), PREFIX).start()
+    try:
+        assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.CASUAL, 10, 12, "") is None
+        controller.send(ev.ManualDice((3, 1)))
+        session = controller.session
+        assert session is not None and controller.publisher is not None
+        wait_for(lambda: "2" in director.boards and director.boards["2"].held == len(session.journal), 30,
+                 "the board's journal at the director")
+        director.send("2", DirectorMessage("time", color="white", ms=123_000))
+        director.send("2", DirectorMessage("message", text="Masa 2: ara"))
+        wait_for(lambda: session.referee.times is not None and session.referee.times[0] == 123_000, 30,
+                 "the time corrected")
+        wait_for(lambda: controller.director_said == ["Masa 2: ara"], 30, "the message shown")
+        last = session.history()[-1]
+        assert last[2]["kind"] == "time_corrected" and last[2]["color"] == Color.WHITE.name.lower()
+    finally:
+        director.stop()
+        controller.close()
