@@ -417,7 +417,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "double": "Double", "take": "Take", "drop": "Drop", "beaver": "Beaver", "resign": "Resign",
         "accept": "Accept as played", "correct": "Correct", "press": "Press clock", "enter": "Enter play",
         "dice": "Dice", "manual_dice": "Enter dice", "call": "Call director", "resume": "Resume",
-        "void_dice": "Void dice", "undo_play": "Take back play", "policy": "Policy", "unlock": "Unlock",
+        "void_dice": "Void dice", "undo_play": "Take back play",
+        "policy": "Illegal plays: always corrected", "unlock": "Unlock",
         "locked": "Enter the PIN to unlock", "export_mat": "Save .mat", "export_json": "Save journal JSON",
         "export_sheet": "Save result sheet", "back": "Back", "pips": "pips", "legal": "Legal plays",
         "shots": "Shots", "irregularities": "Irregularities", "games": "Games", "saved": "Saved",
@@ -444,8 +445,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "language": "English", "cube": "küp", "score": "Skor",
         "crawford": "Crawford", "double": "Küp çevir", "take": "Kabul", "drop": "Red", "beaver": "Beaver",
         "resign": "Pes et", "accept": "Oynandığı gibi kabul", "correct": "Düzelt", "press": "Saate bas",
-        "enter": "Oyunu gir", "dice": "Zar", "manual_dice": "Zar gir", "call": "Hakem çağır",
-        "resume": "Sürdür", "void_dice": "Zarı iptal et", "undo_play": "Oyunu geri al", "policy": "Politika",
+        "enter": "Hamleyi gir", "dice": "Zar", "manual_dice": "Zar gir", "call": "Hakem çağır",
+        "resume": "Sürdür", "void_dice": "Zarı iptal et", "undo_play": "Hamleyi geri al",
+        "policy": "Kural dışı hamle: hep düzeltilir",
         "unlock": "Aç", "locked": "Açmak için PIN girin", "export_mat": ".mat kaydet",
         "export_json": "Günlüğü JSON kaydet", "export_sheet": "Sonuç kâğıdını kaydet", "back": "Geri",
         "pips": "pip", "legal": "Uygun oyunlar", "shots": "Vuruş", "irregularities": "Usulsüzlükler",
@@ -461,6 +463,21 @@ _LABELS: dict[str, dict[str, str]] = {
         "box_raccoon": "Kutu raccoon", "raccoon": "Raccoon", "centre": "ortada",
     },
 }
+
+
+VARIANT_NAMES: dict[str, dict[str, str]] = {
+    "en": {"backgammon": "Backgammon (tavla)", "turkish": "Turkish tavla", "nackgammon": "Nackgammon",
+           "longgammon": "Longgammon", "eureika": "Eureika", "uzun": "Uzun tavla (long nardy)",
+           "plakoto": "Plakoto", "plakoto express": "Plakoto Express", "acey-deucey": "Acey-deucey"},
+    "tr": {"backgammon": "Tavla", "turkish": "Türk tavlası", "nackgammon": "Nackgammon", "longgammon": "Longgammon",
+           "eureika": "Eureika", "uzun": "Uzun tavla", "plakoto": "Plakoto (mahbusa)",
+           "plakoto express": "Plakoto Express", "acey-deucey": "Acey-deucey"},
+}
+"""Each variant's name as the screens show it (the rules core's own names are for files and commands)."""
+
+
+def variant_label(name: str, language: str) -> str:
+    return VARIANT_NAMES.get(language, VARIANT_NAMES["en"]).get(name, name)
 
 
 def label(key: str, language: str) -> str:

@@ -31,8 +31,7 @@ class DirectorScreen(TavlaScreen):
                                        ("undo_play", "undo_play", ""),
                                        ("policy", "policy", "always_correct"), ("casual", "mode", "casual"),
                                        ("tournament", "mode", "tournament")):
-            grid.add_widget(button(self.t(key) + (f": {argument}" if command == "policy" else ""),
-                                   partial(self.override, command, argument)))
+            grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
         self.result = Banner(size_hint_y=None, height=100)
         root.add_widget(self.result)

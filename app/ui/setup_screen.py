@@ -12,9 +12,13 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
+from app.referee.i18n import variant_label
 from app.referee.setup import Mode
 from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
+
+_TEXT_FIELDS = ("white", "black", "line", "reserve", "delay", "pin", "broker", "board", "board_password")
+"""The set-up screen's text fields, kept when the screen is built again."""
 
 
 class SetupScreen(TavlaScreen):
@@ -23,6 +27,7 @@ class SetupScreen(TavlaScreen):
         self.build()
 
     def build(self) -> None:
+        kept = self.form_state()  # a rebuild (the language switched) keeps what was typed and chosen
         self.clear_widgets()
         root = BoxLayout(orientation="vertical", padding=16, spacing=8)
         root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
@@ -32,7 +37,9 @@ class SetupScreen(TavlaScreen):
                           row_default_height=row, row_force_default=True)
         self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
         self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
-        self.variant = Spinner(text="backgammon", values=[v.name for v in VARIANTS], font_size=24)
+        self.variant_names = {variant_label(v.name, self.controller.language): v.name for v in VARIANTS}
+        self.variant = Spinner(text=variant_label("backgammon", self.controller.language),
+                               values=list(self.variant_names), font_size=24)
         self.length = Spinner(text="5", values=[str(n) for n in (1, 3, 5, 7, 9, 11, 13, 15, 17)] + ["0"],
                               font_size=24)
         self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=24)
@@ -99,6 +106,31 @@ class SetupScreen(TavlaScreen):
         root.add_widget(bar)
         root.add_widget(Widget_spacer())
         self.add_widget(root)
+        self.restore(kept)
+
+    def form_state(self) -> dict[str, Any]:
+        """What the form holds now (empty before the first build)."""
+        if not hasattr(self, "white"):
+            return {}
+        texts = {name: getattr(self, name).text for name in _TEXT_FIELDS}
+        return {"texts": texts, "variant": self.variant_names.get(self.variant.text, "backgammon"),
+                "length": self.length.text, "casual": self.casual.state == "down",
+                "kind": next(kind for kind, toggle in self.kinds.items() if toggle.state == "down")}
+
+    def restore(self, kept: dict[str, Any]) -> None:
+        if not kept:
+            return
+        for name, text in kept["texts"].items():
+            getattr(self, name).text = text
+        self.variant.text = variant_label(kept["variant"], self.controller.language)
+        self.length.text = kept["length"]
+        self.casual.state, self.tournament.state = ("down", "normal") if kept["casual"] else ("normal", "down")
+        for kind, toggle in self.kinds.items():
+            toggle.state = "down" if kind == kept["kind"] else "normal"
+        if self.picker is not None and self.controller.taps:
+            self.picker.marks = list(self.controller.taps)
+            self.picker.draw_marks()
+            self.calibration.text = f"{len(self.controller.taps)}/4 {self.t('corners')}"
 
     def _device_text(self, state: str) -> str:
         if state.startswith("found: "):
@@ -149,7 +181,8 @@ class SetupScreen(TavlaScreen):
         if problem:
             self.error.text = problem
             return
-        problem = self.controller.start((self.white.text, self.black.text), self.variant.text, length, mode,
+        variant = self.variant_names.get(self.variant.text, "backgammon")
+        problem = self.controller.start((self.white.text, self.black.text), variant, length, mode,
                                         reserve, delay, self.pin.text, chouette)
         if problem:
             self.error.text = problem

@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import cv2
 import numpy as np
+from kivy.clock import Clock
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
@@ -130,7 +131,9 @@ class CornerPicker(KivyImage):
         super().__init__(fit_mode="contain", **kwargs)
         self.on_corner = on_corner
         self.marks: list[tuple[float, float]] = []
-        self.bind(size=lambda *_: self.draw_marks(), pos=lambda *_: self.draw_marks())
+        # the marks follow the picture wherever it is laid out (drawn once the layout has settled this frame)
+        self._redraw = Clock.create_trigger(lambda *_: self.draw_marks())
+        self.bind(size=self._redraw, pos=self._redraw, norm_image_size=self._redraw)
 
     def picture_rect(self) -> tuple[float, float, float, float]:
         """Where the picture is drawn inside the widget: x, y, width, height."""

@@ -75,12 +75,20 @@ def ran_chouette(display: str, tmp_path_factory: pytest.TempPathFactory) -> tupl
 def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     screens = result["screens"]
-    assert isinstance(screens, dict) and set(screens) == {"setup", "play", "director", "history", "play_en"}
+    assert isinstance(screens, dict) and set(screens) == {"setup", "setup_en", "play", "director", "history",
+                                                          "play_en"}
     for path in screens.values():
         data = Path(path).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
         assert (width, height) == (1280, 800)
+
+
+def test_switching_the_language_on_the_set_up_screen_keeps_the_form(ran: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran
+    kept = result["after_language_switch"]
+    assert kept == {"white": "Ayşe Nur", "pin_kept": True, "variant": "Backgammon (tavla)",
+                    "calibration": "4/4 corners", "marks": 4}
 
 
 def test_taps_start_the_match_and_play_turns_judged_by_the_referee(ran: tuple[dict[str, object], Path]) -> None:

@@ -74,6 +74,18 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["calibration_text"] = setup.calibration.text  # type: ignore[attr-defined]
     result["screens"]["setup"] = shot(out, "1-setup")
     setup.pin.text = PIN  # type: ignore[attr-defined]
+    setup.white.text = "Ayşe Nur"  # type: ignore[attr-defined]
+    tap(find_button(app.root, "English"))  # switching the language keeps the form, then back
+    yield
+    yield  # the rebuilt screen is laid out
+    setup = app.screens["setup"]
+    result["after_language_switch"] = {
+        "white": setup.white.text, "pin_kept": setup.pin.text == PIN,  # type: ignore[attr-defined]
+        "variant": setup.variant.text, "calibration": setup.calibration.text,  # type: ignore[attr-defined]
+        "marks": len(setup.picker.marks)}  # type: ignore[attr-defined]
+    result["screens"]["setup_en"] = shot(out, "1-setup-en")
+    tap(find_button(app.root, "Türkçe"))
+    yield
     tap(find_button(app.root, "Maçı başlat"))
     yield
     result["current_after_start"] = app.manager.current
