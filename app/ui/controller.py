@@ -21,6 +21,7 @@ from app.net.messages import DirectorMessage
 from app.net.station import Station
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
+from app.record.library import MatchLibrary
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
@@ -42,8 +43,10 @@ from vision import Calibration, CalibrationError
 class Controller:
     def __init__(self, folder: Path, language: str = "tr", sim: bool = False, journal: Path | None = None,
                  clock_port: str | None = None, board_port: str | None = None, seed: int = 1,
-                 camera: str | None = None, post: Post | None = None) -> None:
+                 camera: str | None = None, post: Post | None = None, library: MatchLibrary | None = None) -> None:
         self.folder = folder
+        self.library = library
+        """Where the station keeps its matches (the app's data folder), for resuming and listing them."""
         self.language = language
         self.sim = sim
         self.journal_path = journal
@@ -110,7 +113,8 @@ class Controller:
               delay_s: int, pin: str, chouette: tuple[str, ...] = ()) -> str | None:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
-        if mode is Mode.TOURNAMENT and not pin:
+        path = self.journal_path or self.folder / "match.sqlite"
+        if mode is Mode.TOURNAMENT and not pin and not path.exists():  # a resumed match keeps its own PIN
             return no_pin_message()
         found = self.devices_found()
         board = self.sim or found["board"].startswith("found")
@@ -124,7 +128,6 @@ class Controller:
                 pin_hash=hash_pin(pin) if pin else "",
                 chouette=chouette,
             )
-            path = self.journal_path or self.folder / "match.sqlite"
             self.session = Session.resume_or_create(path, setup)
         except (ValueError, JournalError) as error:
             return str(error)
@@ -143,6 +146,11 @@ class Controller:
         return None
 
     # ------------------------------------------------------------- events
+
+    def resume(self, journal: Path) -> str | None:
+        """Go on with a match kept in ``journal`` (the set-up screen's "resume the last match")."""
+        self.journal_path, self.folder = journal, journal.parent
+        return self.start(("White", "Black"), "backgammon", 5, Mode.CASUAL, 10, 12, "")  # the journal's set-up rules
 
     def link_tournament(self, broker: str, board: str, password: str = "", ca: str = "",
                         tournament: str = DEFAULT_TOURNAMENT) -> str | None:

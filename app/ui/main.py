@@ -5,7 +5,6 @@ nothing here decides anything."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from kivy.clock import Clock
 from kivy.config import Config
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from app.referee.setup import Mode
+from app.record.library import MatchLibrary
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
@@ -77,12 +76,14 @@ def run_app(sim: bool = False, journal: str | None = None, language: str = "tr",
             board_port: str | None = None, camera: str | None = None) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
-    folder = Path(journal).parent if journal else Path(tempfile.mkdtemp(prefix="tavla-"))
+    library = MatchLibrary()  # the user's data folder: a closed window never loses a match
+    library.tidy()
+    folder = Path(journal).parent if journal else library.new_folder()
     controller = Controller(folder, language=language, sim=sim, journal=Path(journal) if journal else None,
                             clock_port=clock_port, board_port=board_port, camera=camera,
-                            post=lambda task: Clock.schedule_once(lambda _: task()))
+                            post=lambda task: Clock.schedule_once(lambda _: task()), library=library)
     if journal and Path(journal).exists():
-        problem = controller.start(("White", "Black"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
+        problem = controller.resume(Path(journal))
         if problem:
             print(f"app: {problem}")
             return 2

@@ -3,6 +3,7 @@ camera picture whose four corners are tapped to calibrate it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -101,12 +102,24 @@ class SetupScreen(TavlaScreen):
         root.add_widget(camera)
         bar = BoxLayout(spacing=12, size_hint_y=None, height=TARGET)
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
+        last = self.controller.library.last() if self.controller.library is not None else None
+        if last is not None and last.folder != self.controller.folder:
+            when = last.modified.strftime("%d.%m %H:%M")
+            bar.add_widget(button(f"{self.t('resume_last')} ({when})", lambda: self.resume(last.journal)))
         self.start_button = button(self.t("start"), self.start)
         bar.add_widget(self.start_button)
         root.add_widget(bar)
         root.add_widget(Widget_spacer())
         self.add_widget(root)
         self.restore(kept)
+
+    def resume(self, journal: Path) -> None:
+        """Go on with the last match kept in the data folder (the window was closed, the tablet restarted)."""
+        problem = self.controller.resume(journal)
+        if problem:
+            self.error.text = problem
+            return
+        self.app.show("play")
 
     def form_state(self) -> dict[str, Any]:
         """What the form holds now (empty before the first build)."""

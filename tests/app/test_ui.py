@@ -151,3 +151,16 @@ def test_the_running_clock_ticks_on_screen_with_the_simulated_table(
     assert result["clock_running"] is True
     before, after = result["clock_texts"]  # type: ignore[misc]
     assert before != after
+
+
+def test_a_match_closed_with_the_window_is_resumed_from_the_set_up_screen(display: str, tmp_path: Path) -> None:
+    """The match is in the data folder, not a temp folder: after the window closed, one tap goes on with it."""
+    folder = tmp_path / "data" / "matches" / "2026-12-01_10-00-00"
+    folder.mkdir(parents=True)
+    demo = subprocess.run([sys.executable, "-m", "app", "demo", "--length", "1", "--quiet", "--journal",
+                           str(folder / "match.sqlite")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert demo.returncode == 0, demo.stderr
+    result, _ = drive(display, tmp_path / "shots", "--resume", str(tmp_path / "data"))
+    assert result["current_after_resume"] == "play"
+    assert isinstance(result["resumed_events"], int) and result["resumed_events"] > 20
+    assert result["players"] == ["Ayşe", "Mehmet"]

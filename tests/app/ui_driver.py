@@ -26,6 +26,7 @@ from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 
+from app.record.library import MatchLibrary  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 
@@ -195,13 +196,33 @@ def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     result["plays"] = sum(1 for r in app.controller.log if r.code == "play_ok")
 
 
+def resume_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    """The window was closed mid-match: the set-up screen offers the last match, one tap goes on with it."""
+    result["screens"] = {}
+    yield
+    result["screens"]["setup_resume"] = shot(out, "7-setup-resume")
+    tap(find_button(app.root, "Son maçı sürdür"))
+    yield
+    session = app.controller.session
+    result["current_after_resume"] = app.manager.current
+    result["resumed_events"] = session.resumed.events if session is not None and session.resumed else None
+    result["players"] = list(session.setup.players) if session is not None else None
+    result["screens"]["play_resumed"] = shot(out, "8-play-resumed")
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
-    controller = Controller(out, language="tr", sim=True)
-    app = TavlaApp(controller)
     result: dict[str, Any] = {}
-    steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
+    if "--resume" in argv[1:]:  # argv: OUT --resume LIBRARY_ROOT
+        library = MatchLibrary(Path(argv[argv.index("--resume") + 1]))
+        controller = Controller(library.new_folder(), language="tr", sim=True, library=library)
+        app = TavlaApp(controller)
+        steps = resume_script(app, out, result)
+    else:
+        controller = Controller(out, language="tr", sim=True)
+        app = TavlaApp(controller)
+        steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
 
     def advance(_: float) -> None:
         try:
