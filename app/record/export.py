@@ -137,6 +137,7 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
     )
     lines: list[tuple[str, str]] = [
         ("Etkinlik" if tr else "Event", " ".join(x for x in (setup.event, setup.round) if x) or "-"),
+        ("Masa" if tr else "Table", setup.table or "-"),
         ("Tarih" if tr else "Date", setup.date or "-"),
         ("Oyun türü" if tr else "Variant", f"{setup.variant}, {length}"),
         ("Beyaz" if tr else "White", players[0]),
@@ -283,6 +284,7 @@ def chouette_sheet(referee: Referee, head: str, language: str = "en", as_html: b
     title = "Şuet sonuç kâğıdı" if tr else "Chouette result sheet"
     lines: list[tuple[str, str]] = [
         ("Etkinlik" if tr else "Event", " ".join(x for x in (setup.event, setup.round) if x) or "-"),
+        ("Masa" if tr else "Table", setup.table or "-"),
         ("Tarih" if tr else "Date", setup.date or "-"),
         ("Oyun türü" if tr else "Variant",
          f"{setup.variant}, " + (f"şuet, {len(players)} oyuncu" if tr else f"chouette of {len(players)}")),

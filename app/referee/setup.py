@@ -73,6 +73,8 @@ class MatchSetup:
     pin_hash: str = ""
     event: str = ""
     round: str = ""
+    table: str = ""
+    """The table (board) number in the hall, for the result sheet and the match record's site."""
     date: str = ""
     max_cube: int | None = 64
     beavers: bool = True
@@ -140,6 +142,7 @@ class MatchSetup:
             self.players,
             event=self.event,
             round=self.round,
+            site=f"table {self.table}" if self.table else "",
             date=datetime.date.fromisoformat(self.date) if self.date else None,
         )
         cube = self.cube_rules()

@@ -13,6 +13,7 @@ act until the referee rules on something.
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,8 @@ class Controller:
         return None
 
     def start(self, players: tuple[str, str], variant: str, length: int, mode: Mode, reserve_min: int,
-              delay_s: int, pin: str, chouette: tuple[str, ...] = ()) -> str | None:
+              delay_s: int, pin: str, chouette: tuple[str, ...] = (), event: str = "", round_name: str = "",
+              table: str = "") -> str | None:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
         path = self.journal_path or self.folder / "match.sqlite"
@@ -126,7 +128,8 @@ class Controller:
                 clock=ClockSettings(reserve_min * 60, delay_s),
                 devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
                 pin_hash=hash_pin(pin) if pin else "",
-                chouette=chouette,
+                chouette=chouette, event=event.strip(), round=round_name.strip(), table=table.strip(),
+                date=datetime.date.today().isoformat(),
             )
             self.session = Session.resume_or_create(path, setup)
         except (ValueError, JournalError) as error:

@@ -18,7 +18,8 @@ from app.referee.setup import Mode
 from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
 
-_TEXT_FIELDS = ("white", "black", "line", "reserve", "delay", "pin", "broker", "board", "board_password")
+_TEXT_FIELDS = ("white", "black", "line", "reserve", "delay", "pin", "event", "round", "broker", "board",
+                "board_password")
 """The set-up screen's text fields, kept when the screen is built again."""
 
 
@@ -33,8 +34,8 @@ class SetupScreen(TavlaScreen):
         root = BoxLayout(orientation="vertical", padding=16, spacing=8)
         root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
                               height=50))
-        row = 58
-        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=6 * (row + 8),
+        row = 52
+        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=7 * (row + 8),
                           row_default_height=row, row_force_default=True)
         self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
         self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
@@ -59,6 +60,8 @@ class SetupScreen(TavlaScreen):
         self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
         self.pin = TextInput(text="", font_size=26, multiline=False, password=True)  # digits or a passphrase
+        self.event = TextInput(text="", hint_text=self.t("event_hint"), font_size=22, multiline=False)
+        self.round = TextInput(text="", hint_text="1", font_size=22, multiline=False)
         self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=22, multiline=False)
         self.board = TextInput(text="", hint_text="12", font_size=22, multiline=False)
         self.board_password = TextInput(text="", font_size=22, multiline=False, password=True)
@@ -72,6 +75,7 @@ class SetupScreen(TavlaScreen):
             (self.t("mode"), modes, self.t("kind"), kinds),
             (self.t("chouette_players"), self.line, self.t("reserve"), self.reserve),
             (self.t("delay"), self.delay, self.t("pin"), self.pin),
+            (self.t("event"), self.event, self.t("round"), self.round),
             (self.t("broker"), self.broker, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
@@ -196,7 +200,8 @@ class SetupScreen(TavlaScreen):
             return
         variant = self.variant_names.get(self.variant.text, "backgammon")
         problem = self.controller.start((self.white.text, self.black.text), variant, length, mode,
-                                        reserve, delay, self.pin.text, chouette)
+                                        reserve, delay, self.pin.text, chouette, event=self.event.text,
+                                        round_name=self.round.text, table=self.board.text)
         if problem:
             self.error.text = problem
             return

@@ -50,3 +50,4 @@ def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_cor
     finally:
         director.stop()
         controller.close()
+
