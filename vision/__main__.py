@@ -4,6 +4,9 @@
     python -m vision watch SOURCE --json              one JSON line per settled throw
     python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
 
+``read`` and ``watch`` take ``--reader detector`` for the learned detector (models/detector.onnx) in place of
+the proposer and crop classifier; the output is the same.
+
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
 """
@@ -18,7 +21,8 @@ from pathlib import Path
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
-from vision.pipeline import COCKED_SURE, DiceReader
+from vision.detector import DEFAULT_DETECTOR, DetectorReader
+from vision.pipeline import COCKED_SURE, DiceReader, Reader
 from vision.reader import DEFAULT_MODEL
 from vision.settle import watch
 from vision.sources import load_image, open_source
@@ -31,7 +35,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto-corners", action="store_true", help="find the board's corners automatically")
     p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
                    help="who threw: the player at the bottom or the top of the image")
-    p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    p.add_argument("--reader", choices=("classic", "detector"), default="classic",
+                   help="classic: OpenCV proposer + crop classifier (models/dice.onnx); detector: the learned "
+                        "detector (models/detector.onnx; see models/MODEL_CARD.md for how they compare)")
+    p.add_argument("--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or "
+                                              f"{DEFAULT_DETECTOR.name})")
     p.add_argument("--backend", choices=("onnxruntime", "opencv"), default="onnxruntime")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-confidence", type=float, default=0.7,
@@ -57,8 +65,16 @@ def _calibration(args: argparse.Namespace, image_path: str | None) -> Calibratio
     return None
 
 
+def _reader(args: argparse.Namespace) -> Reader:
+    if args.reader == "detector":
+        return DetectorReader(args.model or DEFAULT_DETECTOR, args.backend, args.threads, args.min_confidence,
+                              cocked_from=args.cocked_from)
+    return DiceReader(args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence,
+                      cocked_from=args.cocked_from)
+
+
 def cmd_read(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
+    reader = _reader(args)
     failed = 0
     fixed = parse_corners(args.corners) if args.corners else None
     for path in args.images:
@@ -78,7 +94,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
+    reader = _reader(args)
     source = open_source(args.source, fps=args.fps)
     frames = source.frames()
     calibration = parse_corners(args.corners) if args.corners else None

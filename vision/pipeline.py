@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,6 +21,20 @@ COCKED_SURE = 0.5  # the model alone calls a die cocked from here
 COCKED_MAYBE = 0.2  # from here, when the outline agrees (geometric_cocked_cue)
 GROW_LIMIT = 1.6  # a die's box takes in its other proposals up to this many times the read proposal's side
 Box = tuple[int, int, int, int]
+
+
+class Reader(Protocol):
+    """What ``watch``, the CLI and the app need of a reader: ``DiceReader`` (proposer and crop classifier) or
+    ``vision.detector.DetectorReader`` (the learned detector)."""
+
+    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]: ...
+
+    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             source: str | None = None, timestamp: float | None = None,
+             reference: NDArray[np.uint8] | None = None) -> ThrowObservation: ...
+
+    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation: ...
 
 
 def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
@@ -52,7 +67,7 @@ class DiceReader:
     def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
              reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right. ``reference``: the scene before the throw, if known."""
-        _check_frame(image)
+        check_frame(image)
         die_px = calibration.die_px() if calibration is not None else None
         region = calibration.region_mask(image.shape) if calibration is not None else None
         props = propose(image, die_px, region, reference)
@@ -145,7 +160,7 @@ def _touches(a: Box, b: Box) -> bool:
     return ix > 0 and iy > 0 and ix * iy > 0.05 * max(smaller, 1)
 
 
-def _check_frame(image: object) -> None:
+def check_frame(image: object) -> None:
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
         raise VisionError("a frame must be an H x W x 3 BGR uint8 image")
     if image.shape[0] < 16 or image.shape[1] < 16:
