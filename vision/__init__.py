@@ -34,8 +34,8 @@ Bad input raises ``VisionError`` subclasses (``ImageReadError``, ``CalibrationEr
 
 ``DetectorReader`` (``vision.detector``) is the same reader with a learned detector in place of the proposer and
 the crop classifier (``models/detector.onnx``, ``python -m vision read --reader detector``): one ONNX graph from
-the board rectified to a fixed die size (``vision.rectify``), or the whole photo, to every die. It is not the
-default yet: models/MODEL_CARD.md compares the two. Both satisfy ``Reader``.
+the board rectified to a fixed die size (``vision.rectify``), or the whole photo, to every die. It is
+experimental, not the default: models/MODEL_CARD.md compares the two. Both satisfy ``Reader``.
 
 ``FairnessMonitor`` runs chi-square tests per die and for the pair on the valid throws of a match or session.
 """

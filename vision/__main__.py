@@ -4,8 +4,8 @@
     python -m vision watch SOURCE --json              one JSON line per settled throw
     python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
 
-``read`` and ``watch`` take ``--reader detector`` for the learned detector (models/detector.onnx) in place of
-the proposer and crop classifier; the output is the same.
+``read`` and ``watch`` take ``--reader detector`` for the learned detector (models/detector.onnx, experimental)
+in place of the proposer and crop classifier; the output is the same.
 
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
@@ -36,8 +36,9 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
                    help="who threw: the player at the bottom or the top of the image")
     p.add_argument("--reader", choices=("classic", "detector"), default="classic",
-                   help="classic: OpenCV proposer + crop classifier (models/dice.onnx); detector: the learned "
-                        "detector (models/detector.onnx; see models/MODEL_CARD.md for how they compare)")
+                   help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
+                        "learned detector (models/detector.onnx), experimental: it reads fewer dice right than "
+                        "classic on the real webcam photos (models/MODEL_CARD.md compares them)")
     p.add_argument("--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or "
                                               f"{DEFAULT_DETECTOR.name})")
     p.add_argument("--backend", choices=("onnxruntime", "opencv"), default="onnxruntime")

@@ -14,16 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.errors import ModelError, VisionError
-from vision.pipeline import check_frame
-from vision.reader import Backend
+from vision.errors import ModelError
+from vision.pipeline import Judge, check_frame
+from vision.reader import Backend, OnnxModel
 from vision.rectify import PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
-from vision.verdict import DieReading, ThrowObservation, judge
+from vision.verdict import DieReading
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
@@ -92,49 +91,14 @@ class DetectorNet:
     """Runs ``models/detector.onnx`` on a view through onnxruntime or cv2.dnn (same file, same output)."""
 
     def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1):
-        self.model = Path(model)
-        self.backend = backend
-        if not self.model.is_file():
-            raise ModelError(f"detector model not found: {self.model}")
-        if backend == "onnxruntime":
-            try:
-                import onnxruntime as ort
-            except ImportError as exc:  # pragma: no cover - depends on the machine
-                raise ModelError("onnxruntime is not installed; use backend='opencv'") from exc
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = threads
-            opts.inter_op_num_threads = 1
-            opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            try:
-                self._session = ort.InferenceSession(str(self.model), opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:
-                raise ModelError(f"cannot load {self.model}: {exc}") from exc
-            self._input = self._session.get_inputs()[0].name
-        elif backend == "opencv":
-            try:
-                self._net = cv2.dnn.readNetFromONNX(str(self.model))
-            except cv2.error as exc:
-                raise ModelError(f"cv2.dnn cannot load {self.model}: {exc}") from exc
-            self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-            self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-        else:
-            raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
+        self._model = OnnxModel(model, backend, threads)
 
     def run(self, view: NDArray[np.uint8]) -> NDArray[np.float32]:
-        """The raw C x H/STRIDE x W/STRIDE output for one view (sides multiples of STRIDE)."""
-        x = normalise(view)
-        try:
-            if self.backend == "onnxruntime":
-                out = self._session.run(None, {self._input: x})[0]
-            else:
-                self._net.setInput(x)
-                out = self._net.forward()
-        except Exception as exc:  # onnxruntime and cv2.dnn raise their own kinds
-            raise ModelError(f"{self.model} cannot read a {view.shape[1]}x{view.shape[0]} view: {exc}") from exc
-        return np.asarray(np.asarray(out, np.float32)[0], np.float32)
+        """The raw C x H/STRIDE x W/STRIDE output for one view (sides multiples of ALIGN)."""
+        return np.asarray(self._model.run(normalise(view))[0], np.float32)
 
 
-class DetectorReader:
+class DetectorReader(Judge):
     """The reader with the learned detector: the same ``dice``/``read``/``read_all`` as ``DiceReader`` and the
     same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
     replaces the ONNX model (tests give fixed answers)."""
@@ -142,13 +106,8 @@ class DetectorReader:
     def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1,
                  min_confidence: float = 0.7, cocked_from: float = COCKED_SURE, peak_min: float = PEAK_MIN,
                  net: DenseNet | None = None):
-        if not 0.0 < cocked_from <= 1.0:
-            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
-        if not 0.0 <= min_confidence <= 1.0:
-            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
-        self.min_confidence = min_confidence
-        self.cocked_from = cocked_from
         self.peak_min = peak_min
 
     def detections(self, image: NDArray[np.uint8], view: View) -> list[Detection]:
@@ -187,14 +146,3 @@ class DetectorReader:
             value = best + 1 if cocked or confidence >= self.min_confidence else None
             readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, d.cocked))
         return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
-
-    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             source: str | None = None, timestamp: float | None = None,
-             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
-        dice = self.dice(image, calibration, thrower, reference)
-        verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
-
-    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
-        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
-

@@ -37,6 +37,35 @@ class Reader(Protocol):
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation: ...
 
 
+class Judge:
+    """``read`` and ``read_all`` in terms of ``dice``: both readers judge a throw the same way, with the same
+    two settings (checked here)."""
+
+    def __init__(self, min_confidence: float, cocked_from: float):
+        if not 0.0 < cocked_from <= 1.0:
+            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
+        if not 0.0 <= min_confidence <= 1.0:
+            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        self.min_confidence = min_confidence
+        self.cocked_from = cocked_from
+
+    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+        raise NotImplementedError
+
+    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             source: str | None = None, timestamp: float | None = None,
+             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
+        """The verdict on one throw. Without calibration the whole image is the throwing area."""
+        dice = self.dice(image, calibration, thrower, reference)
+        verdict, reason = judge(dice, calibration is not None)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
+
+    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
+        """Every die in the image, any number, and no verdict (photos of many dice)."""
+        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
+
+
 def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
     """True when the blob's outline does not look like a die lying flat: a flat die shows a near-square top
     and thin side strips, a leaning one a long, ragged outline. Perspective shows more side far from the image
@@ -47,7 +76,7 @@ def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
     return bool(p.elongation > 1.4 + 0.3 * r or p.fill < 0.55)
 
 
-class DiceReader:
+class DiceReader(Judge):
     """The whole reader. ``min_confidence``: below it a die is "unreadable" (its value None), never guessed.
     ``threads``: onnxruntime threads (1 by default, the tablet's other core runs the app). ``cocked_from``: the
     model's cocked probability from which a die is called cocked (from 0.4 of it when the outline agrees);
@@ -56,13 +85,8 @@ class DiceReader:
     def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1,
                  min_confidence: float = 0.7, classifier: CropClassifier | None = None,
                  cocked_from: float = COCKED_SURE):
-        if not 0.0 < cocked_from <= 1.0:
-            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
-        if not 0.0 <= min_confidence <= 1.0:
-            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        super().__init__(min_confidence, cocked_from)
         self.classifier: CropClassifier = classifier if classifier is not None else OnnxReader(model, backend, threads)
-        self.min_confidence = min_confidence
-        self.cocked_from = cocked_from
 
     def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
              reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
@@ -115,18 +139,6 @@ class DiceReader:
             value = value_idx + 1 if confidence >= self.min_confidence else None
         zone = calibration.zone(p.centre, thrower) if calibration is not None else None
         return DieReading(value, p.box, cocked, min(1.0, confidence), zone, p_cocked)
-
-    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             source: str | None = None, timestamp: float | None = None,
-             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
-        """The verdict on one throw. Without calibration the whole image is the throwing area."""
-        dice = self.dice(image, calibration, thrower, reference)
-        verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
-
-    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
-        """Every die in the image, any number, and no verdict (photos of many dice)."""
-        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
 
 
 def _same_die(a: Proposal, b: Proposal) -> bool:

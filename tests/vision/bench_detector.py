@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import glob
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -26,10 +25,8 @@ from vision.sources import load_image
 from vision.train.blender_set import load_set
 from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
 from vision.train.heldout import KINDS, cube_throw, heldout_throw
-from vision.verdict import ThrowObservation
 
 Reader = DiceReader | DetectorReader
-ReadFn = Callable[[Reader, np.ndarray, Calibration | None, str, np.ndarray | None], ThrowObservation]
 
 
 def scene_set(reader: Reader, name: str) -> Score:

@@ -13,7 +13,6 @@ Any real set can be left out whole (leave one set out).
 from __future__ import annotations
 
 import glob
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from vision.calibration import Calibration
 from vision.detector import SIZE_REF
 from vision.rectify import STRIDE, board_view
 from vision.train import render
-from vision.train.dataset import TRAIN_DICE
+from vision.train.dataset import TRAIN_DICE, label_rows
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real_dice"
 REAL_SETS = ("webcam_white_dice", "tray_mixed_dice", "casino_dice_crops")
@@ -228,17 +227,7 @@ def real_scene(path: str, set_name: str) -> tuple[Image, list[Die]] | None:
     image = np.asarray(raw, np.uint8)
     h, w = image.shape[:2]
     grow = 1.3 if set_name == "webcam_white_dice" else 1.0
-    dice = []
-    with open(path[:-4] + ".txt") as fh:
-        for line in fh:
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            c, xc, yc, bw, bh = (float(v) for v in parts)
-            if os.path.basename(path) == "five_1.jpg" and abs(xc - 0.725) < 1e-3 and abs(yc - 0.434375) < 1e-3:
-                continue  # the known label error: empty wood
-            side = max(bw * w, bh * h) * grow
-            dice.append(Die(xc * w, yc * h, side, int(c) + 1, False))
+    dice = [Die(xc * w, yc * h, max(bw * w, bh * h) * grow, c + 1, False) for c, xc, yc, bw, bh in label_rows(path)]
     if set_name == "webcam_white_dice":  # boxes of a 1 or 2 are smaller than the die: use the photo's median
         med = float(np.median([d.side for d in dice])) if dice else 50.0
         dice = [Die(d.x, d.y, max(d.side, med), d.value, False) for d in dice]
