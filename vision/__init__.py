@@ -32,19 +32,25 @@ the image's right of the bar, the top player's is the image's left.
 Bad input raises ``VisionError`` subclasses (``ImageReadError``, ``CalibrationError``, ``ModelError``,
 ``SourceError``) with a message a person can act on.
 
+``DetectorReader`` (``vision.detector``) is the same reader with a learned detector in place of the proposer and
+the crop classifier (``models/detector.onnx``, ``python -m vision read --reader detector``): one ONNX graph from
+the board rectified to a fixed die size (``vision.rectify``), or the whole photo, to every die. It is
+experimental, not the default: models/MODEL_CARD.md compares the two. Both satisfy ``Reader``.
+
 ``FairnessMonitor`` runs chi-square tests per die and for the pair on the valid throws of a match or session.
 """
 
 from vision.calibration import Calibration, detect_board, parse_corners
+from vision.detector import DetectorReader
 from vision.errors import CalibrationError, ImageReadError, ModelError, SourceError, VisionError
 from vision.fairness import FairnessMonitor, FairnessReport
-from vision.pipeline import DiceReader
+from vision.pipeline import DiceReader, Reader
 from vision.settle import SettleDetector, watch
 from vision.sources import Frame, FrameSource, load_image, open_source
 from vision.verdict import DieReading, ThrowObservation
 
 __all__ = [
-    "Calibration", "CalibrationError", "DiceReader", "DieReading", "FairnessMonitor", "FairnessReport", "Frame",
-    "FrameSource", "ImageReadError", "ModelError", "SettleDetector", "SourceError", "ThrowObservation",
+    "Calibration", "CalibrationError", "DetectorReader", "DiceReader", "DieReading", "FairnessMonitor", "FairnessReport", "Frame",
+    "FrameSource", "ImageReadError", "ModelError", "Reader", "SettleDetector", "SourceError", "ThrowObservation",
     "VisionError", "detect_board", "load_image", "open_source", "parse_corners", "watch",
 ]

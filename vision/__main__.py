@@ -6,6 +6,9 @@
     python -m vision check-setup SOURCE [--corners]   is this camera set-up good enough? what to change
     python -m vision markers OUT.png                  the four board-corner markers to print (then --markers)
 
+``read`` and ``watch`` take ``--reader detector`` for the learned detector (models/detector.onnx, experimental)
+in place of the proposer and crop classifier; the output is the same.
+
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
 """
@@ -23,11 +26,12 @@ from numpy.typing import NDArray
 
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
+from vision.detector import DEFAULT_DETECTOR, DetectorReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.pipeline import COCKED_SURE, DiceReader
+from vision.pipeline import COCKED_SURE, DiceReader, Reader
 from vision.reader import DEFAULT_MODEL
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
@@ -43,7 +47,12 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="find the board's corners from its four printed corner markers (python -m vision markers)")
     p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
                    help="who threw: the player at the bottom or the top of the image")
-    p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    p.add_argument("--reader", choices=("classic", "detector"), default="classic",
+                   help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
+                        "learned detector (models/detector.onnx), experimental: it reads fewer dice right than "
+                        "classic on the real webcam photos (models/MODEL_CARD.md compares them)")
+    p.add_argument("--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or "
+                                              f"{DEFAULT_DETECTOR.name})")
     p.add_argument("--backend", choices=("onnxruntime", "opencv"), default="onnxruntime")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-confidence", type=float, default=0.7,
@@ -83,8 +92,16 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reader(args: argparse.Namespace) -> Reader:
+    if args.reader == "detector":
+        return DetectorReader(args.model or DEFAULT_DETECTOR, args.backend, args.threads, args.min_confidence,
+                              cocked_from=args.cocked_from)
+    return DiceReader(args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence,
+                      cocked_from=args.cocked_from)
+
+
 def cmd_read(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
+    reader = _reader(args)
     failed = 0
     fixed = parse_corners(args.corners) if args.corners else None
     drawn: set[str] = set()
@@ -127,7 +144,7 @@ def _first_line(error: BaseException) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    reader = DiceReader(args.model, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from)
+    reader = _reader(args)
     source = open_source(args.source, fps=args.fps)
     frames = source.frames()
     calibration = parse_corners(args.corners) if args.corners else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,6 +23,49 @@ GROW_LIMIT = 1.6  # a die's box takes in its other proposals up to this many tim
 Box = tuple[int, int, int, int]
 
 
+class Reader(Protocol):
+    """What ``watch``, the CLI and the app need of a reader: ``DiceReader`` (proposer and crop classifier) or
+    ``vision.detector.DetectorReader`` (the learned detector)."""
+
+    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]: ...
+
+    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             source: str | None = None, timestamp: float | None = None,
+             reference: NDArray[np.uint8] | None = None) -> ThrowObservation: ...
+
+    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation: ...
+
+
+class Judge:
+    """``read`` and ``read_all`` in terms of ``dice``: both readers judge a throw the same way, with the same
+    two settings (checked here)."""
+
+    def __init__(self, min_confidence: float, cocked_from: float):
+        if not 0.0 < cocked_from <= 1.0:
+            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
+        if not 0.0 <= min_confidence <= 1.0:
+            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        self.min_confidence = min_confidence
+        self.cocked_from = cocked_from
+
+    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+        raise NotImplementedError
+
+    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             source: str | None = None, timestamp: float | None = None,
+             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
+        """The verdict on one throw. Without calibration the whole image is the throwing area."""
+        dice = self.dice(image, calibration, thrower, reference)
+        verdict, reason = judge(dice, calibration is not None)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
+
+    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
+        """Every die in the image, any number, and no verdict (photos of many dice)."""
+        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
+
+
 def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
     """True when the blob's outline does not look like a die lying flat: a flat die shows a near-square top
     and thin side strips, a leaning one a long, ragged outline. Perspective shows more side far from the image
@@ -32,7 +76,7 @@ def geometric_cocked_cue(p: Proposal, image_shape: tuple[int, ...]) -> bool:
     return bool(p.elongation > 1.4 + 0.3 * r or p.fill < 0.55)
 
 
-class DiceReader:
+class DiceReader(Judge):
     """The whole reader. ``min_confidence``: below it a die is "unreadable" (its value None), never guessed.
     ``threads``: onnxruntime threads (1 by default, the tablet's other core runs the app). ``cocked_from``: the
     model's cocked probability from which a die is called cocked (from 0.4 of it when the outline agrees);
@@ -41,18 +85,13 @@ class DiceReader:
     def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1,
                  min_confidence: float = 0.7, classifier: CropClassifier | None = None,
                  cocked_from: float = COCKED_SURE):
-        if not 0.0 < cocked_from <= 1.0:
-            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
-        if not 0.0 <= min_confidence <= 1.0:
-            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        super().__init__(min_confidence, cocked_from)
         self.classifier: CropClassifier = classifier if classifier is not None else OnnxReader(model, backend, threads)
-        self.min_confidence = min_confidence
-        self.cocked_from = cocked_from
 
     def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
              reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right. ``reference``: the scene before the throw, if known."""
-        _check_frame(image)
+        check_frame(image)
         die_px = calibration.die_px() if calibration is not None else None
         region = calibration.region_mask(image.shape) if calibration is not None else None
         props = propose(image, die_px, region, reference)
@@ -101,18 +140,6 @@ class DiceReader:
         zone = calibration.zone(p.centre, thrower) if calibration is not None else None
         return DieReading(value, p.box, cocked, min(1.0, confidence), zone, p_cocked)
 
-    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             source: str | None = None, timestamp: float | None = None,
-             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
-        """The verdict on one throw. Without calibration the whole image is the throwing area."""
-        dice = self.dice(image, calibration, thrower, reference)
-        verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
-
-    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
-        """Every die in the image, any number, and no verdict (photos of many dice)."""
-        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
-
 
 def _same_die(a: Proposal, b: Proposal) -> bool:
     """Two proposals that see the same die: one's centre inside the other's box, or a large overlap (a piece
@@ -145,7 +172,7 @@ def _touches(a: Box, b: Box) -> bool:
     return ix > 0 and iy > 0 and ix * iy > 0.05 * max(smaller, 1)
 
 
-def _check_frame(image: object) -> None:
+def check_frame(image: object) -> None:
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
         raise VisionError("a frame must be an H x W x 3 BGR uint8 image")
     if image.shape[0] < 16 or image.shape[1] < 16:

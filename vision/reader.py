@@ -44,11 +44,11 @@ class CropClassifier(Protocol):
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]: ...
 
 
-class OnnxReader:
-    """Reads crops with the shipped ONNX model. ``threads`` is 1 by default: the tablet's other core runs the
-    app."""
+class OnnxModel:
+    """One ONNX file run by onnxruntime or cv2.dnn: the crop classifier and the detector load the same way.
+    ``threads`` is 1 by default: the tablet's other core runs the app."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1):
+    def __init__(self, model: Path | str, backend: Backend = "onnxruntime", threads: int = 1):
         self.model = Path(model)
         self.backend = backend
         if not self.model.is_file():
@@ -77,16 +77,32 @@ class OnnxReader:
         else:
             raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
 
+    def run(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The graph's first output for input ``x``."""
+        try:
+            if self.backend == "onnxruntime":
+                out = self._session.run(None, {self._input: x})[0]
+            else:
+                self._net.setInput(x)
+                out = self._net.forward()
+        except Exception as exc:  # onnxruntime and cv2.dnn raise their own kinds
+            raise ModelError(f"{self.model} cannot read an input of shape {x.shape}: {exc}") from exc
+        return np.asarray(out, dtype=np.float32)
+
+
+class OnnxReader:
+    """Reads crops with the shipped ONNX model (``OnnxModel``)."""
+
+    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1):
+        self._model = OnnxModel(model, backend, threads)
+        self.model = self._model.model
+        self.backend = backend
+
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        x = preprocess(crops)
-        if self.backend == "onnxruntime":
-            out = self._session.run(None, {self._input: x})[0]
-        else:
-            self._net.setInput(x)
-            out = self._net.forward()
-        return np.asarray(out, dtype=np.float32).reshape(len(crops), len(CLASSES))
+        out = self._model.run(preprocess(crops))
+        return out.reshape(len(crops), len(CLASSES))
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         return softmax(self.logits(crops))

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.pipeline import DiceReader
+from vision.pipeline import Reader
 from vision.sources import Frame
 from vision.verdict import ThrowObservation
 
@@ -81,7 +81,7 @@ class SettleDetector:
         return False
 
 
-def watch(frames: Iterator[Frame], reader: DiceReader, calibration: Calibration | None = None,
+def watch(frames: Iterator[Frame], reader: Reader, calibration: Calibration | None = None,
           thrower: Thrower = "bottom", still_seconds: float = 0.15) -> Iterator[ThrowObservation]:
     """One observation per settled throw. A settled picture with no die at all (the dice were picked up) is
     not a throw and emits nothing."""

@@ -105,3 +105,22 @@ def test_read_annotate_writes_each_picture_with_its_reading_drawn(tmp_path: Path
     assert annotated.shape == throw.image.shape
     changed = np.any(annotated != throw.image, axis=2)
     assert 0.02 < changed.mean() < 0.9  # the half is tinted and the board outlined, the picture still shows
+
+
+def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
+    video = throw_video(3, size=(1280, 720), moving_frames=0, still_frames=1, empty_frames=0)
+    image = tmp_path / "throw.png"
+    cv2.imwrite(str(image), video.frames[-1])
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in video.corners)
+    done = run("read", "--json", "--reader", "detector", "--corners", corners, "--thrower", video.thrower,
+               str(image), str(tmp_path / "missing.png"))
+    assert done.returncode == 1, done.stderr  # one image missing: its line says so, the other is read
+    line, missing = (json.loads(text) for text in done.stdout.splitlines())
+    assert set(line) == {"image", "verdict", "reason", "dice"} and line["verdict"] in ("valid", "void")
+    for d in line["dice"]:
+        assert set(d) == {"value", "box", "cocked", "confidence"}
+        x0, y0, x1, y1 = d["box"]
+        assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 720
+    assert set(missing) == {"image", "error"}
+    every = run("read", "--json", "--all", "--reader", "detector", str(image))
+    assert json.loads(every.stdout)["verdict"] is None

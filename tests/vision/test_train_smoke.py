@@ -77,3 +77,17 @@ def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(tmp_pat
     probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
     assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
     assert main(["--blender", str(tmp_path / "nowhere"), "--smoke", "--out", str(out)]) == 2
+
+
+def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    from vision.detector import CHANNELS, DetectorNet
+    from vision.train.detector_trainer import main as train_detector
+
+    out = tmp_path / "detector.onnx"
+    assert train_detector(["--smoke", "--out", str(out), "--threads", "1"]) == 0
+    view = np.random.default_rng(5).integers(0, 256, (96, 160, 3)).astype(np.uint8)
+    a = DetectorNet(out, "onnxruntime").run(view)
+    b = DetectorNet(out, "opencv").run(view)
+    assert a.shape == (CHANNELS, 12, 20) and np.abs(a - b).max() < 1e-3

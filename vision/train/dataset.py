@@ -115,14 +115,10 @@ def real_crops(folder: str, rng: np.random.Generator) -> tuple[NDArray[np.uint8]
     return _stack(crops)
 
 
-def real_photo(path: str) -> tuple[NDArray[np.uint8], list[Target]] | None:
-    """One real labelled photo and its dice (None if it cannot be read)."""
-    raw = cv2.imread(path)
-    if raw is None:
-        return None
-    image = np.asarray(raw, np.uint8)
-    h, w = image.shape[:2]
-    targets = []
+def label_rows(path: str) -> list[tuple[int, float, float, float, float]]:
+    """The YOLO labels beside a real photo: class (pips - 1), centre and size, normalised; the known label
+    error (empty wood in ``five_1``) left out."""
+    rows = []
     with open(path[:-4] + ".txt") as fh:
         for line in fh:
             parts = line.split()
@@ -131,7 +127,18 @@ def real_photo(path: str) -> tuple[NDArray[np.uint8], list[Target]] | None:
             c, xc, yc, bw, bh = (float(v) for v in parts)
             if os.path.basename(path) == "five_1.jpg" and abs(xc - 0.725) < 1e-3 and abs(yc - 0.434375) < 1e-3:
                 continue  # the known label error: empty wood
-            targets.append(Target((xc * w, yc * h), 0.0, int(c)))
+            rows.append((int(c), xc, yc, bw, bh))
+    return rows
+
+
+def real_photo(path: str) -> tuple[NDArray[np.uint8], list[Target]] | None:
+    """One real labelled photo and its dice (None if it cannot be read)."""
+    raw = cv2.imread(path)
+    if raw is None:
+        return None
+    image = np.asarray(raw, np.uint8)
+    h, w = image.shape[:2]
+    targets = [Target((xc * w, yc * h), 0.0, c) for c, xc, yc, _, _ in label_rows(path)]
     # the die size is not labelled; the proposer's median die-sized blob is a good stand-in
     props = propose(image)
     sizes = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in props

@@ -90,3 +90,18 @@ def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.
     assert final.corners is not None
     values = (final.dice[0].value, final.dice[1].value)
     return ThrowVideo(frames, fps, empty_frames + moving_frames, values, final.corners, thrower)
+
+
+def cube_throw(index: int, size: tuple[int, int] = (1280, 720)) -> tuple[HeldoutThrow, tuple[float, float]]:
+    """A held-out valid throw with a doubling cube on the board (numerals 2-64; never a die), and where the
+    cube is in the image."""
+    from vision.train.detector_data import board_with_cube  # here: detector_data -> dataset, as this module
+
+    rng = np.random.default_rng(HELDOUT_SEED + 700_000 + index)
+    style = render.random_board_style(rng, HELDOUT_DICE)
+    cam = render.board_camera(rng, size)
+    thrower: Thrower = "bottom" if index % 2 == 0 else "top"
+    image, scene, _, cube = board_with_cube(rng, style, cam, render.ThrowSpec("valid", thrower), 1.0)
+    assert scene.corners is not None and cube is not None
+    throw = HeldoutThrow(image, "valid", thrower, tuple(d.value for d in scene.dice), scene.corners)
+    return throw, cube

@@ -1,0 +1,199 @@
+"""The learned detector against today's reader, side by side in one run, leave one set out:
+``.venv/bin/python -m tests.vision.bench_detector --detector models/detector.onnx [--left-out SET=MODEL ...]``.
+
+For each real set the detector's figure comes from the model that never trained on that set (``--left-out
+webcam_white_dice=/tmp/no_webcam.onnx``; without one, the shipped model, and the line says so). Then the
+held-out rendered throws (our renderer; the Blender set when ``--blender-dir`` holds one), 200 rendered boards
+with a doubling cube in view, and latency per settled frame on one core at 1280x720 and 1920x1080.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.detector import DEFAULT_DETECTOR, DetectorReader
+from vision.pipeline import DiceReader
+from vision.scoring import Label, Score
+from vision.sources import load_image
+from vision.train.blender_set import load_set
+from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
+from vision.train.heldout import KINDS, cube_throw, heldout_throw
+
+Reader = DiceReader | DetectorReader
+
+
+def scene_set(reader: Reader, name: str) -> Score:
+    """Per-die figures on every photo of a real scene set (read_all: any number of dice)."""
+    score = Score()
+    for path in scene_paths(name):
+        scene = real_scene(path, name)
+        if scene is None:
+            continue
+        image, dice = scene
+        score.add(Path(path).name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
+    return score
+
+
+def crop_set(reader: Reader) -> Score:
+    """The casino crops: each crop (one die, 55-80 px) scaled to 44 px and set in a smeared border three times
+    its size (so the die covers about 38 px, as dice do in the photos); exactly one die must be read, with its
+    value."""
+    score = Score()
+    for path in sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))):
+        crop = cv2.resize(load_image(path), (44, 44), interpolation=cv2.INTER_AREA)
+        image = np.asarray(cv2.copyMakeBorder(crop, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
+        score.add(Path(path).name, [Label(int(Path(path).parent.name), (66.0, 66.0))],
+                  reader.read_all(image).dice)
+    return score
+
+
+Column = tuple[str, Reader, bool]  # label, reader, whether it gets the frame before the throw
+
+
+def heldout(columns: list[Column], per_kind: int) -> dict[str, list[tuple[int, int]]]:
+    """Per kind and column: throws voided, throws accepted with both values right (true corners). Each throw
+    is rendered once (the empty board, then the dice on it) and read by every column."""
+    out: dict[str, list[tuple[int, int]]] = {kind: [(0, 0)] * len(columns) for kind in KINDS}
+    for kind in KINDS:
+        for i in range(per_kind):
+            t = heldout_throw(i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
+            cal = Calibration.from_corners(t.corners)
+            for k, (_, reader, with_ref) in enumerate(columns):
+                obs = reader.read(t.image, cal, t.thrower, reference=t.reference if with_ref else None)
+                v, r = out[kind][k]
+                right = obs.values is not None and sorted(obs.values) == sorted(t.values)
+                out[kind][k] = (v + (obs.verdict == "void"), r + right)
+    return out
+
+
+def blender(columns: list[Column], folder: Path) -> dict[str, list[tuple[int, int, int]]]:
+    out: dict[str, list[tuple[int, int, int]]] = {}
+    rng = np.random.default_rng(11)
+    for sc in load_set(folder):
+        image = load_image(sc.image)
+        image = np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
+        ref = load_image(sc.empty)
+        row = out.setdefault(sc.kind, [(0, 0, 0)] * len(columns))
+        for k, (_, reader, with_ref) in enumerate(columns):
+            obs = reader.read(image, Calibration.from_corners(sc.corners), sc.thrower,
+                              reference=ref if with_ref else None)
+            v, r, n = row[k]
+            right = obs.values is not None and sorted(obs.values) == sorted(sc.values)
+            row[k] = (v + (obs.verdict == "void"), r + right, n + 1)
+    return out
+
+
+def cubes(columns: list[Column], n: int) -> list[tuple[int, int, int]]:
+    """Boards with a doubling cube, per column: how often the cube is read as a die, dice invented beyond the
+    two thrown, throws voided."""
+    out = [(0, 0, 0)] * len(columns)
+    for i in range(n):
+        t, (cx, cy) = cube_throw(i)
+        cal = Calibration.from_corners(t.corners)
+        for k, (_, reader, _) in enumerate(columns):
+            obs = reader.read(t.image, cal, t.thrower)
+            on_cube = [d for d in obs.dice
+                       if d.box[0] - 4 <= cx <= d.box[2] + 4 and d.box[1] - 4 <= cy <= d.box[3] + 4]
+            a, b, c = out[k]
+            out[k] = (a + bool(on_cube), b + max(0, len(obs.dice) - 2), c + (obs.verdict == "void"))
+    return out
+
+
+def latency(reader: Reader, size: tuple[int, int], with_reference: bool, n: int) -> tuple[float, float]:
+    cv2.setNumThreads(1)
+    throws = [heldout_throw(i, KINDS[i % 2], size, with_reference=with_reference) for i in range(n)]
+    times = []
+    for _ in range(2):
+        for t in throws:
+            cal = Calibration.from_corners(t.corners)
+            t0 = time.perf_counter()
+            reader.read(t.image, cal, t.thrower, reference=t.reference)
+            times.append(time.perf_counter() - t0)
+    ms = np.array(times) * 1000
+    return float(np.median(ms)), float(np.percentile(ms, 95))
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a}/{b} ({100 * a / max(b, 1):.1f} %)"
+
+
+def _score(s: Score) -> str:
+    return f"{_pct(s.correct, s.labels)}; wrong {s.wrong}, unreadable {s.unreadable}, missed {s.missed}, " \
+           f"invented {s.invented}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--detector", type=Path, action="append", default=[],
+                    help="a detector for the rendered sets and latency (repeat to compare; default the shipped one)")
+    ap.add_argument("--left-out", action="append", default=[], metavar="SET=MODEL",
+                    help="the detector trained without SET, for SET's figure")
+    ap.add_argument("--only", default="real,heldout,cube,latency,blender")
+    ap.add_argument("--per-kind", type=int, default=100)
+    ap.add_argument("--cubes", type=int, default=200)
+    ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"))
+    ap.add_argument("--peak-min", type=float, help="the detector's peak threshold (default: the shipped one)")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    parts = set(args.only.split(","))
+    extra = {} if args.peak_min is None else {"peak_min": args.peak_min}
+    today: Reader = DiceReader(threads=1)
+    args.detector = args.detector or [DEFAULT_DETECTOR]
+    det: Reader = DetectorReader(args.detector[0], threads=1, **extra)
+    left = dict(item.split("=", 1) for item in args.left_out)
+    print(f"today's reader: models/dice.onnx; detector: {args.detector}; left-out models: {left or 'none'}")
+    if "real" in parts:
+        print("| real set (whole set) | today's reader | detector, the set left out of its training |")
+        print("|---|---|---|")
+        for name in REAL_SETS:
+            model = left.get(name)
+            reader: Reader = DetectorReader(model, threads=1, **extra) if model else det
+            note = "" if model else " (NOT left out: shipped model)"
+            run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
+            print(f"| {name} | {_score(run(today))} | {_score(run(reader))}{note} |", flush=True)
+    columns: list[Column] = [("today, watch path", today, True), ("today, read path", today, False)]
+    columns += [(f"detector {m}", DetectorReader(m, threads=1, **extra), False) for m in args.detector]
+    header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
+    rule = "|---" * (len(columns) + 1) + "|"
+    if "heldout" in parts:
+        rows = heldout(columns, args.per_kind)
+        print(f"\nheld-out rendered throws, true corners, {args.per_kind} a kind: voided (valid: accepted with "
+              "both values right); the detector needs no frame before the throw")
+        print(header + "\n" + rule)
+        for kind in KINDS:
+            cells = [f"voided {_pct(v, args.per_kind)}" + (f", right {r}" if kind == "valid" else "")
+                     for v, r in rows[kind]]
+            print(f"| {kind} | " + " | ".join(cells) + " |", flush=True)
+    if "blender" in parts:
+        if args.blender_dir.is_dir() and load_set(args.blender_dir):
+            brows = blender(columns, args.blender_dir)
+            print("\nBlender held-out scenes, manual corners\n" + header + "\n" + rule)
+            for kind, row in brows.items():
+                cells = [f"voided {_pct(v, n)}" + (f", right {r}" if kind == "valid" else "") for v, r, n in row]
+                print(f"| {kind} | " + " | ".join(cells) + " |", flush=True)
+        else:
+            print(f"\nBlender held-out set: none in {args.blender_dir} (python -m vision.train.blender_set)")
+    if "cube" in parts:
+        print(f"\n{args.cubes} held-out boards with a doubling cube (valid throws, true corners, no frame before):"
+              " cube read as a die / dice invented / throws voided")
+        for (label, _, _), (as_die, inv, voided) in zip(columns[1:], cubes(columns[1:], args.cubes)):
+            print(f"  {label}: {as_die} / {inv} / {_pct(voided, args.cubes)}", flush=True)
+    if "latency" in parts:
+        print("\nlatency per settled frame, one core (ms, median / p95):")
+        for size in ((1280, 720), (1920, 1080)):
+            w = latency(today, size, True, 20)
+            r = latency(today, size, False, 20)
+            d = latency(det, size, False, 20)
+            print(f"  {size[0]}x{size[1]}: today watch {w[0]:.1f} / {w[1]:.1f}; today read {r[0]:.1f} / {r[1]:.1f}; "
+                  f"detector {d[0]:.1f} / {d[1]:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

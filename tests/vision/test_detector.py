@@ -1,0 +1,205 @@
+"""The learned detector: peak picking, decoding its heads, the rectification geometry, both backends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibration import BOARD_MM, DIE_MM, Calibration
+from vision.detector import (
+    CHANNELS,
+    DEFAULT_DETECTOR,
+    SIZE_REF,
+    DetectorNet,
+    DetectorReader,
+    decode,
+    peaks,
+)
+from vision.errors import ModelError
+from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
+from vision.train.heldout import heldout_throw
+
+CORNERS = [(210.0, 95.0), (1090.0, 120.0), (1150.0, 660.0), (150.0, 630.0)]  # a board seen at an angle
+
+
+def test_peaks_are_local_maxima_above_the_threshold_strongest_first() -> None:
+    heat = np.zeros((10, 12), np.float32)
+    heat[2, 3] = 0.9
+    heat[2, 4] = 0.8  # beside a stronger cell: not a peak
+    heat[7, 9] = 0.6
+    heat[5, 0] = 0.3  # a peak, below the threshold
+    heat[0, 11] = 0.95  # on the border
+    got = [tuple(p) for p in peaks(heat, 0.35)]
+    assert got == [(0, 11), (2, 3), (7, 9)]
+    assert [tuple(p) for p in peaks(heat, 0.2)][-1] == (5, 0)
+
+
+def _raw(rows: int, cols: int) -> np.ndarray:
+    out = np.zeros((CHANNELS, rows, cols), np.float32)
+    out[0] = -8.0  # heat logits: nothing anywhere
+    return out
+
+
+def test_decode_reads_centre_side_value_and_cocked_from_the_heads() -> None:
+    out = _raw(12, 16)
+    out[0, 4, 6] = 3.0
+    out[1 + 4, 4, 6] = 5.0  # value 5
+    out[7, 4, 6] = -4.0  # flat
+    out[8, 4, 6] = np.log(30 / SIZE_REF)
+    out[9, 4, 6], out[10, 4, 6] = 0.25, -0.5
+    out[0, 9, 12] = 1.0
+    out[1 + 1, 9, 12] = 4.0  # value 2
+    out[7, 9, 12] = 3.0  # cocked
+    dets = decode(out)
+    assert len(dets) == 2
+    a, b = dets
+    assert a.centre == pytest.approx(((6 + 0.5 + 0.25) * STRIDE, (4 + 0.5 - 0.5) * STRIDE))
+    assert a.side == pytest.approx(30.0, rel=1e-5)
+    assert int(np.argmax(a.values)) + 1 == 5 and a.cocked < 0.05
+    assert a.score == pytest.approx(1 / (1 + np.exp(-3.0)), rel=1e-5)
+    assert int(np.argmax(b.values)) + 1 == 2 and b.cocked > 0.9
+    assert np.allclose(a.values.sum(), 1.0)
+
+
+def test_two_peaks_on_one_die_give_one_die_but_touching_dice_stay_two() -> None:
+    out = _raw(12, 16)
+    out[8] = np.log(26 / SIZE_REF)
+    out[0, 4, 4] = 2.0
+    out[0, 4, 6] = 1.0
+    out[9, 4, 6] = -0.5  # its centre 12 px away: less than 0.6 of a 26 px die -> the same die
+    out[0, 8, 4] = 1.5  # 32 px away: a second die
+    assert len(decode(out)) == 2
+    assert len(decode(_raw(5, 5))) == 0
+
+
+def test_decode_refuses_a_graph_with_other_heads() -> None:
+    with pytest.raises(ModelError):
+        decode(np.zeros((8, 4, 4), np.float32))
+
+
+def test_board_view_puts_a_die_at_a_fixed_size_whatever_the_camera() -> None:
+    cal = Calibration.from_corners(CORNERS)
+    view = board_view(cal)
+    assert view.size[0] % ALIGN == 0 and view.size[1] % ALIGN == 0
+    # a die-sized square on the board plane (in the canonical board frame) measures DIE_VIEW_PX in the view
+    canonical_die = DIE_MM * 1000.0 / BOARD_MM
+    inv = np.linalg.inv(cal.homography)
+    for bx, by in ((100.0, 100.0), (500.0, 400.0), (900.0, 700.0)):
+        square = np.array([[bx, by], [bx + canonical_die, by]], np.float64)
+        frame = np.array([inv @ [x, y, 1.0] for x, y in square])
+        frame = frame[:, :2] / frame[:, 2:]
+        v = view.to_view_points(frame)
+        assert np.linalg.norm(v[1] - v[0]) == pytest.approx(DIE_VIEW_PX, rel=1e-6)
+    # the board's corners land one margin in from the view's edges, in the same place for any camera
+    corners = view.to_view_points(np.array(CORNERS))
+    assert corners[0, 0] > 0 and corners[0, 1] > 0
+    assert corners[2, 0] < view.size[0] and corners[2, 1] < view.size[1]
+    big = Calibration.from_corners([(x * 1.5, y * 1.5) for x, y in CORNERS])  # the same board at 1920x1080
+    big_view = board_view(big)
+    assert big_view.size == view.size
+    assert np.allclose(big_view.to_view_points(np.array(CORNERS) * 1.5), corners, atol=1e-6)
+
+
+def test_view_maps_back_to_the_frame_exactly() -> None:
+    view = board_view(Calibration.from_corners(CORNERS))
+    pts = np.array([[300.0, 200.0], [640.0, 360.0], [1000.0, 600.0]])
+    assert np.allclose(view.to_frame(view.to_view_points(pts)), pts, atol=1e-6)
+    x0, y0, x1, y1 = view.box_to_frame((400.0, 300.0), 26.0)
+    centre = view.to_frame(np.array([[400.0, 300.0]]))[0]
+    assert x0 < centre[0] < x1 and y0 < centre[1] < y1
+
+
+def test_the_warped_view_shows_the_board_where_the_geometry_says() -> None:
+    throw = heldout_throw(0, "valid")
+    view = board_view(Calibration.from_corners(throw.corners))
+    warped = view.warp(throw.image)
+    assert warped.shape == (view.size[1], view.size[0], 3)
+    x, y = view.to_view_points(np.array([[640.0, 360.0]]))[0]
+    assert np.array_equal(warped[int(y), int(x)], throw.image[360, 640]) or \
+        np.abs(warped[int(y), int(x)].astype(int) - throw.image[360, 640].astype(int)).max() < 40
+
+
+@pytest.mark.parametrize(("size", "expect"), [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)),
+                                               ((640, 480), (640, 480)), ((300, 200), (304, 208))])
+def test_photo_view_scales_only_to_keep_the_long_side_within_bounds(size: tuple[int, int],
+                                                               expect: tuple[int, int]) -> None:
+    view = photo_view((size[1], size[0], 3))
+    assert view.size == expect
+    image = np.full((size[1], size[0], 3), 90, np.uint8)
+    assert view.warp(image).shape == (expect[1], expect[0], 3)
+
+
+class OneDie:
+    """A stand-in for the graph: one die at the view's centre whose side is ``side`` view pixels at any
+    scale (a die far too big for the view at full scale, when ``side`` is large)."""
+
+    def __init__(self, side: float) -> None:
+        self.side = side
+        self.views: list[tuple[int, ...]] = []
+
+    def run(self, view: np.ndarray) -> np.ndarray:
+        self.views.append(view.shape)
+        out = _raw(view.shape[0] // STRIDE, view.shape[1] // STRIDE)
+        r, c = out.shape[1] // 2, out.shape[2] // 2
+        out[0, r, c] = 4.0
+        out[1 + 2, r, c] = 6.0  # a 3
+        out[7, r, c] = -6.0
+        out[8, r, c] = np.log(self.side / SIZE_REF)
+        return out
+
+
+def test_a_photo_of_big_dice_is_read_at_half_scale_and_mapped_back() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    net = OneDie(36.0)  # 36 px at half scale: a 72 px die in the photo
+    dice = DetectorReader(net=net).read_all(image).dice
+    assert net.views == [(240, 320, 3)]
+    assert len(dice) == 1 and dice[0].value == 3 and not dice[0].cocked
+    x0, y0, x1, y1 = dice[0].box
+    assert x1 - x0 == pytest.approx(72, abs=2)
+    assert (x0 + x1) / 2 == pytest.approx(2 * (20 + 0.5) * STRIDE, abs=1)  # cell 20 of 40 at half scale
+
+
+def test_a_photo_of_small_dice_is_read_at_full_scale() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    net = OneDie(14.0)  # too small at half scale: look again at full scale
+    dice = DetectorReader(net=net).read_all(image).dice
+    assert net.views == [(240, 320, 3), (480, 640, 3)]
+    assert len(dice) == 1 and dice[0].box[2] - dice[0].box[0] == pytest.approx(14, abs=2)
+
+
+def test_onnxruntime_and_cv2_dnn_give_the_same_detections() -> None:
+    throw = heldout_throw(1, "cocked")
+    view = board_view(Calibration.from_corners(throw.corners))
+    x = view.warp(throw.image)
+    ort = DetectorNet(DEFAULT_DETECTOR, "onnxruntime").run(x)
+    dnn = DetectorNet(DEFAULT_DETECTOR, "opencv").run(x)
+    assert ort.shape == dnn.shape == (CHANNELS, view.size[1] // STRIDE, view.size[0] // STRIDE)
+    assert np.abs(ort - dnn).max() < 1e-3
+    a, b = decode(ort), decode(dnn)
+    assert len(a) == len(b)
+    assert np.allclose([d.centre for d in a], [d.centre for d in b], atol=1e-2)
+
+
+def test_the_detector_reads_a_frame_the_same_way_every_time() -> None:
+    throw = heldout_throw(2, "valid")
+    reader = DetectorReader()
+    cal = Calibration.from_corners(throw.corners)
+    first = reader.read(throw.image, cal, throw.thrower)
+    for _ in range(3):
+        assert reader.read(throw.image, cal, throw.thrower) == first
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (640, 480), (333, 251)])
+def test_the_model_reads_photos_of_any_size_at_both_scales(size: tuple[int, int]) -> None:
+    """640x360 (half of 1280x720) once failed: its side is no multiple of the graph's deepest stride."""
+    image = np.random.default_rng(1).integers(0, 256, (size[1], size[0], 3)).astype(np.uint8)
+    reader = DetectorReader()
+    for view in (photo_view(image.shape), photo_view(image.shape, 0.5)):
+        out = reader.net.run(view.warp(image))
+        assert out.shape == (CHANNELS, view.size[1] // STRIDE, view.size[0] // STRIDE)
+    reader.read_all(image)
+
+
+def test_a_missing_detector_model_is_a_clear_error(tmp_path: object) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        DetectorReader("/nonexistent/detector.onnx")

@@ -1,0 +1,148 @@
+"""The learned dice detector: one ONNX graph from a picture to every die in it, decoded here in numpy.
+
+The graph is fully convolutional. For each cell of ``STRIDE`` x ``STRIDE`` input pixels it gives a die-centre
+logit (the heat map), six value logits, a cocked logit, the die's side (log, relative to ``SIZE_REF``) and
+where in the cell the centre lies. A die is a local maximum of the heat map (3 x 3 max-pool peak picking) above
+``PEAK_MIN``; nothing else decides where dice are: no colour, blob or size threshold. The input is the view of
+``vision.rectify`` (the board rectified to a fixed die size, or the photo), scaled to [-2, 2] outside the
+graph so onnxruntime and cv2.dnn see identical numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration, Thrower
+from vision.errors import ModelError
+from vision.pipeline import Judge, check_frame
+from vision.reader import Backend, OnnxModel
+from vision.rectify import PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
+from vision.verdict import DieReading
+
+DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
+SIZE_REF = 24.0  # the side head predicts log(side / SIZE_REF)
+PEAK_MIN = 0.35  # a heat-map peak from here is a die
+SAME_DIE = 0.6  # two peaks closer than this many die sides are one die (the weaker goes)
+COCKED_SURE = 0.5
+
+
+def normalise(view: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """H x W x 3 BGR uint8 -> 1 x 3 x H x W float32 in [-2, 2] (fixed, so a tile reads as the whole does)."""
+    x = (view.astype(np.float32) - 128.0) / 64.0
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
+
+
+def sigmoid(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))), np.float32)
+
+
+def peaks(heat: NDArray[np.float32], threshold: float) -> NDArray[np.int64]:
+    """(row, col) of every cell that is the maximum of its 3 x 3 neighbourhood and at least ``threshold``,
+    strongest first (ties by position, so the same map always gives the same list)."""
+    h, w = heat.shape
+    padded = np.pad(heat, 1, constant_values=-np.inf)
+    pooled = np.max([padded[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=0)
+    rows, cols = np.nonzero((heat >= pooled) & (heat >= threshold))
+    order = np.lexsort((cols, rows, -heat[rows, cols]))
+    return np.stack([rows[order], cols[order]], axis=1).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die in view pixels: centre, side, heat score, value probabilities (1..6) and cocked probability."""
+
+    centre: tuple[float, float]
+    side: float
+    score: float
+    values: NDArray[np.float32]
+    cocked: float
+
+
+def decode(out: NDArray[np.float32], threshold: float = PEAK_MIN) -> list[Detection]:
+    """The graph's C x H x W output -> dice, strongest first, one per die."""
+    if out.ndim != 3 or out.shape[0] != CHANNELS:
+        raise ModelError(f"detector output must be {CHANNELS} x H x W, not {out.shape}")
+    heat = sigmoid(out[0])
+    found: list[Detection] = []
+    for r, c in peaks(heat, threshold):
+        cx = (c + 0.5 + float(out[9, r, c])) * STRIDE
+        cy = (r + 0.5 + float(out[10, r, c])) * STRIDE
+        side = SIZE_REF * float(np.exp(np.clip(out[8, r, c], -3, 3)))
+        if any(np.hypot(cx - d.centre[0], cy - d.centre[1]) < SAME_DIE * max(side, d.side) for d in found):
+            continue
+        z = out[1:7, r, c] - out[1:7, r, c].max()
+        probs = np.exp(z) / np.exp(z).sum()
+        found.append(Detection((cx, cy), side, float(heat[r, c]), np.asarray(probs, np.float32),
+                               float(sigmoid(out[7:8, r, c])[0])))
+    return found
+
+
+class DenseNet(Protocol):
+    def run(self, view: NDArray[np.uint8]) -> NDArray[np.float32]: ...
+
+
+class DetectorNet:
+    """Runs ``models/detector.onnx`` on a view through onnxruntime or cv2.dnn (same file, same output)."""
+
+    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1):
+        self._model = OnnxModel(model, backend, threads)
+
+    def run(self, view: NDArray[np.uint8]) -> NDArray[np.float32]:
+        """The raw C x H/STRIDE x W/STRIDE output for one view (sides multiples of ALIGN)."""
+        return np.asarray(self._model.run(normalise(view))[0], np.float32)
+
+
+class DetectorReader(Judge):
+    """The reader with the learned detector: the same ``dice``/``read``/``read_all`` as ``DiceReader`` and the
+    same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
+    replaces the ONNX model (tests give fixed answers)."""
+
+    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1,
+                 min_confidence: float = 0.7, cocked_from: float = COCKED_SURE, peak_min: float = PEAK_MIN,
+                 net: DenseNet | None = None):
+        super().__init__(min_confidence, cocked_from)
+        self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
+        self.peak_min = peak_min
+
+    def detections(self, image: NDArray[np.uint8], view: View) -> list[Detection]:
+        return decode(self.net.run(view.warp(image)), self.peak_min)
+
+    def photo(self, image: NDArray[np.uint8]) -> tuple[View, list[Detection]]:
+        """A photo without calibration: at half scale when the dice found there are still big enough (the
+        model's own size head says how big), else at full scale."""
+        half = photo_view(image.shape, 0.5)
+        if min(half.size) >= 4 * STRIDE:
+            found = self.detections(image, half)
+            if found and float(np.median([d.side for d in found])) >= PHOTO_DIE_MIN:
+                return half, found
+        full = photo_view(image.shape)
+        return full, self.detections(image, full)
+
+    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
+             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+        """Every die found in the image, left to right."""
+        check_frame(image)
+        if calibration is not None:
+            view = board_view(calibration)
+            found = self.detections(image, view)
+        else:
+            view, found = self.photo(image)
+        readings = []
+        for d in found:
+            x0, y0, x1, y1 = view.box_to_frame(d.centre, d.side)
+            h, w = image.shape[:2]
+            box = (min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h))
+            centre = view.to_frame(np.array([d.centre]))[0]
+            zone = calibration.zone((float(centre[0]), float(centre[1])), thrower) if calibration else None
+            best = int(np.argmax(d.values))
+            cocked = d.cocked >= self.cocked_from
+            confidence = d.cocked if cocked else float(d.values[best])
+            value = best + 1 if cocked or confidence >= self.min_confidence else None
+            readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, d.cocked))
+        return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))

@@ -1,0 +1,96 @@
+"""Where the detector looks, and at what scale: one warp from the camera frame to the detector's input.
+
+A die should always cover about the same number of pixels. With a board calibration the throwing area (the
+board and a margin round it, for dice that land off the board) is rectified to the board plane at a fixed
+scale, ``DIE_VIEW_PX`` pixels a die, whatever the camera's resolution, height or tilt. Without one (a photo)
+the frame is read whole, scaled down to keep its long side within ``PHOTO_LONG_MAX``; the reader first looks at
+half that scale and keeps it when the dice it finds there still measure ``PHOTO_DIE_MIN`` px or more (a close
+webcam's 70 px dice read better at 35 px, where a pip is not mistaken for a small die). Either way the view is a 3 x 3
+homography from frame pixels to view pixels, so a detection maps back to the frame exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import BOARD_MM, BOARD_VIEW, DIE_MM, Calibration
+
+DIE_VIEW_PX = 26.0  # die side in the rectified board view, pixels
+BOARD_MARGIN = 0.08  # the rectified view reaches this share of the board's width and height beyond each edge
+PHOTO_LONG_MAX = 1280  # a photo larger than this is scaled down to it (a 1920x1080 frame reads as 1280x720)
+PHOTO_DIE_MIN = 24.0  # dice found at half scale at least this big (median): the photo is read at half scale
+STRIDE = 8  # the detector's output cell, view pixels
+ALIGN = 16  # a view's sides are rounded up to a multiple of this, the detector's deepest stride
+
+
+@dataclass(frozen=True)
+class View:
+    """A homography ``to_view`` from frame pixels to view pixels and the view's size (width, height)."""
+
+    to_view: NDArray[np.float64]
+    size: tuple[int, int]
+
+    def warp(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """The detector's input: the frame seen through this view (outside the frame: black)."""
+        m = self.to_view
+        if np.allclose(m[2], [0.0, 0.0, 1.0]) and abs(m[0, 1]) < 1e-12 and abs(m[1, 0]) < 1e-12:
+            # a pure scale: a resize is faster and sharper than a general warp
+            sx, sy = float(m[0, 0]), float(m[1, 1])
+            w = round(image.shape[1] * sx)
+            h = round(image.shape[0] * sy)
+            interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+            small = image if (w, h) == (image.shape[1], image.shape[0]) else cv2.resize(image, (w, h),
+                                                                                        interpolation=interp)
+            out = np.zeros((self.size[1], self.size[0], 3), np.uint8)
+            out[:min(h, self.size[1]), :min(w, self.size[0])] = small[:self.size[1], :self.size[0]]
+            return out
+        return np.asarray(cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_CONSTANT), np.uint8)
+
+    def to_view_points(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Frame pixels -> view pixels."""
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, self.to_view).reshape(-1, 2), np.float64)
+
+    def to_frame(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """View pixels -> frame pixels."""
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        inv = np.linalg.inv(self.to_view)
+        return np.asarray(cv2.perspectiveTransform(pts, inv).reshape(-1, 2), np.float64)
+
+    def box_to_frame(self, centre: tuple[float, float], side: float) -> tuple[int, int, int, int]:
+        """A square of ``side`` view pixels round ``centre``, as the frame box that holds it."""
+        cx, cy = centre
+        h = side / 2
+        corners = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]])
+        pts = self.to_frame(corners)
+        x0, y0 = np.floor(pts.min(axis=0))
+        x1, y1 = np.ceil(pts.max(axis=0))
+        return int(x0), int(y0), int(x1), int(y1)
+
+
+def _round_up(v: float) -> int:
+    return int(np.ceil(v / ALIGN) * ALIGN)
+
+
+def board_view(calibration: Calibration, die_px: float = DIE_VIEW_PX, margin: float = BOARD_MARGIN) -> View:
+    """The board plane seen from straight above at ``die_px`` pixels a die, with ``margin`` round the board."""
+    scale = die_px / (DIE_MM * BOARD_VIEW[0] / BOARD_MM)  # view pixels per canonical board pixel
+    bw, bh = BOARD_VIEW
+    shift = np.array([[1.0, 0.0, margin * bw], [0.0, 1.0, margin * bh], [0.0, 0.0, 1.0]])
+    zoom = np.diag([scale, scale, 1.0])
+    m = zoom @ shift @ calibration.homography
+    size = (_round_up(bw * (1 + 2 * margin) * scale), _round_up(bh * (1 + 2 * margin) * scale))
+    return View(np.asarray(m / m[2, 2], np.float64), size)
+
+
+def photo_view(shape: tuple[int, ...], zoom: float = 1.0) -> View:
+    """The whole frame, scaled down to keep its long side within PHOTO_LONG_MAX, then by ``zoom``."""
+    h, w = shape[:2]
+    scale = min(1.0, PHOTO_LONG_MAX / max(h, w)) * zoom
+    size = (_round_up(w * scale), _round_up(h * scale))
+    return View(np.diag([scale, scale, 1.0]), size)
