@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration
 from vision.detector import SIZE_REF
 from vision.rectify import STRIDE, board_view
-from vision.train import render
+from vision.synth import render
 from vision.train.dataset import TRAIN_DICE, label_rows
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real_dice"
@@ -106,7 +106,8 @@ def patches(rng: np.random.Generator, image: Image, dice: list[Die], n: int,
         else:
             s = float(rng.uniform(0.5, 1.2))
         s = min(s, 4.0)
-        small: NDArray[Any] = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        interpolation = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        small: NDArray[Any] = cv2.resize(image, None, fx=s, fy=s, interpolation=interpolation)
         h, w = small.shape[:2]
         if h < PATCH or w < PATCH:
             pad_y, pad_x = max(0, PATCH - h), max(0, PATCH - w)
