@@ -52,5 +52,6 @@ from vision.verdict import DieReading, ThrowObservation
 __all__ = [
     "Calibration", "CalibrationError", "DetectorReader", "DiceReader", "DieReading", "FairnessMonitor",
     "FairnessReport", "Frame", "FrameSource", "ImageReadError", "ModelError", "Reader", "SettleDetector",
-    "SourceError", "ThrowObservation", "VisionError", "detect_board", "load_image", "open_source", "parse_corners", "watch",
+    "SourceError", "ThrowObservation", "VisionError", "detect_board", "load_image", "open_source", "parse_corners",
+    "watch",
 ]
