@@ -53,7 +53,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                         "classic on the real webcam photos (models/MODEL_CARD.md compares them)")
     p.add_argument("--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or "
                                               f"{DEFAULT_DETECTOR.name})")
-    p.add_argument("--backend", choices=("onnxruntime", "opencv"), default="onnxruntime")
+    p.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
+                   help="default: onnxruntime where installed, else OpenCV's cv2.dnn (the same answers)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-confidence", type=float, default=0.7,
                    help="below this a die is unreadable (never guessed)")

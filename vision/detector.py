@@ -90,7 +90,7 @@ class DenseNet(Protocol):
 class DetectorNet:
     """Runs ``models/detector.onnx`` on a view through onnxruntime or cv2.dnn (same file, same output)."""
 
-    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1):
+    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend | None = None, threads: int = 1):
         self._model = OnnxModel(model, backend, threads)
 
     def run(self, view: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -103,7 +103,7 @@ class DetectorReader(Judge):
     same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
     replaces the ONNX model (tests give fixed answers)."""
 
-    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend = "onnxruntime", threads: int = 1,
+    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend | None = None, threads: int = 1,
                  min_confidence: float = 0.7, cocked_from: float = COCKED_SURE, peak_min: float = PEAK_MIN,
                  net: DenseNet | None = None):
         super().__init__(min_confidence, cocked_from)

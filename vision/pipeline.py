@@ -82,7 +82,7 @@ class DiceReader(Judge):
     model's cocked probability from which a die is called cocked (from 0.4 of it when the outline agrees);
     lower voids more cocked throws and more valid ones, a choice for the tournament (models/MODEL_CARD.md)."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1,
+    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1,
                  min_confidence: float = 0.7, classifier: CropClassifier | None = None,
                  cocked_from: float = COCKED_SURE):
         super().__init__(min_confidence, cocked_from)

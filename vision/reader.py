@@ -6,6 +6,7 @@ it does not. Crops are normalised here, outside the graph, so both see identical
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -22,6 +23,12 @@ CLASS_NOT_DIE = 7
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 
 Backend = Literal["onnxruntime", "opencv"]
+
+
+def default_backend() -> Backend:
+    """onnxruntime where it is installed (the ``onnxruntime`` extra), else OpenCV's cv2.dnn, which gives the same
+    answers (tests/vision/test_backends.py) and is always there: a station needs no onnxruntime."""
+    return "onnxruntime" if importlib.util.find_spec("onnxruntime") is not None else "opencv"
 
 
 def preprocess(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -48,9 +55,10 @@ class OnnxModel:
     """One ONNX file run by onnxruntime or cv2.dnn: the crop classifier and the detector load the same way.
     ``threads`` is 1 by default: the tablet's other core runs the app."""
 
-    def __init__(self, model: Path | str, backend: Backend = "onnxruntime", threads: int = 1):
+    def __init__(self, model: Path | str, backend: Backend | None = None, threads: int = 1):
         self.model = Path(model)
-        self.backend = backend
+        backend = backend or default_backend()
+        self.backend: Backend = backend
         if not self.model.is_file():
             raise ModelError(f"dice model not found: {self.model}")
         if backend == "onnxruntime":
@@ -93,10 +101,10 @@ class OnnxModel:
 class OnnxReader:
     """Reads crops with the shipped ONNX model (``OnnxModel``)."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend = "onnxruntime", threads: int = 1):
+    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1):
         self._model = OnnxModel(model, backend, threads)
         self.model = self._model.model
-        self.backend = backend
+        self.backend = self._model.backend
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         if len(crops) == 0:
