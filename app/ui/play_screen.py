@@ -20,9 +20,13 @@ from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.table.dice import Shot
 from app.ui.board import BoardWidget
-from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, square, texture_of
+from app.ui.slots import place
+from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, confirm_button, square, texture_of
 from rules.chouette import MemberCube
 from rules.position import Color
+
+LEGAL_SHOWN = 8
+"""Legal plays listed in casual mode (the rest counted)."""
 
 
 class PlayScreen(TavlaScreen):
@@ -70,6 +74,7 @@ class PlayScreen(TavlaScreen):
         side.add_widget(clocks)
         self.clocks_box = clocks
         self.actions_shown: tuple[int, list[str]] = (-1, [])
+        self.slots_shown: list[str | None] = []
         self.actions = GridLayout(cols=2, spacing=8, size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
         side.add_widget(self.actions)
@@ -140,8 +145,11 @@ class PlayScreen(TavlaScreen):
             lines.append(f"{self.t('pips')}: {aids.pips[0]} / {aids.pips[1]}")
             if aids.shots:
                 lines.append(f"{self.t('shots')}: {aids.shots}")
-            if aids.legal_plays:
-                lines.append(f"{self.t('legal')}: " + ", ".join(aids.legal_plays[:4]))
+            if aids.legal_plays:  # all of them, or as many as fit with how many more there are
+                shown = ", ".join(aids.legal_plays[:LEGAL_SHOWN])
+                more = len(aids.legal_plays) - LEGAL_SHOWN
+                lines.append(f"{self.t('legal')} ({len(aids.legal_plays)}): {shown}" + (f" (+{more})" if more > 0
+                                                                                         else ""))
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
         report = self.controller.clock_report()
@@ -153,12 +161,19 @@ class PlayScreen(TavlaScreen):
             button_widget.text = f"{names[color]}\n{ms // 60000}:{ms // 1000 % 60:02d}{delay}"
             button_widget.background_color = (0.3, 0.8, 0.3, 1) if running else (0.6, 0.6, 0.6, 1)
         actions = self._actions(referee.stage, referee.to_act)
-        key = (referee.events, [text for text, _ in actions])
+        key = (referee.events, [text for text, _, _ in actions])
         if key != self.actions_shown:  # rebuilt only when they change: a tap never lands on a vanishing button
             self.actions_shown = key
+            slots = place(actions, self.slots_shown)
+            self.slots_shown = [None if slot is None else slot[0] for slot in slots]
             self.actions.clear_widgets()
-            for text, handler in actions:
-                self.actions.add_widget(button(text, handler, font_size=22))
+            for slot in slots:
+                if slot is None:
+                    self.actions.add_widget(Label(text="", size_hint_y=None, height=TARGET))
+                    continue
+                text, handler, consequential = slot
+                self.actions.add_widget(confirm_button(text, self.t("sure"), handler, font_size=22) if consequential
+                                        else button(text, handler, font_size=22))
         banner = self.controller.banner
         if banner is not None:
             self.banner.set(self.controller.text(banner), banner.level)
@@ -220,33 +235,33 @@ class PlayScreen(TavlaScreen):
                    else word(event.void.value if event.void is not None else "unreadable", self.controller.language))
         self.dice_text.text = f"{self.t('camera')}: {read or '-'}\n{verdict}"
 
-    def _actions(self, stage: Stage, to_act: Color | None) -> list[tuple[str, Callable[[], None]]]:
+    def _actions(self, stage: Stage, to_act: Color | None) -> list[tuple[str, Callable[[], None], bool]]:
         session = self.controller.session
         assert session is not None
         referee = session.referee
-        out: list[tuple[str, Callable[[], None]]] = []
+        out: list[tuple[str, Callable[[], None], bool]] = []
         if self.controller.sim and stage is not Stage.OVER:
-            out.append(("Sim >", self.sim_next))
+            out.append(("Sim >", self.sim_next, False))
         if to_act is None:
             return out
         chouette = referee.chouette is not None  # its cube buttons are on the people's cards
         if stage is Stage.ROLL and not chouette and referee.match.game.may_double(to_act):
-            out.append((self.t("double"), lambda: self.act(ev.DoubleOffered(to_act))))
+            out.append((self.t("double"), lambda: self.act(ev.DoubleOffered(to_act)), False))
         if stage is Stage.DOUBLE and not chouette:
-            out += [(self.t("take"), lambda: self.act(ev.DoubleTaken(to_act))),
-                    (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)))]
+            out += [(self.t("take"), lambda: self.act(ev.DoubleTaken(to_act)), True),
+                    (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)), True)]
             if referee.match.is_money:
-                out.append((self.t("beaver"), lambda: self.act(ev.Beavered(to_act))))
+                out.append((self.t("beaver"), lambda: self.act(ev.Beavered(to_act)), True))
         if stage is Stage.ILLEGAL:
-            out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act))),
-                    (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)))]
+            out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act)), True),
+                    (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)), True)]
         if stage is Stage.RESIGNATION:
-            out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act))),
-                    (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)))]
+            out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act)), True),
+                    (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)), False)]
         if stage is Stage.ROLL and not chouette:
-            out.append((self.t("resign"), lambda: self.act(ev.ResignationOffered(to_act, 1))))
+            out.append((self.t("resign"), lambda: self.act(ev.ResignationOffered(to_act, 1)), True))
         if stage is Stage.NAME_DOUBLE:
             for number in range(1, 7):
-                out.append((f"{number}-{number}", partial(self.act, ev.DoubleNamed(to_act, number))))
-        out.append((self.t("call"), lambda: self.act(ev.CallDirector(to_act))))
+                out.append((f"{number}-{number}", partial(self.act, ev.DoubleNamed(to_act, number)), False))
+        out.append((self.t("call"), lambda: self.act(ev.CallDirector(to_act)), False))
         return out

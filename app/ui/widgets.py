@@ -6,6 +6,7 @@ accepted, blue information, amber warning, red a broken rule)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Protocol, Sequence
 
 import cv2
@@ -48,11 +49,60 @@ LEVEL_COLOURS = {Level.OK: (0.10, 0.55, 0.20), Level.INFO: (0.12, 0.35, 0.65), L
                  Level.ERROR: (0.75, 0.10, 0.10)}
 
 
+class TapButton(Button):
+    """A button that ignores a touch that began before it was on the screen: the second tap of a double tap
+    meant for the button that stood here a moment ago does nothing."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shown_at = time.time()
+        self.bind(parent=lambda *_: setattr(self, "shown_at", time.time()))
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if getattr(touch, "time_start", self.shown_at) < self.shown_at:
+            return False
+        return bool(super().on_touch_down(touch))
+
+
+class ConfirmButton(TapButton):
+    """A consequential action (take, drop, resign, accept a resignation): the first tap asks, a second tap
+    within a few seconds does it."""
+
+    ARMED_S = 4.0
+
+    def __init__(self, text: str, confirm: str, on_press: Callable[[], Any], **kwargs: Any) -> None:
+        super().__init__(text=text, **kwargs)
+        self.plain, self.asking, self.on_press_action = text, f"{confirm}\n{text}", on_press
+        self.armed_until = 0.0
+
+    def on_release(self) -> None:
+        now = time.time()
+        if now <= self.armed_until:
+            self.armed_until = 0.0
+            self.text = self.plain
+            self.on_press_action()
+            return
+        self.armed_until = now + self.ARMED_S
+        self.text = self.asking
+        Clock.schedule_once(lambda _: self.disarm(), self.ARMED_S)
+
+    def disarm(self) -> None:
+        if time.time() >= self.armed_until:
+            self.armed_until = 0.0
+            self.text = self.plain
+
+
 def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
-    widget = Button(text=text, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
-                    height=kwargs.pop("height", TARGET), **kwargs)
+    widget = TapButton(text=text, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
+                       height=kwargs.pop("height", TARGET), **kwargs)
     widget.bind(on_release=lambda *_: on_press())
     return widget
+
+
+def confirm_button(text: str, confirm: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
+    """A button for a consequential action: tap once to ask, again to act."""
+    return ConfirmButton(text, confirm, on_press, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
+                         height=kwargs.pop("height", TARGET), halign="center", **kwargs)
 
 
 class Banner(Label):
