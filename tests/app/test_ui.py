@@ -100,6 +100,16 @@ def test_taps_start_the_match_and_play_turns_judged_by_the_referee(ran: tuple[di
     assert isinstance(result["journal_entries"], int) and result["journal_entries"] > 20
 
 
+def test_a_double_tap_on_the_cube_never_takes_and_take_needs_a_deliberate_second_tap(
+        ran: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran
+    assert result["after_double_tap"] == "DOUBLE"  # offered, not taken by the second touch
+    assert result["take_slot_was_free"] is True  # "Kabul" is not where "Küp çevir" was
+    stage, text = result["after_one_tap_on_take"]  # type: ignore[misc]
+    assert stage == "DOUBLE" and str(text).startswith("Emin misiniz?")
+    assert result["after_second_tap_on_take"] != "DOUBLE"
+
+
 def test_the_camera_is_calibrated_by_tapping_the_board_corners(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     tapped, truth = result["calibration"], result["true_corners"]

@@ -27,6 +27,7 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 
 from app.record.library import MatchLibrary  # noqa: E402
+from app.referee.engine import Stage  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 
@@ -96,6 +97,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
         yield
         banners.append(play.banner.text)  # type: ignore[attr-defined]
     result["banners"] = banners
+    yield from double_tap_check(app, result)
     result["dice_text"] = play.dice_text.text  # type: ignore[attr-defined]
     result["shots"] = camera.shots
     result["screens"]["play"] = shot(out, "2-play")
@@ -194,6 +196,39 @@ def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
         yield
     result["clock_texts"].append([b.text for b in play.clock_buttons])  # type: ignore[attr-defined]
     result["plays"] = sum(1 for r in app.controller.log if r.code == "play_ok")
+
+
+def double_tap_check(app: TavlaApp, result: dict[str, Any]) -> Iterator[None]:
+    """A double tap on "Küp çevir" must not take the double: the second touch began before "Kabul" existed,
+    and "Kabul" asks for a deliberate second tap anyway."""
+    session = app.controller.session
+    assert session is not None
+    for _ in range(60):  # let the simulated players go on until the player on roll may double
+        referee = session.referee
+        if referee.stage is Stage.ROLL and referee.to_act is not None and referee.match.game.may_double(
+                referee.to_act):
+            break
+        tap(find_button(app.root, "Sim >"))
+        yield
+    double = find_button(app.root, "Küp çevir")
+    x, y = double.to_window(*double.center)
+    first = UnitTestTouch(x, y)
+    second = UnitTestTouch(x, y)  # the second tap of a double tap, begun at once
+    first.touch_down()
+    first.touch_up()
+    app.refresh()  # the stage changes: the buttons are rebuilt under the finger
+    second.touch_down()
+    second.touch_up()
+    yield
+    result["after_double_tap"] = session.referee.stage.name
+    take = find_button(app.root, "Kabul")
+    result["take_slot_was_free"] = not take.collide_point(*take.to_widget(x, y))
+    tap(take)
+    yield
+    result["after_one_tap_on_take"] = (session.referee.stage.name, take.text)
+    tap(take)
+    yield
+    result["after_second_tap_on_take"] = session.referee.stage.name
 
 
 def resume_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
