@@ -55,9 +55,9 @@ class Sureness:
             raise VisionError("edge_mm and picture_margin cannot be negative")
 
 
-TOURNAMENT = Sureness("tournament", min_confidence=0.98, cocked_band=(0.1, 0.8), edge_mm=8.0, picture_margin=0.5)
+TOURNAMENT = Sureness("tournament", min_confidence=0.95, cocked_band=(0.2, 0.6), edge_mm=8.0, picture_margin=0.5)
 """The strict default: a tournament would rather ask than be wrong."""
-CASUAL = Sureness("casual", min_confidence=0.9, cocked_band=(0.25, 0.6), edge_mm=4.0, picture_margin=0.2)
+CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.3, 0.5), edge_mm=4.0, picture_margin=0.2)
 """Fewer questions for a friendly game."""
 SETTINGS: dict[str, Sureness] = {s.name: s for s in (TOURNAMENT, CASUAL)}
 

@@ -9,7 +9,10 @@ intentions: :class:`app.sim.table.SimulatedTable` carries them out on the
 device simulators and the camera, and the referee gets what those report.
 
 What it stages, so that the demo shows every procedure: void throws (cocked
-dice, dice in the wrong half) now and then, doubles with takes and drops,
+dice, dice in the wrong half) now and then, the answers to the throws the
+camera is not sure of (the players look at the dice: they confirm a right
+reading, correct a wrong one, call a rethrow when the throw was void; in a
+tournament now and then the second player disagrees and the director decides), doubles with takes and drops,
 one illegal play per match (flagged, then corrected at the opponent's
 choice), one early throw by the waiting player, the clock's remaining times
 with a simple delay, and every play made checker by checker on the sensing
@@ -54,6 +57,8 @@ class Temper:
     """The turn of game 1 played illegally, then corrected (0: never)."""
     slow_move: float = 0.03
     """Chance that a player thinks longer than the delay and spends reserve time."""
+    disagree: float = 0.2
+    """Chance, in a tournament, that the second player answers a question differently (the director decides)."""
 
 
 def _rng(seed: int, *key: object) -> random.Random:
@@ -74,15 +79,16 @@ class World:
         self._plays: dict[tuple[object, ...], tuple[Play, bool]] = {}
         """A cache of each turn's chosen play; a pure function of its key, so it holds no state."""
 
-    def director(self, command: str, referee: Referee) -> ev.DirectorOverride:
+    def director(self, command: str, referee: Referee, argument: str = "") -> ev.DirectorOverride:
         """The director's override as the tablet makes it from the PIN typed (the scrypt key worked out once)."""
         stored = referee.setup.pin_hash
         if not stored:
-            return ev.DirectorOverride(command)
+            return ev.DirectorOverride(command, argument)
         if stored not in self._pin_keys:
             self._pin_keys[stored] = pin_key(self.director_pin, stored)
         key = self._pin_keys[stored]
-        return ev.DirectorOverride(command, proof=proof(key, stored, referee.director_overrides) if key else "")
+        made = proof(key, stored, referee.director_overrides) if key else ""
+        return ev.DirectorOverride(command, argument, proof=made)
 
     def next_event(self, referee: Referee, last: ev.Event | None) -> ev.Event:
         stage = referee.stage
@@ -91,7 +97,7 @@ class World:
             start = referee.position
             if self.sensing_board and (referee.board is None or not referee.board.same_board(start)):
                 return snapshot_of(start)
-            return self.throw(rng, opening=True)
+            return self.throw(referee, opening=True)
         mover = referee.mover
         if stage is Stage.ILLEGAL:
             return ev.CorrectIllegal(mover.other)
@@ -107,23 +113,50 @@ class World:
             return ev.DoubleNamed(mover, rng.randint(1, 6))
         if stage is Stage.HALTED:
             return self.director("resume", referee)
+        if stage is Stage.QUESTION:
+            return self.answer_question(referee)
         if not referee.clock_started:
             return ev.ClockPressed(mover.other, *self.times(referee, None, 0))
         if stage is Stage.ROLL:
             if (referee.chouette is None and referee.match.game.may_double(mover)
                     and self.wants_to_double(referee, rng)):
                 return ev.DoubleOffered(mover)
-            return self.throw(rng, opening=False)
+            return self.throw(referee, opening=False)
         return self.play_step(referee, last, rng)
 
     # ------------------------------------------------------------- throws
 
-    def throw(self, rng: random.Random, opening: bool) -> ev.DiceObserved:
+    def throw(self, referee: Referee, opening: bool, at: int | None = None) -> ev.DiceObserved:
+        """The throw made when the referee had seen ``at`` events (now by default): the players remember it when
+        the camera asks about it."""
+        rng = _rng(self.seed, "event", "throw", referee.events if at is None else at)
         if rng.random() < self.temper.void_throw:
             return ev.DiceObserved(None, void=rng.choice(VOID_REASONS))
         values = (rng.randint(1, 6), rng.randint(1, 6))
         confidence = tuple(round(0.9 + rng.random() * 0.1, 3) for _ in values)
         return ev.DiceObserved(values, confidences=confidence)
+
+    def answer_question(self, referee: Referee) -> ev.Event:
+        """The players look at the dice the camera is not sure of and answer by what they see."""
+        question = referee.question
+        assert question is not None
+        truth = self.throw(referee, question.opening, question.at - 1)
+        if question.disputed:
+            if truth.values is None:
+                return self.director("void_dice", referee)
+            return self.director("set_dice", referee, "-".join(map(str, truth.values)))
+        by = referee.to_act
+        assert by is not None
+        rng = _rng(self.seed, "answer", referee.events)
+        if question.answers and rng.random() < self.temper.disagree:
+            # the second player sees it otherwise: a rethrow against an answer that counts, or the other way
+            first = question.answers[0][1]
+            return ev.ThrowConfirmed(by) if first == "rethrow" else ev.RethrowCalled(by)
+        if truth.values is None:
+            return ev.ThrowConfirmed(by) if question.values is None else ev.RethrowCalled(by)
+        read = question.values
+        same = read is not None and (read == truth.values if question.opening else sorted(read) == sorted(truth.values))
+        return ev.ThrowConfirmed(by) if same else ev.ThrowCorrected(by, truth.values)
 
     def wants_to_double(self, referee: Referee, rng: random.Random) -> bool:
         """Double now and then when clearly ahead in the race."""

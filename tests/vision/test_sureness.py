@@ -35,7 +35,7 @@ def test_a_clear_throw_is_sure_in_both_settings() -> None:
 
 
 def test_a_value_read_with_low_confidence_is_in_doubt_only_below_the_setting() -> None:
-    obs = throw(die(700, confidence=0.95), die(800, 300))
+    obs = throw(die(700, confidence=0.9), die(800, 300))
     assert doubts(obs, CAL, SHAPE, TOURNAMENT) == ("low_confidence",)
     assert doubts(obs, CAL, SHAPE, CASUAL) == ()
 
@@ -48,7 +48,7 @@ def test_a_borderline_cocked_probability_is_in_doubt_on_either_side_of_the_call(
     barely_cocked = throw(die(700, cocked=0.55), die(800, 300))
     assert barely_cocked.reason == "cocked"
     assert doubts(barely_cocked, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
-    surely_cocked = throw(die(700, cocked=0.95), die(800, 300, confidence=0.5))
+    surely_cocked = throw(die(700, cocked=0.95), die(800, 300, confidence=0.75))
     assert doubts(surely_cocked, CAL, SHAPE, TOURNAMENT) == ()  # void either way
 
 
