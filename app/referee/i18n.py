@@ -474,6 +474,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "box": "Box", "captain": "Captain", "line": "Line", "ledger": "Ledger", "out": "out", "team": "team",
         "box_doubles": "Box doubles", "box_take": "Box takes", "box_drop": "Box drops", "box_beaver": "Box beavers",
         "box_raccoon": "Box raccoons", "raccoon": "Raccoon", "centre": "centre",
+        "confirm_dice": "Confirm the dice", "rethrow": "Rethrow",
     },
     "tr": {
         "title": "Tavla hakemi", "setup": "Kurulum", "play": "Oyun", "director": "Hakem", "history": "Geçmiş",
@@ -500,6 +501,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "box": "Kutu", "captain": "Kaptan", "line": "Sıra", "ledger": "Hesap", "out": "oyun dışı", "team": "takım",
         "box_doubles": "Kutu çevirir", "box_take": "Kutu kabul", "box_drop": "Kutu red", "box_beaver": "Kutu beaver",
         "box_raccoon": "Kutu raccoon", "raccoon": "Raccoon", "centre": "ortada",
+        "confirm_dice": "Zarı onayla", "rethrow": "Yeniden at",
     },
 }
 

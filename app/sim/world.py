@@ -28,7 +28,7 @@ cube and drops the others). Later games double and answer by the race.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from app.referee import events as ev
@@ -97,7 +97,7 @@ class World:
             start = referee.position
             if self.sensing_board and (referee.board is None or not referee.board.same_board(start)):
                 return snapshot_of(start)
-            return self.throw(referee, opening=True)
+            return self.throw(rng, opening=True)
         mover = referee.mover
         if stage is Stage.ILLEGAL:
             return ev.CorrectIllegal(mover.other)
@@ -121,15 +121,12 @@ class World:
             if (referee.chouette is None and referee.match.game.may_double(mover)
                     and self.wants_to_double(referee, rng)):
                 return ev.DoubleOffered(mover)
-            return self.throw(referee, opening=False)
+            return self.throw(rng, opening=False)
         return self.play_step(referee, last, rng)
 
     # ------------------------------------------------------------- throws
 
-    def throw(self, referee: Referee, opening: bool, at: int | None = None) -> ev.DiceObserved:
-        """The throw made when the referee had seen ``at`` events (now by default): the players remember it when
-        the camera asks about it."""
-        rng = _rng(self.seed, "event", "throw", referee.events if at is None else at)
+    def throw(self, rng: random.Random, opening: bool) -> ev.DiceObserved:
         if rng.random() < self.temper.void_throw:
             return ev.DiceObserved(None, void=rng.choice(VOID_REASONS))
         values = (rng.randint(1, 6), rng.randint(1, 6))
@@ -140,7 +137,7 @@ class World:
         """The players look at the dice the camera is not sure of and answer by what they see."""
         question = referee.question
         assert question is not None
-        truth = self.throw(referee, question.opening, question.at - 1)
+        truth = self.thrown(referee)
         if question.disputed:
             if truth.values is None:
                 return self.director("void_dice", referee)
@@ -157,6 +154,15 @@ class World:
         read = question.values
         same = read is not None and (read == truth.values if question.opening else sorted(read) == sorted(truth.values))
         return ev.ThrowConfirmed(by) if same else ev.ThrowCorrected(by, truth.values)
+
+    def thrown(self, referee: Referee) -> ev.DiceObserved:
+        """What the players threw when the camera raised the question they answer now: the world's throw then,
+        made again from the referee as it was (the question is all the throw changed)."""
+        question = referee.question
+        assert question is not None
+        intention = self.next_event(replace(referee, question=None, events=question.at - 1), None)
+        assert isinstance(intention, ev.DiceObserved), intention
+        return intention
 
     def wants_to_double(self, referee: Referee, rng: random.Random) -> bool:
         """Double now and then when clearly ahead in the race."""

@@ -107,6 +107,13 @@ def test_the_play_screen_shows_the_dice_as_the_camera_read_them(ran: tuple[dict[
     assert str(result["dice_text"]).startswith("Kamera: ")
 
 
+def test_an_unsure_throw_is_asked_on_the_play_screen_and_confirmed_with_a_tap(
+        ran: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran
+    assert "Kamera bu atıştan emin değil" in str(result["question_banner"])
+    assert isinstance(result["confirmed"], int) and result["confirmed"] >= 1
+
+
 def test_the_director_screen_needs_the_pin(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     assert result["halted_banner"].startswith("Hakem çağrıldı")  # type: ignore[union-attr]

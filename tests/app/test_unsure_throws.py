@@ -66,7 +66,8 @@ def test_the_opening_throw_questioned_keeps_white_die_first() -> None:
 def test_the_simulated_players_answer_by_what_they_threw() -> None:
     world = World(5)
     referee = black_to_throw()
-    truth = world.throw(referee, opening=False)
+    truth = world.next_event(referee, None)  # what Black throws now
+    assert isinstance(truth, ev.DiceObserved)
     asked = Table(referee)
     if truth.values is None:
         asked.send(ev.ThrowQuestioned((6, 6), doubts=("borderline_cocked",), thrower=B))
