@@ -75,7 +75,7 @@ def ran_chouette(display: str, tmp_path_factory: pytest.TempPathFactory) -> tupl
 def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     screens = result["screens"]
-    assert isinstance(screens, dict) and set(screens) == {"setup", "play", "director", "history", "play_en"}
+    assert isinstance(screens, dict) and set(screens) == {"setup", "play", "question", "director", "history", "play_en"}
     for path in screens.values():
         data = Path(path).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
