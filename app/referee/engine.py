@@ -36,7 +36,7 @@ from app.referee.handlers.clock import ClockHandlers
 from app.referee.handlers.director import DirectorHandlers
 from app.referee.rulings import Reaction
 from app.referee.setup import MatchSetup, Mode, Policy
-from app.referee.state import Aids, FlaggedPlay, Irregularity, LastPlay, Stage, Tally, game_of, offers
+from app.referee.state import Aids, FlaggedPlay, Irregularity, LastPlay, Question, Stage, Tally, game_of, offers
 from rules.chouette import Chouette, CubeMove, MemberCube
 from rules.errors import RulesError
 from rules.game import Game, Phase
@@ -46,7 +46,8 @@ from rules.play import Play
 from rules.position import Color, Position
 from rules.steprules import Landing
 
-__all__ = ["Aids", "FlaggedPlay", "Irregularity", "LastPlay", "Referee", "Stage", "Tally", "game_of", "offers"]
+__all__ = ["Aids", "FlaggedPlay", "Irregularity", "LastPlay", "Question", "Referee", "Stage", "Tally", "game_of",
+           "offers"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ class Referee:
     times: tuple[int, int] | None = None
     """The clock's last reported remaining times (ms), White then Black."""
     flagged: FlaggedPlay | None = None
+    question: Question | None = None
+    """An unsure throw waiting for the players' (or the director's) answer; it has not taken effect."""
     halted: bool = False
     last_play: LastPlay | None = None
     last_throw: tuple[int, int] | None = None
@@ -119,6 +122,8 @@ class Referee:
             return Stage.OVER
         if self.halted:
             return Stage.HALTED
+        if self.question is not None:
+            return Stage.QUESTION
         if self.flagged is not None:
             return Stage.ILLEGAL
         if self.chouette is not None:
@@ -170,6 +175,10 @@ class Referee:
 
     @property
     def to_act(self) -> Color | None:
+        question = self.question
+        if question is not None and not question.disputed:
+            answered = {answer[0] for answer in question.answers}
+            return next((color for color in question.asked if color not in answered), None)
         if self.flagged is not None:
             return self.flagged.mover.other
         if self.chouette is not None:
@@ -303,5 +312,13 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_director_override(event)
         case ev.TimeCorrected():
             step.on_time_corrected(event)
+        case ev.ThrowQuestioned():
+            step.on_throw_questioned(event)
+        case ev.ThrowConfirmed():
+            step.on_throw_confirmed(event)
+        case ev.ThrowCorrected():
+            step.on_throw_corrected(event)
+        case ev.RethrowCalled():
+            step.on_rethrow_called(event)
         case _:
             assert_never(event)

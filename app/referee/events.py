@@ -84,15 +84,41 @@ class DiceObserved(Event):
     thrower: Color | None = None
 
     def __post_init__(self) -> None:
-        if self.void is None and self.values is None:
-            raise ValueError("a throw that is not void needs two values")
-        if self.values is not None:
-            object.__setattr__(self, "values", _pair(self.values))
-        if self.void is not None and not isinstance(self.void, VoidReason):
-            object.__setattr__(self, "void", VoidReason(self.void))
-        object.__setattr__(self, "confidences", tuple(float(c) for c in self.confidences))
-        if self.thrower is not None:
-            object.__setattr__(self, "thrower", _color(self.thrower))
+        _check_reading(self)
+
+
+@dataclass(frozen=True)
+class ThrowQuestioned(Event):
+    """A throw the camera is not sure of: its reading (two values, or void with the reason) and its doubts
+    (``low_confidence``, ``borderline_cocked``, ``near_bar``, ``near_frame``, ``near_picture_edge``,
+    ``third_object``). It never takes effect by itself: the players, or the director, answer it."""
+
+    kind: ClassVar[str] = "throw_questioned"
+    values: tuple[int, int] | None
+    void: VoidReason | None = None
+    doubts: tuple[str, ...] = ()
+    confidences: tuple[float, ...] = ()
+    thrower: Color | None = None
+
+    def __post_init__(self) -> None:
+        _check_reading(self)
+        doubts = tuple(self.doubts) if isinstance(self.doubts, (tuple, list)) else None
+        if not doubts or not all(isinstance(d, str) and d.isidentifier() and len(d) <= 40 for d in doubts):
+            raise ValueError(f"a questioned throw names its doubts (short words), not {self.doubts!r}")
+        object.__setattr__(self, "doubts", doubts)
+
+
+def _check_reading(event: DiceObserved | ThrowQuestioned) -> None:
+    """A camera's reading: two values or void with a known reason, confidences, who threw when known."""
+    if event.void is None and event.values is None:
+        raise ValueError("a throw that is not void needs two values")
+    if event.values is not None:
+        object.__setattr__(event, "values", _pair(event.values))
+    if event.void is not None and not isinstance(event.void, VoidReason):
+        object.__setattr__(event, "void", VoidReason(event.void))
+    object.__setattr__(event, "confidences", tuple(float(c) for c in event.confidences))
+    if event.thrower is not None:
+        object.__setattr__(event, "thrower", _color(event.thrower))
 
 
 @dataclass(frozen=True)
@@ -285,6 +311,32 @@ class CorrectIllegal(Touch):
     kind: ClassVar[str] = "correct_illegal"
 
 
+@dataclass(frozen=True)
+class ThrowConfirmed(Touch):
+    """``by`` confirms the camera's reading of the questioned throw with one tap."""
+
+    kind: ClassVar[str] = "throw_confirmed"
+
+
+@dataclass(frozen=True)
+class ThrowCorrected(Touch):
+    """``by`` corrects the questioned throw to ``values`` (for the opening throw: White's die, Black's die)."""
+
+    kind: ClassVar[str] = "throw_corrected"
+    values: tuple[int, int] = (1, 1)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "values", _pair(self.values))
+
+
+@dataclass(frozen=True)
+class RethrowCalled(Touch):
+    """``by`` calls for the questioned throw to be thrown again (a die cocked or off the surface after all)."""
+
+    kind: ClassVar[str] = "rethrow_called"
+
+
 CUBE_MOVES = ("double", "take", "drop", "beaver", "raccoon")
 
 
@@ -388,7 +440,7 @@ InputEvent = Union[
     DoubleOffered, DoubleTaken, DoubleDropped, Beavered, Raccooned, ResignationOffered, DoubleNamed,
     ResignationAccepted, ResignationRejected, AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay,
     TimeCorrected,
-    DirectorOverride, MemberCubeMoved,
+    DirectorOverride, MemberCubeMoved, ThrowQuestioned, ThrowConfirmed, ThrowCorrected, RethrowCalled,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in typing.get_args(InputEvent)}

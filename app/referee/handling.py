@@ -88,6 +88,9 @@ class Handling:
         if stage is Stage.ILLEGAL:
             self.say("choose_first", Level.WARNING, player=self.state.to_act)
             return False
+        if stage is Stage.QUESTION:
+            self.say("answer_question_first", Level.WARNING, player=self.state.to_act)
+            return False
         return True
 
     def set_remaining(self, color: Color, remaining_ms: int) -> None:

@@ -22,6 +22,22 @@ _RULINGS: dict[str, dict[str, str]] = {
         "opening_won": "{player} starts ({white} against {black}){starts}.",
         "set_up_board": "The board is not in the starting position: set it up.",
         "void_throw": "Void throw: {reason}. Throw both dice again.",
+        "throw_questioned": "The camera is not sure of this throw ({doubts}): it reads {dice}. {asked}: confirm, "
+                            "correct the dice or call a rethrow.",
+        "void_questioned": "The camera is not sure of this throw ({doubts}): it reads it void ({reason}). {asked}: "
+                           "confirm, correct the dice or call a rethrow.",
+        "throw_confirmed": "{player} confirms the camera's reading.",
+        "throw_corrected": "{player} corrects the dice to {dice}.",
+        "rethrow_called": "{player} calls a rethrow.",
+        "question_disputed": "The players do not agree about the throw: the director decides.",
+        "rethrow": "The throw does not count: throw both dice again.",
+        "director_rethrow": "The director rules the throw void: throw both dice again.",
+        "director_dice": "The director rules the throw {dice}.",
+        "no_question": "There is no throw waiting to be confirmed.",
+        "director_decides": "{player}: the players disagreed, the director decides this throw.",
+        "not_asked": "{player} is not asked about this throw: {asked} answer.",
+        "already_answered": "{player} has already answered about this throw.",
+        "answer_question_first": "The throw waits to be confirmed first ({player}).",
         "dice": "{player} rolled {dice}.",
         "no_move": "{player} cannot move with {dice}: the turn is lost. Press the clock.",
         "early_throw": "{player} threw before {waiting} pressed the clock: the throw does not count.",
@@ -119,6 +135,22 @@ _RULINGS: dict[str, dict[str, str]] = {
         "opening_won": "{player} başlar ({white} - {black}){starts}.",
         "set_up_board": "Tahta başlangıç dizilişinde değil: pulları dizin.",
         "void_throw": "Geçersiz atış: {reason}. İki zar yeniden atılır.",
+        "throw_questioned": "Kamera bu atıştan emin değil ({doubts}): {dice} okuyor. {asked}: onaylayın, zarı "
+                            "düzeltin ya da yeniden atış isteyin.",
+        "void_questioned": "Kamera bu atıştan emin değil ({doubts}): atışı geçersiz okuyor ({reason}). {asked}: "
+                           "onaylayın, zarı düzeltin ya da yeniden atış isteyin.",
+        "throw_confirmed": "{player} kameranın okuduğu zarı onayladı.",
+        "throw_corrected": "{player} zarı {dice} olarak düzeltti.",
+        "rethrow_called": "{player} yeniden atış istedi.",
+        "question_disputed": "Oyuncular atışta anlaşamadı: karar hakemin.",
+        "rethrow": "Atış sayılmadı: iki zar yeniden atılır.",
+        "director_rethrow": "Hakem atışı geçersiz saydı: iki zar yeniden atılır.",
+        "director_dice": "Hakem kararı: zar {dice}.",
+        "no_question": "Onay bekleyen bir atış yok.",
+        "director_decides": "{player}: oyuncular anlaşamadı, bu atışa hakem karar verir.",
+        "not_asked": "Bu atış {player} oyuncusuna sorulmadı: {asked} cevap verir.",
+        "already_answered": "{player} bu atış için zaten cevap verdi.",
+        "answer_question_first": "Önce atış onaylanmalı ({player}).",
         "dice": "{player} {dice} attı.",
         "no_move": "{player} {dice} ile oynayamıyor: zar yanar. Saate basın.",
         "early_throw": "{player}, {waiting} saate basmadan zar attı: atış sayılmaz.",
@@ -215,6 +247,10 @@ _WORDS: dict[str, dict[str, str]] = {
         "cocked": "a die is cocked", "wrong_half": "the dice are not in the thrower's right-hand half",
         "off_board": "a die left the board", "dice_count": "two dice were not seen",
         "unreadable": "the dice cannot be read",
+        "low_confidence": "a value is hard to read", "borderline_cocked": "a die may be cocked",
+        "near_bar": "a die lies near the bar", "near_frame": "a die lies near the frame",
+        "near_picture_edge": "a die lies at the picture's edge", "third_object": "a third object was seen",
+        "and": " and ",
         "clock": "clock", "board": "sensing board", "camera": "camera",
         "dropped": " (double refused)", "resigned": " (resigned)", "borne off": "",
         "mother pinned": " (mother pinned)",
@@ -235,6 +271,10 @@ _WORDS: dict[str, dict[str, str]] = {
         "cocked": "kırık zar", "wrong_half": "zarlar atanın sağ yarısına düşmedi",
         "off_board": "zar tahtanın dışına düştü", "dice_count": "iki zar görülmedi",
         "unreadable": "zarlar okunamadı",
+        "low_confidence": "bir zar zor okunuyor", "borderline_cocked": "bir zar kırık olabilir",
+        "near_bar": "bir zar bara yakın", "near_frame": "bir zar kenara yakın",
+        "near_picture_edge": "bir zar görüntünün kenarında", "third_object": "üçüncü bir nesne görüldü",
+        "and": " ve ",
         "clock": "Saat", "board": "Algılayıcı tahta", "camera": "Kamera",
         "dropped": " (küp reddedildi)", "resigned": " (pes etti)", "borne off": "",
         "mother pinned": " (ana pul kapıldı)",
@@ -380,6 +420,10 @@ def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) 
             values[key] = "; ".join(violation_text(str(v), language) for v in value) or "-"
         elif key == "numbers" and isinstance(value, list):
             values[key] = ", ".join(str(v) for v in value)
+        elif key == "doubts" and isinstance(value, list):
+            values[key] = ", ".join(word(str(v), language) for v in value)
+        elif key == "asked" and isinstance(value, list):
+            values[key] = word("and", language).join(_name(v, players) for v in value)
         elif key in ("problems", "options", "legal") and isinstance(value, list):
             values[key] = "; ".join(str(v) for v in value)
         elif key == "targets" and isinstance(value, list):
@@ -433,6 +477,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "box": "Box", "captain": "Captain", "line": "Line", "ledger": "Ledger", "out": "out", "team": "team",
         "box_doubles": "Box doubles", "box_take": "Box takes", "box_drop": "Box drops", "box_beaver": "Box beavers",
         "box_raccoon": "Box raccoons", "raccoon": "Raccoon", "centre": "centre",
+        "confirm_dice": "Confirm the dice", "rethrow": "Rethrow",
     },
     "tr": {
         "title": "Tavla hakemi", "setup": "Kurulum", "play": "Oyun", "director": "Hakem", "history": "Geçmiş",
@@ -464,6 +509,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "box": "Kutu", "captain": "Kaptan", "line": "Sıra", "ledger": "Hesap", "out": "oyun dışı", "team": "takım",
         "box_doubles": "Kutu çevirir", "box_take": "Kutu kabul", "box_drop": "Kutu red", "box_beaver": "Kutu beaver",
         "box_raccoon": "Kutu raccoon", "raccoon": "Raccoon", "centre": "ortada",
+        "confirm_dice": "Zarı onayla", "rethrow": "Yeniden at",
     },
 }
 

@@ -36,6 +36,9 @@ class Stage(enum.Enum):
     """Acey-deucey: the side to move names the double it plays after a 1-2."""
     ILLEGAL = "illegal"
     """A flagged play waits for the opponent's choice: accept it or have it corrected."""
+    QUESTION = "question"
+    """The camera was not sure of a throw: it waits for the players (or the director) to confirm it, correct it
+    or call a rethrow."""
     HALTED = "halted"
     """The director was called; both clocks stand still until the director resumes."""
     OVER = "over"
@@ -51,6 +54,27 @@ class FlaggedPlay:
     dice: tuple[int, ...]
     violations: tuple[str, ...]
     unfinished: bool
+
+
+Answer = tuple[Color, str, Union[tuple[int, int], None]]
+"""Who answered a question, how ("confirm", "correct", "rethrow") and, for a correction, the dice."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """An unsure throw waiting for people: the reading (values, or void with its reason), who threw it, the
+    doubts, who must answer, the answers so far, and whether they disagreed (then the director decides)."""
+
+    values: tuple[int, int] | None
+    void: str | None
+    thrower: Color | None
+    doubts: tuple[str, ...]
+    asked: tuple[Color, ...]
+    answers: tuple[Answer, ...] = ()
+    disputed: bool = False
+    opening: bool = False
+    at: int = 0
+    """The number of the event that raised it (the referee's event count then)."""
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class SimulatedCamera:
         self.last: Shot | None = None
         self.shots = 0
 
-    def __call__(self, intention: ev.DiceObserved, referee: Referee) -> ev.DiceObserved:
+    def __call__(self, intention: ev.DiceObserved, referee: Referee) -> ev.DiceObserved | ev.ThrowQuestioned:
         return self.shoot(intention, referee).event
 
     def shoot(self, intention: ev.DiceObserved, referee: Referee) -> Shot:
@@ -68,7 +68,7 @@ class SimulatedCamera:
         image = self.frame(rng, self.dice(rng, kind, values, SEAT[thrower]))
         observation = self.reader.read(image, self.calibration, "bottom", reference=self.before)
         self.shots += 1
-        self.last = shot(image, observation, referee)
+        self.last = shot(image, observation, referee, self.calibration)
         return self.last
 
     # ------------------------------------------------------------------ drawing

@@ -9,7 +9,10 @@ intentions: :class:`app.sim.table.SimulatedTable` carries them out on the
 device simulators and the camera, and the referee gets what those report.
 
 What it stages, so that the demo shows every procedure: void throws (cocked
-dice, dice in the wrong half) now and then, doubles with takes and drops,
+dice, dice in the wrong half) now and then, the answers to the throws the
+camera is not sure of (the players look at the dice: they confirm a right
+reading, correct a wrong one, call a rethrow when the throw was void; in a
+tournament now and then the second player disagrees and the director decides), doubles with takes and drops,
 one illegal play per match (flagged, then corrected at the opponent's
 choice), one early throw by the waiting player, the clock's remaining times
 with a simple delay, and every play made checker by checker on the sensing
@@ -25,7 +28,7 @@ cube and drops the others). Later games double and answer by the race.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from app.referee import events as ev
@@ -54,6 +57,8 @@ class Temper:
     """The turn of game 1 played illegally, then corrected (0: never)."""
     slow_move: float = 0.03
     """Chance that a player thinks longer than the delay and spends reserve time."""
+    disagree: float = 0.2
+    """Chance, in a tournament, that the second player answers a question differently (the director decides)."""
 
 
 def _rng(seed: int, *key: object) -> random.Random:
@@ -74,15 +79,16 @@ class World:
         self._plays: dict[tuple[object, ...], tuple[Play, bool]] = {}
         """A cache of each turn's chosen play; a pure function of its key, so it holds no state."""
 
-    def director(self, command: str, referee: Referee) -> ev.DirectorOverride:
+    def director(self, command: str, referee: Referee, argument: str = "") -> ev.DirectorOverride:
         """The director's override as the tablet makes it from the PIN typed (the scrypt key worked out once)."""
         stored = referee.setup.pin_hash
         if not stored:
-            return ev.DirectorOverride(command)
+            return ev.DirectorOverride(command, argument)
         if stored not in self._pin_keys:
             self._pin_keys[stored] = pin_key(self.director_pin, stored)
         key = self._pin_keys[stored]
-        return ev.DirectorOverride(command, proof=proof(key, stored, referee.director_overrides) if key else "")
+        made = proof(key, stored, referee.director_overrides) if key else ""
+        return ev.DirectorOverride(command, argument, proof=made)
 
     def next_event(self, referee: Referee, last: ev.Event | None) -> ev.Event:
         stage = referee.stage
@@ -107,6 +113,8 @@ class World:
             return ev.DoubleNamed(mover, rng.randint(1, 6))
         if stage is Stage.HALTED:
             return self.director("resume", referee)
+        if stage is Stage.QUESTION:
+            return self.answer_question(referee)
         if not referee.clock_started:
             return ev.ClockPressed(mover.other, *self.times(referee, None, 0))
         if stage is Stage.ROLL:
@@ -124,6 +132,37 @@ class World:
         values = (rng.randint(1, 6), rng.randint(1, 6))
         confidence = tuple(round(0.9 + rng.random() * 0.1, 3) for _ in values)
         return ev.DiceObserved(values, confidences=confidence)
+
+    def answer_question(self, referee: Referee) -> ev.Event:
+        """The players look at the dice the camera is not sure of and answer by what they see."""
+        question = referee.question
+        assert question is not None
+        truth = self.thrown(referee)
+        if question.disputed:
+            if truth.values is None:
+                return self.director("void_dice", referee)
+            return self.director("set_dice", referee, "-".join(map(str, truth.values)))
+        by = referee.to_act
+        assert by is not None
+        rng = _rng(self.seed, "answer", referee.events)
+        if question.answers and rng.random() < self.temper.disagree:
+            # the second player sees it otherwise: a rethrow against an answer that counts, or the other way
+            first = question.answers[0][1]
+            return ev.ThrowConfirmed(by) if first == "rethrow" else ev.RethrowCalled(by)
+        if truth.values is None:
+            return ev.ThrowConfirmed(by) if question.values is None else ev.RethrowCalled(by)
+        read = question.values
+        same = read is not None and (read == truth.values if question.opening else sorted(read) == sorted(truth.values))
+        return ev.ThrowConfirmed(by) if same else ev.ThrowCorrected(by, truth.values)
+
+    def thrown(self, referee: Referee) -> ev.DiceObserved:
+        """What the players threw when the camera raised the question they answer now: the world's throw then,
+        made again from the referee as it was (the question is all the throw changed)."""
+        question = referee.question
+        assert question is not None
+        intention = self.next_event(replace(referee, question=None, events=question.at - 1), None)
+        assert isinstance(intention, ev.DiceObserved), intention
+        return intention
 
     def wants_to_double(self, referee: Referee, rng: random.Random) -> bool:
         """Double now and then when clearly ahead in the race."""

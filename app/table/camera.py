@@ -60,6 +60,9 @@ class LiveCamera:
         self._armed = threading.Event()
         self._stop = threading.Event()
         self._calibration: Calibration | None = None
+        self.calibration: Calibration | None = None
+        """The board the throws are read on (tapped or found), once reading started: a die near the bar or the
+        frame is doubted by it."""
         self._thread = threading.Thread(target=self._run, name=f"camera {spec}", daemon=True)
 
     def start(self) -> LiveCamera:
@@ -109,7 +112,7 @@ class LiveCamera:
                 latest = self._show(frame)
             if self._stop.is_set():
                 return
-            calibration = self._calibrate(latest.image)  # the dice are judged as White (bottom) sees them: the
+            calibration = self.calibration = self._calibrate(latest.image)  # judged as White (bottom) sees them: the
             # referee judges them again for whoever threw (app.sim.camera.camera_event)
             for observation in watch(self._stream(latest, frames), reader, calibration, "bottom", self.still_seconds):
                 image = self._picture

@@ -7,6 +7,10 @@ mover's when they are split, the waiting player's when both lie in theirs: an ea
 The verdict itself, its reasons and their order, is vision's (:func:`vision.verdict.judged_for`), asked for
 that thrower; this module only turns its answer into the referee's :class:`app.referee.events.DiceObserved`
 and hands it to the session.
+
+A call vision is not sure of (:func:`vision.sureness.doubts`: the tournament setting in tournament mode, the
+casual one in casual mode) becomes a :class:`app.referee.events.ThrowQuestioned` instead, carrying the
+reading and its doubts: the referee lets it take effect only when the players or the director answer it.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from numpy.typing import NDArray
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
+from app.referee.setup import Mode
 from rules.position import Color
-from vision import DieReading, ThrowObservation
+from vision import Calibration, DieReading, ThrowObservation
+from vision.sureness import CASUAL, TOURNAMENT, Sureness, doubts
 from vision.verdict import Thrower, judged_for, seen_by
 
 Image = NDArray[np.uint8]
@@ -35,7 +41,7 @@ class Shot:
 
     image: Image
     dice: tuple[DieReading, ...]
-    event: ev.DiceObserved
+    event: ev.DiceObserved | ev.ThrowQuestioned
     thrower: Color | None
 
     def crops(self, margin: float = 0.6) -> list[Image]:
@@ -49,43 +55,64 @@ class Shot:
         return out
 
 
-def hand_over(image: Image, observation: ThrowObservation, session: Session) -> Shot:
+def hand_over(image: Image, observation: ThrowObservation, session: Session,
+              calibration: Calibration | None = None) -> Shot:
     """A settled throw made the referee's event and handed to the session (journaled, then ruled on)."""
-    taken = shot(image, observation, session.referee)
+    taken = shot(image, observation, session.referee, calibration)
     session.submit(taken.event)
     return taken
 
 
-def shot(image: Image, observation: ThrowObservation, referee: Referee) -> Shot:
-    """The settled throw in ``image`` (``observation``: as the bottom player sees it), ready for the referee."""
-    event, thrower = throw_event(observation, referee)
+def shot(image: Image, observation: ThrowObservation, referee: Referee,
+         calibration: Calibration | None = None) -> Shot:
+    """The settled throw in ``image`` (``observation``: as the bottom player sees it), ready for the referee;
+    ``calibration``, the board the reader placed the dice on, lets a die near the bar or the frame be doubted."""
+    event, thrower = throw_event(observation, referee, calibration, image.shape)
     return Shot(image, observation.dice, event, thrower)
 
 
-def throw_event(observation: ThrowObservation, referee: Referee) -> tuple[ev.DiceObserved, Color | None]:
+def sureness_for(referee: Referee) -> Sureness:
+    """The thresholds that make a call sure: strict in tournament mode, looser in casual mode."""
+    return TOURNAMENT if referee.mode is Mode.TOURNAMENT else CASUAL
+
+
+def throw_event(observation: ThrowObservation, referee: Referee, calibration: Calibration | None = None,
+                image_shape: tuple[int, ...] | None = None
+                ) -> tuple[ev.DiceObserved | ev.ThrowQuestioned, Color | None]:
     """The referee's event for a settled throw (read as the bottom player sees it), and who threw it (None for
-    the opening throw, or when no die was seen)."""
+    the opening throw, or when no die was seen): a :class:`ThrowQuestioned` when the call is not sure."""
+    judged, thrower = judged_throw(observation, referee)
+    event = _event(judged, thrower)
+    doubted = doubts(judged, calibration, image_shape, sureness_for(referee))
+    if not doubted:
+        return event, thrower
+    return ev.ThrowQuestioned(event.values, event.void, doubted, event.confidences, event.thrower), thrower
+
+
+def judged_throw(observation: ThrowObservation, referee: Referee) -> tuple[ThrowObservation, Color | None]:
+    """The throw judged for whoever threw it, and who that was (None for the opening throw or no die seen)."""
     dice = observation.dice
     if referee.stage is Stage.OPENING:
-        opening = judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True)
-        if not opening.valid:
-            return _void(opening), None
-        white = next(d.value for d in dice if d.zone == "right_half")
-        black = next(d.value for d in dice if d.zone == "wrong_half")
-        assert white is not None and black is not None
-        return ev.DiceObserved((white, black), confidences=_confidences(opening)), None
+        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True), None
     mover = referee.mover
     waiting = mover.other
     thrower = mover
     if dice and all(d.zone == "right_half" for d in seen_by(dice, SEAT[waiting])):
         thrower = waiting  # the waiting player threw (too early, or out of turn)
-    judged = judged_for(dice, SEAT[thrower], calibrated=True)
-    seen = thrower if dice else None
+    return judged_for(dice, SEAT[thrower], calibrated=True), thrower if dice else None
+
+
+def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:
     values = judged.values
     if values is None:
-        return _void(judged), seen
+        return _void(judged)
+    if thrower is None:  # the opening throw (a valid throw has dice): White's die, Black's die
+        white = next(d.value for d in judged.dice if d.zone == "right_half")
+        black = next(d.value for d in judged.dice if d.zone == "wrong_half")
+        assert white is not None and black is not None
+        return ev.DiceObserved((white, black), confidences=_confidences(judged))
     # the thrower named even when it is the mover: a mover throwing twice is told from an early throw
-    return ev.DiceObserved(values, confidences=_confidences(judged), thrower=seen), seen
+    return ev.DiceObserved(values, confidences=_confidences(judged), thrower=thrower)
 
 
 def _void(observation: ThrowObservation) -> ev.DiceObserved:

@@ -111,7 +111,8 @@ class LiveStation:
         """A settled throw from the live camera (on the main thread), handed to the referee."""
         if self.session is None:
             return
-        self.last_shot = hand_over(image, observation, self.session)
+        calibration = self.live_camera.calibration if self.live_camera is not None else None
+        self.last_shot = hand_over(image, observation, self.session, calibration)
 
     def camera_link(self, up: bool, detail: str) -> None:
         """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""

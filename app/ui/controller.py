@@ -292,4 +292,5 @@ _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}
 
 _STEP_ENDS = {"dice", "play_ok", "void_throw", "opening_tie", "opening_won", "illegal_play", "unfinished_play",
               "double_offered", "taken", "game_over", "match_over", "illegal_corrected", "early_throw",
-              "member_double", "member_take", "member_drop", "member_beaver", "member_raccoon", "chouette_settled"}
+              "member_double", "member_take", "member_drop", "member_beaver", "member_raccoon", "chouette_settled",
+              "throw_questioned", "void_questioned"}  # an unsure throw: the players answer it on the screen

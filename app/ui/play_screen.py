@@ -104,7 +104,11 @@ class PlayScreen(TavlaScreen):
             return
         parts = text.replace("-", " ").split()
         if len(parts) == 2 and all(p.isdigit() and len(p) == 1 for p in parts):
-            self.act(ev.ManualDice((int(parts[0]), int(parts[1]))))
+            dice = (int(parts[0]), int(parts[1]))
+            session = self.controller.session
+            to_act = session.referee.to_act if session is not None else None
+            asked = session is not None and session.referee.stage is Stage.QUESTION and to_act is not None
+            self.act(ev.ThrowCorrected(to_act, dice) if asked and to_act is not None else ev.ManualDice(dice))
         else:
             self.act(ev.ManualPlay(text))
 
@@ -255,6 +259,9 @@ class PlayScreen(TavlaScreen):
         if stage is Stage.ILLEGAL:
             out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act)), True),
                     (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)), True)]
+        if stage is Stage.QUESTION:  # an unsure throw: confirm it, type the right dice below, or rethrow
+            out += [(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act)), False),
+                    (self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act)), False)]
         if stage is Stage.RESIGNATION:
             out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act)), True),
                     (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)), False)]

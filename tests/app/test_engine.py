@@ -471,7 +471,9 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.ResignationOffered(W, 2), ev.DoubleNamed(W, 4),
         ev.ResignationAccepted(B), ev.ResignationRejected(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
         ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", "ab" * 32),
-        ev.MemberCubeMoved("Deniz", "double", "Ayşe"), ev.TimeCorrected(W, 90_000, "director"),
+        ev.MemberCubeMoved("Deniz", "double", "Ayşe"), ev.TimeCorrected(W, 60000),
+        ev.ThrowQuestioned(None, ev.VoidReason.COCKED, ("borderline_cocked",), (0.55,), B),
+        ev.ThrowConfirmed(W), ev.ThrowCorrected(W, (6, 5)), ev.RethrowCalled(B),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
     for event in samples:

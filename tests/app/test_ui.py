@@ -75,8 +75,8 @@ def ran_chouette(display: str, tmp_path_factory: pytest.TempPathFactory) -> tupl
 def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     screens = result["screens"]
-    assert isinstance(screens, dict) and set(screens) == {"setup", "setup_en", "play", "director", "history",
-                                                          "play_en"}
+    assert isinstance(screens, dict) and set(screens) == {"setup", "setup_en", "play", "question", "director",
+                                                          "history", "play_en"}
     for path in screens.values():
         data = Path(path).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -123,6 +123,13 @@ def test_the_play_screen_shows_the_dice_as_the_camera_read_them(ran: tuple[dict[
     result, _ = ran
     assert isinstance(result["shots"], int) and result["shots"] >= 3  # throws went through the dice reader
     assert str(result["dice_text"]).startswith("Kamera: ")
+
+
+def test_an_unsure_throw_is_asked_on_the_play_screen_and_confirmed_with_a_tap(
+        ran: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran
+    assert "Kamera bu atıştan emin değil" in str(result["question_banner"])
+    assert isinstance(result["confirmed"], int) and result["confirmed"] >= 1
 
 
 def test_the_director_screen_needs_the_pin(ran: tuple[dict[str, object], Path]) -> None:

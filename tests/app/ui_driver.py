@@ -101,6 +101,21 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["dice_text"] = play.dice_text.text  # type: ignore[attr-defined]
     result["shots"] = camera.shots
     result["screens"]["play"] = shot(out, "2-play")
+    session = app.controller.session
+    assert session is not None
+    for _ in range(60):  # play on until the camera is unsure of a throw: the players answer it on the screen
+        if session.referee.stage is Stage.QUESTION:
+            break
+        tap(find_button(app.root, "Sim >"))
+        yield
+    result["question_banner"] = play.banner.text  # type: ignore[attr-defined]
+    result["screens"]["question"] = shot(out, "2-question")
+    question = session.referee.question
+    while question is not None and not question.disputed:
+        tap(find_button(app.root, "Zarı onayla"))  # each player asked confirms with one tap
+        yield
+        question = session.referee.question
+    result["confirmed"] = sum(1 for r in app.controller.log if r.code == "throw_confirmed")
     tap(find_button(app.root, "Hakem çağır"))
     yield
     result["halted_banner"] = play.banner.text  # type: ignore[attr-defined]

@@ -23,6 +23,10 @@ class ClockHandlers(PlayHandlers):
             return
         by = event.by
         to_act = state.to_act
+        if stage is Stage.QUESTION:  # the throw is not settled yet: whichever clock ran runs on
+            self.say("answer_question_first", Level.WARNING, player=to_act)
+            self.run_clock(state.clock)
+            return
         if not state.clock_started:
             if by is not state.mover or stage is not Stage.PLAY:
                 if to_act is not None:

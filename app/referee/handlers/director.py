@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.referee import events as ev
-from app.referee.handlers.throws import ThrowHandlers
+from app.referee.handlers.questions import QuestionHandlers
 from app.referee.pin import anchor_of, proves
 from app.referee.rulings import Level
 from app.referee.setup import Mode, Policy
@@ -14,7 +14,7 @@ from rules.game import Phase
 from rules.position import Color
 
 
-class DirectorHandlers(ThrowHandlers):
+class DirectorHandlers(QuestionHandlers):
     """Director events and what follows from them."""
 
     def on_call_director(self, event: ev.CallDirector) -> None:
@@ -83,6 +83,19 @@ class DirectorHandlers(ThrowHandlers):
         """The director voids or corrects the dice of a play not yet made (a misread, a cocked die missed)."""
         state = self.state
         before = state.before_dice
+        dice = None
+        if command == "set_dice":
+            try:
+                numbers = [int(part) for part in argument.replace("-", " ").split()]
+                if len(numbers) != 2:
+                    raise ValueError("two dice")
+                dice = ev.ManualDice((numbers[0], numbers[1])).values
+            except ValueError:
+                self.say("override_refused", Level.WARNING, command=command, reason="bad_dice")
+                return
+        if state.question is not None:
+            self.decide_question(command, dice)
+            return
         if state.stage is not Stage.PLAY or before is None:
             self.say("override_refused", Level.WARNING, command=command, reason="no_dice_to_change")
             return
@@ -94,14 +107,7 @@ class DirectorHandlers(ThrowHandlers):
                 self.run_clock(None)
                 self.set(clock_started=False)
             return
-        try:
-            numbers = [int(part) for part in argument.replace("-", " ").split()]
-            if len(numbers) != 2:
-                raise ValueError("two dice")
-            dice = ev.ManualDice((numbers[0], numbers[1])).values
-        except ValueError:
-            self.say("override_refused", Level.WARNING, command=command, reason="bad_dice")
-            return
+        assert dice is not None
         self.adopt(before, before_dice=None)
         self.say("dice_set", Level.INFO, player=state.mover, dice=list(dice))
         if opening:

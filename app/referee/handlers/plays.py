@@ -49,7 +49,7 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
                 if any(board.same_board(earlier) for earlier in seen[:-1]):
                     self.irregular("takeback", state.mover)
                 self.set(turn_boards=seen + (board,))
-        elif stage in (Stage.ROLL, Stage.DOUBLE, Stage.RESIGNATION):
+        elif stage in (Stage.ROLL, Stage.DOUBLE, Stage.RESIGNATION, Stage.QUESTION):
             previous = state.board
             moved = not board.same_board(state.position)
             was_moved = previous is not None and not previous.same_board(state.position)
@@ -60,7 +60,7 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
         state = self.state
         self.set(in_hand=state.in_hand + 1)
         stage = state.stage
-        if stage in (Stage.ROLL, Stage.DOUBLE, Stage.RESIGNATION, Stage.ILLEGAL):
+        if stage in (Stage.ROLL, Stage.DOUBLE, Stage.RESIGNATION, Stage.ILLEGAL, Stage.QUESTION):
             self.irregular("touched_out_of_turn", event.color, point=event.point, on_turn=state.mover)
             return
         if stage is not Stage.PLAY:

@@ -1,0 +1,159 @@
+"""Unsure throws: the camera's question never takes effect by itself; the players or the director answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.referee.i18n import _RULINGS, render
+from app.referee.rulings import ClockCommand
+from app.referee.setup import Mode
+from rules.position import Color
+from tests.app.table import Table
+from tests.app.test_engine import STORED, by_director
+
+W, B = Color.WHITE, Color.BLACK
+
+
+def rolling(mode: Mode = Mode.TOURNAMENT, **setup: Any) -> Table:
+    """White to throw after the opening and one play by Black (White's clock running)."""
+    table = Table(mode=mode, **setup)
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.press()
+    assert table.referee.stage is Stage.ROLL and table.referee.mover is B
+    return table
+
+
+def asked(values: tuple[int, int] | None = (5, 3), void: ev.VoidReason | None = None,
+          thrower: Color | None = B) -> ev.ThrowQuestioned:
+    return ev.ThrowQuestioned(values, void, ("low_confidence",), (0.93, 0.99), thrower)
+
+
+def test_an_unsure_throw_waits_and_the_casual_opponent_confirms_it_with_one_tap() -> None:
+    table = rolling(Mode.CASUAL)
+    before = table.referee.match
+    reaction = table.send(asked())
+    assert reaction.codes == ["throw_questioned"] and reaction.rulings[0].params["asked"] == ["white"]
+    assert table.referee.stage is Stage.QUESTION and table.referee.match == before and table.referee.dice is None
+    assert table.referee.to_act is W
+    assert table.send(ev.ThrowConfirmed(B)).codes == ["not_asked"]  # the thrower cannot confirm its own throw
+    assert table.send(ev.ThrowConfirmed(W)).codes == ["throw_confirmed", "dice"]
+    assert table.referee.stage in (Stage.PLAY,) and table.referee.dice == (5, 3)
+
+
+def test_tournament_needs_both_players_and_a_correction_takes_effect_when_they_agree() -> None:
+    table = rolling()
+    table.send(asked())
+    assert table.send(ev.ThrowCorrected(W, (5, 2))).codes == ["throw_corrected"]
+    assert table.referee.stage is Stage.QUESTION and table.referee.to_act is B
+    assert table.send(ev.ThrowCorrected(W, (5, 2))).codes == ["already_answered"]
+    assert table.send(ev.ThrowCorrected(B, (2, 5))).codes == ["throw_corrected", "dice"]
+    assert table.referee.dice == (5, 2)
+
+
+def test_a_disagreement_goes_to_the_director_who_needs_the_pin() -> None:
+    table = rolling(pin_hash=STORED)
+    table.send(asked())
+    table.send(ev.ThrowConfirmed(W))
+    assert table.send(ev.RethrowCalled(B)).codes == ["rethrow_called", "question_disputed"]
+    assert table.send(ev.ThrowConfirmed(B)).codes == ["director_decides"]
+    assert table.send(ev.DirectorOverride("set_dice", "6-4")).codes == ["pin_refused"]
+    assert table.referee.stage is Stage.QUESTION
+    assert by_director(table, "set_dice", "6-4").codes == ["director_dice", "dice"]
+    assert table.referee.dice == (6, 4)
+
+
+def test_a_rethrow_called_or_ruled_changes_nothing_but_the_question() -> None:
+    table = rolling(Mode.CASUAL)
+    before = table.referee.match
+    table.send(asked())
+    assert table.send(ev.RethrowCalled(W)).codes == ["rethrow_called", "rethrow"]
+    assert table.referee.stage is Stage.ROLL and table.referee.match == before
+    table.send(asked())
+    assert by_director(table, "void_dice").codes == ["director_rethrow", "rethrow"]
+    assert table.referee.stage is Stage.ROLL and table.referee.match == before
+
+
+def test_a_confirmed_void_reading_is_void_and_a_corrected_one_counts() -> None:
+    table = rolling(Mode.CASUAL)
+    assert table.send(asked(None, ev.VoidReason.COCKED)).codes == ["void_questioned"]
+    confirmed = table.send(ev.ThrowConfirmed(W))
+    assert confirmed.codes == ["throw_confirmed", "void_throw"] and table.referee.stage is Stage.ROLL
+    table.send(asked(None, ev.VoidReason.COCKED))
+    assert table.send(ev.ThrowCorrected(W, (4, 4))).codes == ["throw_corrected", "dice"]
+    assert table.referee.dice == (4, 4)
+
+
+def test_while_a_throw_waits_nothing_else_takes_effect() -> None:
+    table = rolling(Mode.CASUAL)
+    table.send(asked())
+    assert table.send(ev.DiceObserved((6, 6))).codes == ["answer_question_first"]
+    assert table.send(ev.DoubleOffered(B)).codes == ["answer_question_first"]
+    pressed = table.press(B)
+    assert pressed.codes == ["answer_question_first"] and pressed.commands == (ClockCommand(B),)
+    assert table.referee.stage is Stage.QUESTION and table.referee.dice is None
+    assert table.send(ev.ThrowConfirmed(W)).codes == ["throw_confirmed", "dice"]
+    assert table.send(ev.ThrowConfirmed(W)).codes == ["no_question"]
+
+
+def test_the_opening_throw_is_asked_of_both_players_in_order_white_then_black() -> None:
+    table = Table(mode=Mode.CASUAL)
+    table.board(table.referee.position)
+    assert table.send(asked((2, 6), thrower=None)).rulings[0].params["asked"] == ["white", "black"]
+    table.send(ev.ThrowConfirmed(B))
+    assert table.send(ev.ThrowCorrected(W, (6, 2))).codes == ["throw_corrected", "question_disputed"]
+    # no PIN in this set-up: anyone at the table acts as director
+    assert table.send(ev.DirectorOverride("set_dice", "6-2")).codes == ["director_dice", "opening_won"]
+    assert table.referee.mover is W and table.referee.dice == (6, 2)
+
+
+def test_a_questioned_throw_that_would_not_count_is_ruled_as_read() -> None:
+    table = rolling(Mode.CASUAL)
+    out_of_turn = table.send(asked(thrower=W))
+    assert out_of_turn.codes == ["out_of_turn_throw"] and table.referee.question is None
+
+
+def test_the_journal_records_the_reading_the_question_and_who_answered_and_replays_it(tmp_path: Path) -> None:
+    events = [asked(), ev.ThrowCorrected(W, (5, 2))]
+    data = [ev.event_to_dict(e) for e in events]
+    assert data[0]["doubts"] == ["low_confidence"] and data[0]["values"] == [5, 3]
+    assert data[1] == {"kind": "throw_corrected", "by": "white", "values": [5, 2]}
+    assert [ev.event_from_dict(d) for d in data] == events
+    table = rolling(Mode.CASUAL)
+    session = Session.create(tmp_path / "m.sqlite", table.referee.setup)
+    for event in table.sent + events:
+        session.submit(event)
+    assert session.referee.dice == (5, 2)
+    kinds = [event["kind"] for _, _, event, _ in session.history()]
+    assert kinds[-2:] == ["throw_questioned", "throw_corrected"]
+    session.close()
+    reopened = Session.open(tmp_path / "m.sqlite")
+    assert reopened.referee == session.referee and reopened.referee.dice == (5, 2)
+    reopened.close()
+
+
+def test_every_new_ruling_reads_in_turkish_and_english() -> None:
+    table = rolling(Mode.CASUAL)
+    rulings = list(table.send(asked()).rulings) + list(table.send(ev.ThrowConfirmed(W)).rulings)
+    english = render(rulings[0], "en", ("Ayşe", "Mehmet"))
+    assert "a value is hard to read" in english and "5-3" in english and "Ayşe" in english
+    turkish = render(rulings[0], "tr", ("Ayşe", "Mehmet"))
+    assert "bir zar zor okunuyor" in turkish and "Ayşe" in turkish
+    codes = ("throw_questioned", "void_questioned", "throw_confirmed", "throw_corrected", "rethrow_called",
+             "question_disputed", "rethrow", "director_rethrow", "director_dice", "no_question", "director_decides",
+             "not_asked", "already_answered", "answer_question_first")
+    for code in codes:
+        assert code in _RULINGS["en"] and code in _RULINGS["tr"] and _RULINGS["en"][code] != _RULINGS["tr"][code]
+
+
+def test_a_questioned_throw_must_name_its_doubts() -> None:
+    with pytest.raises(ValueError, match="names its doubts"):
+        ev.ThrowQuestioned((5, 3), doubts=())
+    with pytest.raises(ValueError, match="two dice"):
+        ev.ThrowCorrected(W, (5,))  # type: ignore[arg-type]

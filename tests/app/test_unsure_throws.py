@@ -1,0 +1,109 @@
+"""Unsure throws at the table: vision's doubts make the referee's question, the simulated players answer it,
+and the headless demo shows questions and answers, journaled and replayed exactly."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+from app.__main__ import main
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.setup import Mode
+from app.sim.world import World
+from app.table.dice import throw_event
+from rules.position import Color
+from tests.app.table import Table, make_setup
+from vision import Calibration, DieReading, ThrowObservation
+
+W, B = Color.WHITE, Color.BLACK
+CAL = Calibration.from_corners([(0, 0), (1000, 0), (1000, 800), (0, 800)])  # one pixel per board unit
+
+
+def die(x: float, value: int, confidence: float = 0.999, y: float = 400) -> DieReading:
+    return DieReading(value, (int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15), False, confidence,
+                      CAL.zone((x, y), "bottom"))
+
+
+def black_to_throw(mode: Mode = Mode.TOURNAMENT) -> Referee:
+    table = Table(mode=mode)
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.press()
+    return table.referee
+
+
+def test_a_sure_call_is_observed_and_an_unsure_one_is_questioned_with_its_reading() -> None:
+    referee = black_to_throw()  # Black's right-hand half is the picture's left
+    sure = ThrowObservation(None, None, (die(200, 4), die(300, 2)))
+    event, thrower = throw_event(sure, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.DiceObserved) and event.values == (4, 2) and thrower is B
+    doubtful = ThrowObservation(None, None, (die(200, 4, confidence=0.9), die(300, 2)))
+    event, thrower = throw_event(doubtful, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and thrower is B
+    assert (event.values, event.doubts, event.thrower) == ((4, 2), ("low_confidence",), B)
+    casual = black_to_throw(Mode.CASUAL)  # casual trusts a value read at 0.9
+    assert isinstance(throw_event(doubtful, casual, CAL, (900, 1100, 3))[0], ev.DiceObserved)
+
+
+def test_a_die_near_the_bar_is_questioned_only_with_the_board_known() -> None:
+    referee = black_to_throw()
+    near_bar = ThrowObservation(None, None, (die(300, 4), die(500 - 9 / 0.524 - 5, 6)))
+    event, _ = throw_event(near_bar, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and event.doubts == ("near_bar",)
+    assert isinstance(throw_event(near_bar, referee)[0], ev.DiceObserved)
+
+
+def test_the_opening_throw_questioned_keeps_white_die_first() -> None:
+    referee = Referee.start(make_setup())
+    split = ThrowObservation(None, None, (die(300, 5, confidence=0.9), die(700, 2)))
+    event, thrower = throw_event(split, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and event.values == (2, 5) and thrower is None
+
+
+def test_the_simulated_players_answer_by_what_they_threw() -> None:
+    world = World(5)
+    referee = black_to_throw()
+    truth = world.next_event(referee, None)  # what Black throws now
+    assert isinstance(truth, ev.DiceObserved)
+    asked = Table(referee)
+    if truth.values is None:
+        asked.send(ev.ThrowQuestioned((6, 6), doubts=("borderline_cocked",), thrower=B))
+        assert asked.referee.stage is Stage.QUESTION
+        assert world.next_event(asked.referee, None) == ev.RethrowCalled(W)
+        return
+    high, low = max(truth.values), min(truth.values)
+    asked.send(ev.ThrowQuestioned((low, high), doubts=("low_confidence",), thrower=B))
+    assert world.next_event(asked.referee, None) == ev.ThrowConfirmed(W)  # the same dice, in any order
+    wrong = Table(referee)
+    misread = (high % 6 + 1, low) if (high % 6 + 1, low) != (low, high) else (high, low % 6 + 1)
+    wrong.send(ev.ThrowQuestioned(misread, doubts=("low_confidence",), thrower=B))
+    assert world.next_event(wrong.referee, None) == ev.ThrowCorrected(W, truth.values)
+    wrong.send(ev.ThrowConfirmed(W), ev.RethrowCalled(B))  # they disagree: the director rules what was thrown
+    decided = world.next_event(wrong.referee, None)
+    assert isinstance(decided, ev.DirectorOverride) and decided.command == "set_dice"
+    assert decided.argument == "-".join(map(str, truth.values))
+
+
+def test_the_demo_asks_about_unsure_throws_and_the_journal_replays_the_answers(tmp_path: Path) -> None:
+    journal = tmp_path / "m.sqlite"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--length", "1", "--seed", "3", "--journal", str(journal)]) == 0
+    text = out.getvalue()
+    assert "The camera is not sure of this throw" in text
+    assert "confirms the camera's reading" in text
+    session = Session.open(journal)
+    try:
+        kinds = [event["kind"] for _, _, event, _ in session.history()]
+        assert session.referee.match.over
+    finally:
+        session.close()
+    questions = kinds.count("throw_questioned")
+    answers = sum(kinds.count(k) for k in ("throw_confirmed", "throw_corrected", "rethrow_called"))
+    assert questions >= 1 and answers >= questions  # every question answered (twice in a tournament)
+    again = io.StringIO()
+    with contextlib.redirect_stdout(again):  # reopened: the journal folds back with every ruling the same
+        assert main(["verify", str(journal)]) == 0

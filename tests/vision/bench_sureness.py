@@ -1,0 +1,116 @@
+"""Sure or unsure, measured: ``.venv/bin/python -m tests.vision.bench_sureness [--throws N]``.
+
+For each :mod:`vision.sureness` setting, on the rendered held-out throws (unseen seeds, dice and boards, read
+against the board before the throw as the live camera does, with the true corners as the tapped calibration)
+and on the real labelled photos with exactly two dice (no board: a photo is a throw with no half or frame to
+judge): **wrong automatic calls** (a call without doubts whose outcome, the dice that count or a rethrow, is not
+the truth) and **questions asked**, each as a share of the throws. A wrong call that lets wrong dice count is
+the one that matters most; a needless rethrow (a valid throw voided) is shown apart. Prints figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.pipeline import DiceReader
+from vision.scoring import read_labels
+from vision.sources import load_image
+from vision.sureness import SETTINGS, doubts
+from vision.train.heldout import heldout_throw
+from vision.verdict import ThrowObservation
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT.parent / "shared" / "real_dice"
+REAL_SETS = ("webcam_white_dice/Train", "webcam_white_dice/Valid", "tray_mixed_dice/Train")
+HELDOUT_KINDS = ("valid",) * 7 + ("cocked", "wrong_half", "off_board")  # seven valid throws in ten
+
+
+@dataclass(frozen=True)
+class Case:
+    """One throw: the reading, what it should have been (sorted dice, or None for a void throw), and how to
+    doubt it."""
+
+    observation: ThrowObservation
+    truth: tuple[int, ...] | None
+    calibration: Calibration | None
+    shape: tuple[int, ...]
+
+
+def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
+    values = observation.values
+    return None if values is None else tuple(sorted(values))
+
+
+def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
+    cases = []
+    for index in range(count):
+        kind = HELDOUT_KINDS[index % len(HELDOUT_KINDS)]
+        throw = heldout_throw(index, kind, with_reference=True)
+        calibration = Calibration.from_corners(throw.corners)
+        observation = reader.read(throw.image, calibration, throw.thrower, reference=throw.reference)
+        truth = tuple(sorted(throw.values)) if kind == "valid" else None
+        cases.append(Case(observation, truth, calibration, throw.image.shape))
+    return cases
+
+
+def real_cases(reader: DiceReader) -> list[Case]:
+    cases = []
+    for folder in REAL_SETS:
+        for path in sorted((REAL / folder).glob("*.jpg")):
+            image = load_image(path)
+            labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+            if len(labels) != 2:
+                continue
+            observation = reader.read(image)
+            cases.append(Case(observation, tuple(sorted(lab.value for lab in labels)), None, image.shape))
+    return cases
+
+
+def figures(cases: list[Case]) -> dict[str, tuple[float, float, float, float]]:
+    """Per setting: wrong automatic calls, of them wrong dice counted, needless rethrows, questions (%)."""
+    out = {}
+    for name, sureness in SETTINGS.items():
+        wrong = wrong_dice = needless = asked = 0
+        for case in cases:
+            if doubts(case.observation, case.calibration, case.shape, sureness):
+                asked += 1
+                continue
+            called = outcome(case.observation)
+            if called != case.truth:
+                wrong += 1
+                wrong_dice += called is not None
+                needless += called is None
+        n = max(len(cases), 1)
+        out[name] = (100 * wrong / n, 100 * wrong_dice / n, 100 * needless / n, 100 * asked / n)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--throws", type=int, default=400, help="rendered held-out throws (default 400)")
+    args = parser.parse_args()
+    reader = DiceReader()
+    sets = {"rendered held-out": heldout_cases(reader, args.throws)}
+    if REAL.is_dir():
+        sets["real two-dice photos"] = real_cases(reader)
+    else:
+        print(f"(no real photos at {REAL}: the rendered set only)")
+    print(f"{'set':22} {'throws':>6} {'setting':10} {'wrong auto':>10} {'wrong dice':>10} {'rethrown':>9} "
+          f"{'questions':>9}")
+    for label, cases in sets.items():
+        for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
+            print(f"{label:22} {len(cases):6d} {name:10} {wrong:9.1f}% {wrong_dice:9.1f}% {needless:8.1f}% "
+                  f"{asked:8.1f}%")
+        confidences = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
+        if len(confidences):
+            print(f"{'':22} die confidences: median {np.median(confidences):.3f}, "
+                  f"10th percentile {np.percentile(confidences, 10):.3f}")
+
+
+if __name__ == "__main__":
+    main()

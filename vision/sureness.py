@@ -1,0 +1,125 @@
+"""Sure or unsure: the doubts in one reading, so that no doubtful call takes effect without a person.
+
+The reader's verdict is automatic only when nothing about it is in doubt (docs/rules.md section 5). A doubt
+is a die value read with too little confidence, a cocked probability near the reader's decision, a die whose
+centre lies near a line that changes the verdict (the bar, the frame's inner edge: the thrower's half ends
+there) or near the picture's edge (part of it may be cut off), or a third object read as a die. The
+thresholds are a :class:`Sureness` setting: strict for tournaments, looser for casual play.
+
+A void throw that some die voids beyond doubt (a surely cocked die, a die surely off the board or in the
+wrong half) stays sure whatever else is doubtful: it is thrown again either way. A die the reader could not
+read at all (value None) voids the throw as ``unreadable``: a rethrow, never a guess, so it raises no
+question either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, FRAME_MM, RESTS_ON_MM, Calibration
+from vision.errors import VisionError
+from vision.verdict import DieReading, ThrowObservation
+
+Doubt = Literal["low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge",
+                "third_object"]
+
+DOUBTS: tuple[Doubt, ...] = ("third_object", "low_confidence", "borderline_cocked", "near_bar", "near_frame",
+                             "near_picture_edge")
+"""Every doubt, in the order a reading lists them."""
+
+
+@dataclass(frozen=True)
+class Sureness:
+    """What makes a call sure. ``min_confidence``: a flat die's value read below it is in doubt;
+    ``cocked_band``: a cocked probability from the first to below the second is in doubt (the reader decides
+    at 0.5); ``edge_mm``: a die centre this close (board millimetres) to where the bar or the frame starts
+    to void a throw is in doubt; ``picture_margin``: a die box this many die sides from the picture's edge is
+    in doubt."""
+
+    name: str
+    min_confidence: float
+    cocked_band: tuple[float, float]
+    edge_mm: float
+    picture_margin: float
+
+    def __post_init__(self) -> None:
+        low, high = self.cocked_band
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise VisionError(f"min_confidence must lie in [0, 1], not {self.min_confidence}")
+        if not 0.0 <= low <= high <= 1.0:
+            raise VisionError(f"the cocked band must be two probabilities, low to high, not {self.cocked_band}")
+        if self.edge_mm < 0 or self.picture_margin < 0:
+            raise VisionError("edge_mm and picture_margin cannot be negative")
+
+
+TOURNAMENT = Sureness("tournament", min_confidence=0.95, cocked_band=(0.2, 0.6), edge_mm=8.0, picture_margin=0.5)
+"""The strict default: a tournament would rather ask than be wrong."""
+CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.3, 0.5), edge_mm=4.0, picture_margin=0.2)
+"""Fewer questions for a friendly game."""
+SETTINGS: dict[str, Sureness] = {s.name: s for s in (TOURNAMENT, CASUAL)}
+
+
+def die_doubts(die: DieReading, calibration: Calibration | None = None,
+               image_shape: tuple[int, ...] | None = None, sureness: Sureness = TOURNAMENT) -> tuple[Doubt, ...]:
+    """The doubts about one die, in :data:`DOUBTS` order (none for a die that could not be read at all)."""
+    if die.value is None:
+        return ()
+    found: set[Doubt] = set()
+    low, high = sureness.cocked_band
+    if low <= die.cocked_probability < high:
+        found.add("borderline_cocked")
+    if not die.cocked and die.confidence < sureness.min_confidence:
+        found.add("low_confidence")
+    if calibration is not None:
+        bar, frame = _edge_distances(die, calibration)
+        if bar < sureness.edge_mm:
+            found.add("near_bar")
+        if frame < sureness.edge_mm:
+            found.add("near_frame")
+    if image_shape is not None:
+        height, width = image_shape[:2]
+        x0, y0, x1, y1 = die.box
+        margin = sureness.picture_margin * max(x1 - x0, y1 - y0)
+        if min(x0, y0, width - x1, height - y1) < margin:
+            found.add("near_picture_edge")
+    return tuple(d for d in DOUBTS if d in found)
+
+
+def doubts(observation: ThrowObservation, calibration: Calibration | None = None,
+           image_shape: tuple[int, ...] | None = None, sureness: Sureness = TOURNAMENT) -> tuple[Doubt, ...]:
+    """The doubts about a judged throw, in :data:`DOUBTS` order; empty when the call is sure."""
+    if observation.verdict is None:
+        raise VisionError("only a judged throw can be sure or unsure (read_all judges nothing)")
+    dice = observation.dice
+    if len(dice) > 2:
+        return ("third_object",)
+    per_die = [die_doubts(d, calibration, image_shape, sureness) for d in dice]
+    if observation.verdict == "void":
+        if observation.reason in ("dice_count", "unreadable"):
+            return ()  # thrown again either way; a missed or unreadable die is never guessed
+        if any(_surely_voids(d, own, sureness) for d, own in zip(dice, per_die)):
+            return ()
+    found = {d for own in per_die for d in own}
+    return tuple(d for d in DOUBTS if d in found)
+
+
+def _surely_voids(die: DieReading, own: tuple[Doubt, ...], sureness: Sureness) -> bool:
+    """The die voids the throw beyond doubt: surely cocked, or surely off the board or in the wrong half."""
+    if die.cocked and die.cocked_probability >= sureness.cocked_band[1]:
+        return True
+    placed = not {"near_bar", "near_frame", "near_picture_edge"} & set(own)
+    return placed and die.zone in ("off_board", "wrong_half")
+
+
+def _edge_distances(die: DieReading, calibration: Calibration) -> tuple[float, float]:
+    """How far (board millimetres) the die's centre lies from where the bar, and the frame, start to void."""
+    x, y = calibration.to_board(np.array([die.centre]))[0]
+    width, height = BOARD_VIEW
+    x_mm, y_mm = abs(x - width / 2) * BOARD_MM / width, abs(y - height / 2) * BOARD_DEPTH_MM / height
+    bar = abs(x_mm - (BAR_MM / 2 - RESTS_ON_MM))
+    onto = RESTS_ON_MM - FRAME_MM
+    frame = min(abs(BOARD_MM / 2 + onto - x_mm), abs(BOARD_DEPTH_MM / 2 + onto - y_mm))
+    return float(bar), float(frame)
