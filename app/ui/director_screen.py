@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -21,19 +22,19 @@ class DirectorScreen(TavlaScreen):
 
     def build(self) -> None:
         self.clear_widgets()
-        root = BoxLayout(orientation="vertical", padding=24, spacing=12)
-        root.add_widget(Label(text=self.t("director"), font_size=36, size_hint_y=None, height=70))
-        self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=30, multiline=False,
+        root = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(12))
+        root.add_widget(Label(text=self.t("director"), font_size=sp(36), size_hint_y=None, height=dp(70)))
+        self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=sp(30), multiline=False,
                              size_hint_y=None, height=TARGET)  # digits or a passphrase
         root.add_widget(self.pin)
-        grid = GridLayout(cols=3, spacing=12, size_hint_y=None, height=2 * TARGET + 12)
+        grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=dp(2) * TARGET + 12)
         for key, command, argument in (("resume", "resume", ""), ("void_dice", "void_dice", ""),
                                        ("undo_play", "undo_play", ""),
                                        ("policy", "policy", "always_correct"), ("casual", "mode", "casual"),
                                        ("tournament", "mode", "tournament")):
             grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
-        self.result = Banner(size_hint_y=None, height=100)
+        self.result = Banner(size_hint_y=None, height=dp(100))
         root.add_widget(self.result)
         root.add_widget(button(self.t("back"), lambda: self.app.show("play")))
         root.add_widget(Widget_spacer())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
@@ -19,18 +20,18 @@ class HistoryScreen(TavlaScreen):
 
     def build(self) -> None:
         self.clear_widgets()
-        root = BoxLayout(orientation="vertical", padding=16, spacing=10)
-        root.add_widget(Label(text=f"{self.t('history')} / {self.t('export')}", font_size=34, size_hint_y=None,
-                              height=60))
+        root = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
+        root.add_widget(Label(text=f"{self.t('history')} / {self.t('export')}", font_size=sp(34), size_hint_y=None,
+                              height=dp(60)))
         scroll = ScrollView()
-        self.lines = Label(text="", font_size=20, halign="left", valign="top", size_hint_y=None, markup=False)
+        self.lines = Label(text="", font_size=sp(20), halign="left", valign="top", size_hint_y=None, markup=False)
         self.lines.bind(texture_size=lambda widget, size: setattr(widget, "height", size[1]))
         self.lines.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
         scroll.add_widget(self.lines)
         root.add_widget(scroll)
-        self.status = Label(text="", font_size=20, size_hint_y=None, height=60)
+        self.status = Label(text="", font_size=sp(20), size_hint_y=None, height=dp(60))
         root.add_widget(self.status)
-        bar = BoxLayout(spacing=12, size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
         bar.add_widget(button(self.t("export"), self.export))
         bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
         root.add_widget(bar)

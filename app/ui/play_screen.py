@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any, Callable
 
 import numpy as np
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -36,38 +37,38 @@ class PlayScreen(TavlaScreen):
 
     def build(self) -> None:
         self.clear_widgets()
-        root = BoxLayout(orientation="vertical", padding=8, spacing=8)
-        nav = BoxLayout(size_hint_y=None, height=64, spacing=8)
-        self.score = Label(text="", font_size=26, size_hint_x=2.4)
+        root = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(8))
+        nav = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        self.score = Label(text="", font_size=sp(26), size_hint_x=2.4)
         nav.add_widget(self.score)
         for key in ("director", "history"):
-            nav.add_widget(button(self.t(key), partial(self.app.show, key), height=64))
-        nav.add_widget(button(self.t("language"), self.app.toggle_language, height=64))
+            nav.add_widget(button(self.t(key), partial(self.app.show, key), height=dp(64)))
+        nav.add_widget(button(self.t("language"), self.app.toggle_language, height=dp(64)))
         root.add_widget(nav)
-        self.strip = BoxLayout(spacing=6, size_hint_y=None, height=0)
+        self.strip = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(0))
         """A chouette's people: the box and each member with its cube, ledger and cube buttons."""
         self.strip_shown: tuple[int, str] = (-1, "")
         root.add_widget(self.strip)
-        middle = BoxLayout(spacing=8)
+        middle = BoxLayout(spacing=dp(8))
         self.board = BoardWidget(size_hint_x=0.64)
         middle.add_widget(self.board)
-        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.36)
-        self.info = Label(text="", font_size=22, halign="left", valign="top", size_hint_y=None, height=120)
+        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.36)
+        self.info = Label(text="", font_size=sp(22), halign="left", valign="top", size_hint_y=None, height=dp(120))
         self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         side.add_widget(self.info)
-        dice = BoxLayout(spacing=8, size_hint_y=None, height=120)
+        dice = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(120))
         self.dice_picture = KivyImage(fit_mode="contain", size_hint_x=0.55)
-        self.dice_text = Label(text=self.t("no_camera_crop"), font_size=20, halign="left", valign="middle")
+        self.dice_text = Label(text=self.t("no_camera_crop"), font_size=sp(20), halign="left", valign="middle")
         self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         dice.add_widget(self.dice_picture)
         dice.add_widget(self.dice_text)
         side.add_widget(dice)
         self.dice_box = dice
         self.shot_shown: Shot | None = None
-        clocks = BoxLayout(spacing=8, size_hint_y=None, height=110)
+        clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(110))
         self.clock_buttons = []
         for color in (Color.WHITE, Color.BLACK):
-            clock = Button(text="", font_size=30, halign="center")
+            clock = Button(text="", font_size=sp(30), halign="center")
             clock.bind(on_release=lambda *_, color=color: self.press(color))
             clocks.add_widget(clock)
             self.clock_buttons.append(clock)
@@ -75,17 +76,17 @@ class PlayScreen(TavlaScreen):
         self.clocks_box = clocks
         self.actions_shown: tuple[int, list[str]] = (-1, [])
         self.slots_shown: list[str | None] = []
-        self.actions = GridLayout(cols=2, spacing=8, size_hint_y=None)
+        self.actions = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
         side.add_widget(self.actions)
-        entry = BoxLayout(spacing=8, size_hint_y=None, height=TARGET)
-        self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=26, multiline=False)
+        entry = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=sp(26), multiline=False)
         entry.add_widget(self.entry)
         entry.add_widget(button(self.t("enter"), self.enter, size_hint_x=0.5))
         side.add_widget(entry)
         middle.add_widget(side)
         root.add_widget(middle)
-        self.banner = Banner(size_hint_y=None, height=110)
+        self.banner = Banner(size_hint_y=None, height=dp(110))
         root.add_widget(self.banner)
         self.add_widget(root)
 
@@ -176,8 +177,8 @@ class PlayScreen(TavlaScreen):
                     self.actions.add_widget(Label(text="", size_hint_y=None, height=TARGET))
                     continue
                 text, handler, consequential = slot
-                self.actions.add_widget(confirm_button(text, self.t("sure"), handler, font_size=22) if consequential
-                                        else button(text, handler, font_size=22))
+                self.actions.add_widget(confirm_button(text, self.t("sure"), handler, font_size=sp(22)) if consequential
+                                        else button(text, handler, font_size=sp(22)))
         banner = self.controller.banner
         if banner is not None:
             self.banner.set(self.controller.text(banner), banner.level)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -31,44 +32,44 @@ class SetupScreen(TavlaScreen):
     def build(self) -> None:
         kept = self.form_state()  # a rebuild (the language switched) keeps what was typed and chosen
         self.clear_widgets()
-        root = BoxLayout(orientation="vertical", padding=16, spacing=8)
-        root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=34, size_hint_y=None,
-                              height=50))
-        row = 52
-        form = GridLayout(cols=4, spacing=8, size_hint_y=None, height=7 * (row + 8),
+        root = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(8))
+        root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=sp(34), size_hint_y=None,
+                              height=dp(50)))
+        row = dp(52)
+        form = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(7) * (row + 8),
                           row_default_height=row, row_force_default=True)
-        self.white = TextInput(text="Ayşe", font_size=26, multiline=False)
-        self.black = TextInput(text="Mehmet", font_size=26, multiline=False)
+        self.white = TextInput(text="Ayşe", font_size=sp(26), multiline=False)
+        self.black = TextInput(text="Mehmet", font_size=sp(26), multiline=False)
         self.variant_names = {variant_label(v.name, self.controller.language): v.name for v in VARIANTS}
         self.variant = Spinner(text=variant_label("backgammon", self.controller.language),
-                               values=list(self.variant_names), font_size=24)
+                               values=list(self.variant_names), font_size=sp(24))
         self.length = Spinner(text="5", values=[str(n) for n in (1, 3, 5, 7, 9, 11, 13, 15, 17)] + ["0"],
-                              font_size=24)
-        self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=24)
-        self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=24)
-        modes = BoxLayout(spacing=6)
+                              font_size=sp(24))
+        self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=sp(24))
+        self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=sp(24))
+        modes = BoxLayout(spacing=dp(6))
         modes.add_widget(self.tournament)
         modes.add_widget(self.casual)
-        kinds = BoxLayout(spacing=6)
+        kinds = BoxLayout(spacing=dp(6))
         self.kinds: dict[str, ToggleButton] = {}
         for kind in ("match", "money_kind", "chouette"):
             toggle = ToggleButton(text=self.t(kind), group="kind", state="down" if kind == "match" else "normal",
-                                  font_size=22, allow_no_selection=False)
+                                  font_size=sp(22), allow_no_selection=False)
             self.kinds[kind] = toggle
             kinds.add_widget(toggle)
-        self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=24, multiline=False)
-        self.reserve = TextInput(text="10", font_size=26, multiline=False, input_filter="int")
-        self.delay = TextInput(text="12", font_size=26, multiline=False, input_filter="int")
-        self.pin = TextInput(text="", font_size=26, multiline=False, password=True)  # digits or a passphrase
-        self.event = TextInput(text="", hint_text=self.t("event_hint"), font_size=22, multiline=False)
-        self.round = TextInput(text="", hint_text="1", font_size=22, multiline=False)
-        self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=22, multiline=False)
-        self.board = TextInput(text="", hint_text="12", font_size=22, multiline=False)
-        self.board_password = TextInput(text="", font_size=22, multiline=False, password=True)
-        board = BoxLayout(spacing=6)
+        self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=sp(24), multiline=False)
+        self.reserve = TextInput(text="10", font_size=sp(26), multiline=False, input_filter="int")
+        self.delay = TextInput(text="12", font_size=sp(26), multiline=False, input_filter="int")
+        self.pin = TextInput(text="", font_size=sp(26), multiline=False, password=True)  # digits or a passphrase
+        self.event = TextInput(text="", hint_text=self.t("event_hint"), font_size=sp(22), multiline=False)
+        self.round = TextInput(text="", hint_text="1", font_size=sp(22), multiline=False)
+        self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=sp(22), multiline=False)
+        self.board = TextInput(text="", hint_text="12", font_size=sp(22), multiline=False)
+        self.board_password = TextInput(text="", font_size=sp(22), multiline=False, password=True)
+        board = BoxLayout(spacing=dp(6))
         board.add_widget(self.board)
         board.add_widget(self.board_password)
-        self.devices = Label(text=self.devices_text(), font_size=18)
+        self.devices = Label(text=self.devices_text(), font_size=sp(18))
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
             (self.t("variant"), self.variant, self.t("length"), self.length),
@@ -79,32 +80,32 @@ class SetupScreen(TavlaScreen):
             (self.t("broker"), self.broker, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
-            form.add_widget(Label(text=caption_a, font_size=24))
+            form.add_widget(Label(text=caption_a, font_size=sp(24)))
             form.add_widget(widget_a)
-            form.add_widget(Label(text=caption_b, font_size=24))
+            form.add_widget(Label(text=caption_b, font_size=sp(24)))
             form.add_widget(widget_b)
         root.add_widget(form)
-        camera = BoxLayout(spacing=12, size_hint_y=None, height=210)
+        camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))
         devices = BoxLayout(orientation="vertical", size_hint_x=0.5)
-        devices.add_widget(Label(text=self.t("devices"), font_size=24, size_hint_y=None, height=48))
+        devices.add_widget(Label(text=self.t("devices"), font_size=sp(24), size_hint_y=None, height=dp(48)))
         devices.add_widget(self.devices)
         camera.add_widget(devices)
         texts = BoxLayout(orientation="vertical")
-        texts.add_widget(Label(text=self.t("calibrate"), font_size=22))
-        self.calibration = Label(text="", font_size=20)
+        texts.add_widget(Label(text=self.t("calibrate"), font_size=sp(22)))
+        self.calibration = Label(text="", font_size=sp(20))
         texts.add_widget(self.calibration)
-        self.error = Label(text="", font_size=20, color=(1, 0.4, 0.4, 1))
+        self.error = Label(text="", font_size=sp(20), color=(1, 0.4, 0.4, 1))
         texts.add_widget(self.error)
         camera.add_widget(texts)
         picture = self.controller.camera_picture()
         self.picker: CornerPicker | None = None
         if picture is not None:
-            self.picker = CornerPicker(self.corner, texture=texture_of(picture), size_hint_x=None, width=374)
+            self.picker = CornerPicker(self.corner, texture=texture_of(picture), size_hint_x=None, width=dp(374))
             camera.add_widget(self.picker)
         else:
             self.calibration.text = self.t("no_camera_crop")
         root.add_widget(camera)
-        bar = BoxLayout(spacing=12, size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
         last = self.controller.library.last() if self.controller.library is not None else None
         if last is not None and last.folder != self.controller.folder:

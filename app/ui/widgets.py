@@ -15,6 +15,7 @@ from kivy.clock import Clock
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -43,7 +44,7 @@ class ScreensApp(Protocol):
         """Switch the screens between Turkish and English."""
 
 
-TARGET = 72
+TARGET = dp(72)
 """Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet)."""
 LEVEL_COLOURS = {Level.OK: (0.10, 0.55, 0.20), Level.INFO: (0.12, 0.35, 0.65), Level.WARNING: (0.85, 0.55, 0.05),
                  Level.ERROR: (0.75, 0.10, 0.10)}
@@ -109,7 +110,7 @@ class Banner(Label):
     """The ruling banner: large text on the level's colour."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(font_size=30, bold=True, halign="center", valign="middle", **kwargs)
+        super().__init__(font_size=sp(30), bold=True, halign="center", valign="middle", **kwargs)
         self.level = Level.INFO
         self.bind(size=self._update, pos=self._update)
 
@@ -131,19 +132,19 @@ class Card(BoxLayout):
 
     def __init__(self, text: str, colour: tuple[float, float, float],
                  buttons: Sequence[tuple[str, Callable[[], None]]], narrow: bool = False, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", spacing=4, padding=4, **kwargs)
+        super().__init__(orientation="vertical", spacing=dp(4), padding=dp(4), **kwargs)
         self.colour = colour
-        info = Label(text=text, font_size=16 if narrow else 18, halign="center", valign="middle")
+        info = Label(text=text, font_size=sp(16) if narrow else 18, halign="center", valign="middle")
         info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         self.add_widget(info)
         if narrow and len(buttons) > 2:  # six or more players: three answers go two by two, still finger-sized
-            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=4, size_hint_y=None, height=2 * 44 + 4)
+            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, height=dp(2) * 44 + 4)
             for caption, handler in buttons:
-                row.add_widget(button(caption, handler, font_size=17, height=44))
+                row.add_widget(button(caption, handler, font_size=sp(17), height=dp(44)))
         else:
-            row = BoxLayout(spacing=4, size_hint_y=None, height=TARGET)
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TARGET)
             for caption, handler in buttons:
-                row.add_widget(button(caption, handler, font_size=20))
+                row.add_widget(button(caption, handler, font_size=sp(20)))
         self.add_widget(row)
         self.bind(pos=self._paint, size=self._paint)
 
@@ -218,7 +219,7 @@ class CornerPicker(KivyImage):
             for x, y in points:
                 Ellipse(pos=(x - 7, y - 7), size=(14, 14))
             if len(points) == 4:
-                Line(points=[c for p in points + points[:1] for c in p], width=2)
+                Line(points=[c for p in points + points[:1] for c in p], width=dp(2))
 
 
 class TavlaScreen(Screen):
