@@ -236,12 +236,18 @@ class SimulatedTable:
         """Plug in and power up the devices, restore the clock from the journal, wait for both links."""
         self.clock_time.run()
         self.board_time.run()
-        self.clock_sim.start()
+        try:
+            self.clock_sim.start()
+            if self.board_sim is not None:
+                self.board_sim.start()
+        except OSError as error:  # no pseudo-terminals here (a container without /dev/pts)
+            self.close()
+            raise TableError(f"the device simulators talk over pseudo-terminals and none can be opened here "
+                             f"({error}): mount /dev/pts (a container or chroot needs it)") from None
         self.clock = ClockDriver(FixedPort(self.clock_sim.port), self.queue, **DRIVER_OPTIONS)
         self.clock_link = ClockLink(self.clock)
         self.clock.start()
         if self.board_sim is not None:
-            self.board_sim.start()
             self.board = BoardDriver(FixedPort(self.board_sim.port), self.queue, **DRIVER_OPTIONS)
             self.board.start()
         referee = self.session.referee

@@ -44,8 +44,8 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
 fi
 rm -rf "$root/opt/tavla"
 git clone -q "$repo" "$root/opt/tavla"
-for fs in proc sys dev; do mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"; done
-trap 'for fs in dev sys proc; do umount -l "$root/$fs" 2>/dev/null || true; done' EXIT
+for fs in proc sys dev; do mountpoint -q "$root/$fs" || mount --rbind "/$fs" "$root/$fs"; done  # dev: with /dev/pts
+trap 'for fs in dev sys proc; do umount -R -l "$root/$fs" 2>/dev/null || true; done' EXIT
 say "running on arm64 ($(chroot "$root" uname -m)): $command"
 run_started=$(date +%s)
 set +e

@@ -36,3 +36,13 @@ def test_piping_the_demo_into_head_ends_quietly() -> None:
     shell = f"{sys.executable} -m app demo --length 1 | head -n 2"
     done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.stdout.count("\n") == 2 and "Traceback" not in done.stderr
+
+
+def test_a_machine_without_pseudo_terminals_gets_a_clear_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def no_pty() -> tuple[int, int]:
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr("os.openpty", no_pty)
+    assert main(["demo", "--length", "1", "--journal", str(tmp_path / "m.sqlite")]) == 1
+    assert "pseudo-terminals" in capsys.readouterr().err
