@@ -1,17 +1,17 @@
 """``python -m app``: the tablet app; ``python -m app demo``: the headless demo.
 
-  python -m app                 the Kivy app (set-up, play, director, history)
-  python -m app --sim           the same with simulated clock, board and camera (the real chain)
-  python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
-                                without it (and without --sim) the dice are typed
-  python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
-                                by default any Raspberry Pi Pico on USB that introduces itself as one
-  python -m app demo ...        a whole simulated match without a screen
-  python -m app verify FILE     check a journal's seals and head file and replay it, read-only
-  python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
-  python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
-  python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
-  python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
+python -m app                 the Kivy app (set-up, play, director, history)
+python -m app --sim           the same with simulated clock, board and camera (the real chain)
+python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
+                              without it (and without --sim) the dice are typed
+python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
+                              by default any Raspberry Pi Pico on USB that introduces itself as one
+python -m app demo ...        a whole simulated match without a screen
+python -m app verify FILE     check a journal's seals and head file and replay it, read-only
+python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
+python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
+python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
+python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
 """
 
 from __future__ import annotations
@@ -27,9 +27,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="tavla referee companion")
     parser.add_argument("--sim", action="store_true", help="simulated clock, sensing board and dice")
     parser.add_argument("--journal", help="journal file of the app (resumed if it exists)")
-    parser.add_argument("--lang", choices=("tr", "en"), default=None,
-                        help="language of the screens and rulings (default: tr for the app, en for demo and export);"
-                             " before or after the command")
+    parser.add_argument(
+        "--lang",
+        choices=("tr", "en"),
+        default=None,
+        help="language of the screens and rulings (default: tr for the app, en for demo and export);"
+        " before or after the command",
+    )
     parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
@@ -75,8 +79,14 @@ def _run(args: argparse.Namespace) -> int:
         return _journal_command(args)
     from app.ui.main import run_app
 
-    return run_app(sim=args.sim, journal=args.journal, language=args.lang, clock_port=args.clock,
-                   board_port=args.board, camera=args.camera)
+    return run_app(
+        sim=args.sim,
+        journal=args.journal,
+        language=args.lang,
+        clock_port=args.clock,
+        board_port=args.board,
+        camera=args.camera,
+    )
 
 
 def _audit_command(args: argparse.Namespace) -> int:

@@ -112,8 +112,9 @@ def monitor(spec: str, out: TextIO, duration: float | None = None, show_heartbea
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m device", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     mon = commands.add_parser("monitor", help="print a device's frames and events live")
     mon.add_argument("port", help="device path, pyserial URL or usb:VID:PID[:SERIAL]")

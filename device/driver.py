@@ -122,7 +122,12 @@ class DeviceDriver:
         self.retry_s = retry_s
         self._now_ms = now_ms
         self.session = HostSession(
-            self.KIND, next(_session_ids), serial, rto_ms=rto_ms, heartbeat_ms=heartbeat_ms, silence_ms=silence_ms,
+            self.KIND,
+            next(_session_ids),
+            serial,
+            rto_ms=rto_ms,
+            heartbeat_ms=heartbeat_ms,
+            silence_ms=silence_ms,
             hello_retry_ms=hello_retry_ms,
         )
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
@@ -168,8 +173,12 @@ class DeviceDriver:
     def stats(self) -> LinkStats:
         link = self.session.link
         return LinkStats(
-            self.connects, link.frames_sent, link.frames_received, self.session.frame_errors,
-            link.retransmits, link.duplicates,
+            self.connects,
+            link.frames_sent,
+            link.frames_received,
+            self.session.frame_errors,
+            link.retransmits,
+            link.duplicates,
         )
 
     # --- hooks for the two devices ----------------------------------------------
@@ -182,8 +191,9 @@ class DeviceDriver:
 
     # --- the loop ------------------------------------------------------------------
 
-    def _set_status(self, state: LinkState, port: str, detail: str, hello: Hello | None = None,
-                    restarted: bool = False) -> None:
+    def _set_status(
+        self, state: LinkState, port: str, detail: str, hello: Hello | None = None, restarted: bool = False
+    ) -> None:
         status = LinkStatus(self.KIND, state, port, detail, hello, restarted)
         with self._status_lock:
             previous = self._status

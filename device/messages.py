@@ -348,8 +348,15 @@ class SensorHealth:
 
 
 Command = Union[
-    SetTime, StartClock, StopClocks, PauseClocks, ResumeClocks, RequestTimes, DisplayText,
-    RequestSnapshot, ConfigureBoard,
+    SetTime,
+    StartClock,
+    StopClocks,
+    PauseClocks,
+    ResumeClocks,
+    RequestTimes,
+    DisplayText,
+    RequestSnapshot,
+    ConfigureBoard,
 ]
 """What the host sends to a device (reliably)."""
 
@@ -357,9 +364,27 @@ ClockEvent = Union[ButtonPressed, FlagFell, TimeReport]
 BoardEvent = Union[BoardSnapshot, CheckerLifted, CheckerPlaced, SensorHealth]
 
 Message = Union[
-    HelloRequest, Hello, Ack, Nak, Heartbeat, DeviceError,
-    SetTime, StartClock, StopClocks, PauseClocks, ResumeClocks, RequestTimes, DisplayText,
-    ButtonPressed, FlagFell, TimeReport,
-    RequestSnapshot, ConfigureBoard, BoardSnapshot, CheckerLifted, CheckerPlaced, SensorHealth,
+    HelloRequest,
+    Hello,
+    Ack,
+    Nak,
+    Heartbeat,
+    DeviceError,
+    SetTime,
+    StartClock,
+    StopClocks,
+    PauseClocks,
+    ResumeClocks,
+    RequestTimes,
+    DisplayText,
+    ButtonPressed,
+    FlagFell,
+    TimeReport,
+    RequestSnapshot,
+    ConfigureBoard,
+    BoardSnapshot,
+    CheckerLifted,
+    CheckerPlaced,
+    SensorHealth,
 ]
 """Any message of the protocol."""

@@ -160,8 +160,7 @@ class HostSession:
         self.link.accept = True
         restarted, self._restarted = self._restarted, False
         detail = (
-            f"{hello.kind.name.lower()} {hello.serial}, firmware {hello.firmware}, "
-            f"protocol {hello.major}.{hello.minor}"
+            f"{hello.kind.name.lower()} {hello.serial}, firmware {hello.firmware}, protocol {hello.major}.{hello.minor}"
         )
         return SessionChange(SessionState.CONNECTED, detail, hello, restarted)
 

@@ -122,6 +122,7 @@ class SoftwareClock:
 
     def start(self, interval_s: float = 0.05) -> SoftwareClock:
         """Poll in a background thread until close()."""
+
         def loop() -> None:
             while not self._stop.wait(interval_s):
                 self.poll()

@@ -382,9 +382,7 @@ class Link:
         self.out += encode_frame(msg_type, payload, seq, flags)
         self.frames_sent += 1
 
-    def receive(
-        self, data: bytes | bytearray, now_ms: int
-    ) -> tuple[list[tuple[int, int, bytes]], list[int]]:
+    def receive(self, data: bytes | bytearray, now_ms: int) -> tuple[list[tuple[int, int, bytes]], list[int]]:
         """Feed received bytes: ((type, flags, payload) newly delivered, error codes seen)."""
         delivered: list[tuple[int, int, bytes]] = []
         errors: list[int] = []

@@ -241,8 +241,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     game = Game.new(variant=variant)
     while game.phase is Phase.OPENING:
         game = game.opening_throw(rng.randint(1, 6), rng.randint(1, 6))
-    print(f"{variant.name}: {game.position.turn.name.lower()} wins the opening throw"
-          f" after {game.opening_ties} tie(s)")
+    print(f"{variant.name}: {game.position.turn.name.lower()} wins the opening throw after {game.opening_ties} tie(s)")
     while game.phase is not Phase.OVER:
         if game.phase is Phase.ROLL:
             game = game.roll(rng.randint(1, 6), rng.randint(1, 6))
@@ -260,8 +259,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         game = game.play(choice)
         text = variant.write_play(before, choice) or "(no move)"
         where = encode_position_id(game.position) if variant.gnubg_ids else f"pips {game.position.pips(mover)}"
-        print(f"{len(game.turns):>3}. {mover.name.lower():<5} {dice[0]}-{dice[1]}: {text:<26}"
-              f" ({len(options)} legal)  {where}")
+        print(
+            f"{len(game.turns):>3}. {mover.name.lower():<5} {dice[0]}-{dice[1]}: {text:<26}"
+            f" ({len(options)} legal)  {where}"
+        )
     result = game.result
     assert result is not None
     print(game.position)
@@ -273,8 +274,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-POSITION_HELP = ("a Position ID (the player on roll to move), gnubg's PositionID:MatchID, an XGID,"
-                 " or the JSON form")
+POSITION_HELP = "a Position ID (the player on roll to move), gnubg's PositionID:MatchID, an XGID, or the JSON form"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -288,8 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_judge = sub.add_parser("judge", help="is BEFORE -> AFTER a legal play of the roll?")
     p_judge.add_argument("before", help=POSITION_HELP)
     p_judge.add_argument("dice", nargs=2, help="the roll, e.g. '3 1'")
-    p_judge.add_argument("after", help="the position after (a Position ID as shown with the opponent on roll,"
-                         " an XGID, PositionID:MatchID or the JSON form), or the play in notation, e.g. '8/5 6/5'")
+    p_judge.add_argument(
+        "after",
+        help="the position after (a Position ID as shown with the opponent on roll,"
+        " an XGID, PositionID:MatchID or the JSON form), or the play in notation, e.g. '8/5 6/5'",
+    )
     p_show = sub.add_parser("show", help="draw a position")
     p_show.add_argument("position", help=POSITION_HELP)
     for command in (p_list, p_judge, p_show):

@@ -69,8 +69,9 @@ class ChouetteGame:
     actions: tuple[ChouetteAction, ...] = ()
 
     @classmethod
-    def new(cls, box: str, members: tuple[str, ...], rules: CubeRules,
-            box_color: Color = Color.WHITE) -> "ChouetteGame":
+    def new(
+        cls, box: str, members: tuple[str, ...], rules: CubeRules, box_color: Color = Color.WHITE
+    ) -> "ChouetteGame":
         """A new game; the box plays ``box_color``, the team the other colour."""
         money = replace(rules, money=True)
         return cls(Game.new(), box, box_color, members, tuple(Cube(money) for _ in members), (None,) * len(members))
@@ -136,8 +137,9 @@ class ChouetteGame:
         elif action.by == action.member:
             by = self.team_color
         else:
-            raise IllegalAction(f"{action.by} has no say on {action.member}'s cube: only {action.member}"
-                                f" and the box ({self.box}) have")
+            raise IllegalAction(
+                f"{action.by} has no say on {action.member}'s cube: only {action.member} and the box ({self.box}) have"
+            )
         if action.move is CubeMove.DOUBLE:
             if self.game.phase is Phase.OPENING:
                 raise cube_error(CubeRule.NOT_YOUR_TURN, "nobody's turn has begun before the opening throw")
@@ -158,13 +160,15 @@ class ChouetteGame:
             return replace(after, game=replace(after.game, phase=Phase.OVER, dice=None))
         return after
 
-    def _next(self, action: ChouetteAction, *, game: Game | None = None,
-              cubes: tuple[Cube, ...] | None = None) -> "ChouetteGame":
+    def _next(
+        self, action: ChouetteAction, *, game: Game | None = None, cubes: tuple[Cube, ...] | None = None
+    ) -> "ChouetteGame":
         new_cubes = self.cubes if cubes is None else cubes
         if not (isinstance(action, MemberCube) and action.move is CubeMove.BEAVER):
             new_cubes = tuple(cube.raccoon_passed() for cube in new_cubes)
-        return replace(self, game=self.game if game is None else game, cubes=new_cubes,
-                       actions=self.actions + (action,))
+        return replace(
+            self, game=self.game if game is None else game, cubes=new_cubes, actions=self.actions + (action,)
+        )
 
     def _with(self, index: int, cube: Cube) -> tuple[Cube, ...]:
         return self.cubes[:index] + (cube,) + self.cubes[index + 1 :]
@@ -227,6 +231,10 @@ class Chouette:
         else:
             box, line = self.box, self.line[1:] + (self.captain,)
         return replace(
-            self, box=box, line=line, ledger=tuple(ledger), game=ChouetteGame.new(box, line, self.rules),
+            self,
+            box=box,
+            line=line,
+            ledger=tuple(ledger),
+            game=ChouetteGame.new(box, line, self.rules),
             finished=self.finished + (game,),
         )

@@ -111,7 +111,17 @@ class RejectResignation(PlayerAction):
 
 
 Action = Union[
-    OpeningThrow, Roll, Move, NameDouble, Double, Take, Drop, Beaver, Raccoon, Resign, AcceptResignation,
+    OpeningThrow,
+    Roll,
+    Move,
+    NameDouble,
+    Double,
+    Take,
+    Drop,
+    Beaver,
+    Raccoon,
+    Resign,
+    AcceptResignation,
     RejectResignation,
 ]
 """Everything that can happen in a game, in the order it happened."""

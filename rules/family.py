@@ -68,6 +68,4 @@ NACKGAMMON_VARIANT = replace(STANDARD_VARIANT, name="nackgammon", aliases=("nack
 LONGGAMMON_VARIANT = replace(
     STANDARD_VARIANT, name="longgammon", aliases=("long gammon",), position_type=LonggammonPosition
 )
-EUREIKA_VARIANT: Variant = replace(
-    STANDARD_VARIANT, name="eureika", aliases=("eureka",), position_type=EureikaPosition
-)
+EUREIKA_VARIANT: Variant = replace(STANDARD_VARIANT, name="eureika", aliases=("eureka",), position_type=EureikaPosition)

@@ -63,9 +63,7 @@ def decode_position_id(position_id: str, turn: Color = Color.WHITE) -> Position:
     """
     text = position_id.strip()
     if len(text) != POSITION_ID_LENGTH:
-        raise InvalidNotation(
-            f"a Position ID has {POSITION_ID_LENGTH} characters, {text!r} has {len(text)}"
-        )
+        raise InvalidNotation(f"a Position ID has {POSITION_ID_LENGTH} characters, {text!r} has {len(text)}")
     bits = unpack_bits(b64_decode(text, _POSITION_BYTES, "Position ID"))
     sides: list[Counts] = []
     index = 0

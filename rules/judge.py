@@ -79,9 +79,7 @@ def judge_numbers(before: Position, numbers: Sequence[int], after: Position) -> 
     return _decide(before, (sequence,), pair, after, numbers_results(before, sequence))
 
 
-def _decide(
-    before: Position, sequences: Orders, pair: Dice, after: Position, results: dict[Position, Play]
-) -> Play:
+def _decide(before: Position, sequences: Orders, pair: Dice, after: Position, results: dict[Position, Play]) -> Play:
     for result, play in results.items():
         if result.same_board(after):
             return play

@@ -111,7 +111,11 @@ def recordable(match: Match) -> Match:
     check_writable(match)
     rules = match.rules
     record = Match.new(
-        rules.length, match.header, crawford=rules.crawford, cube=rules.cube, first_move=rules.first_move,
+        rules.length,
+        match.header,
+        crawford=rules.crawford,
+        cube=rules.cube,
+        first_move=rules.first_move,
         variant=rules.variant,
     )
     for game in match.games:
@@ -265,9 +269,7 @@ _LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)")
-_ENTRY = re.compile(
-    r"(?<!\S)(?:([1-6])([1-6]):|(doubles|takes|drops|passes|beavers|raccoons|wins)\b)", re.IGNORECASE
-)
+_ENTRY = re.compile(r"(?<!\S)(?:([1-6])([1-6]):|(doubles|takes|drops|passes|beavers|raccoons|wins)\b)", re.IGNORECASE)
 _CUBE_VALUE = re.compile(r"^=>\s*(\d+)$")
 _WINS = re.compile(r"^(\d+)\s+points?(?:\s+and\s+the\s+match)?$", re.IGNORECASE)
 
@@ -404,7 +406,11 @@ class _Reader:
             first_move = FirstMove.PREVIOUS_WINNER
         try:
             return Match.new(
-                length, header, crawford=self._flag(tags, "crawford", True), cube=cube, first_move=first_move,
+                length,
+                header,
+                crawford=self._flag(tags, "crawford", True),
+                cube=cube,
+                first_move=first_move,
                 variant=self._variant(tags.get("variation")),
             )
         except ValueError as error:
@@ -477,8 +483,10 @@ class _Reader:
         assert found is not None
         names = (found.group(1), found.group(3))
         if names != match.header.players:
-            raise self.fail(f"the players are {match.header.players[0]} and {match.header.players[1]},"
-                            f" not {names[0]} and {names[1]}")
+            raise self.fail(
+                f"the players are {match.header.players[0]} and {match.header.players[1]},"
+                f" not {names[0]} and {names[1]}"
+            )
         score = (int(found.group(2)), int(found.group(4)))
         if score != match.score:
             raise self.fail(
@@ -508,7 +516,7 @@ class _Reader:
         if not found:
             return []
         if line[start : found[0].start()].strip():
-            raise self.fail(f"cannot read {line[start:found[0].start()].strip()!r}")
+            raise self.fail(f"cannot read {line[start : found[0].start()].strip()!r}")
         entries = []
         for index, hit in enumerate(found):
             end = found[index + 1].start() if index + 1 < len(found) else len(line)

@@ -137,8 +137,9 @@ class Match:
         return cls(rules, header, (_new_game(rules, crawford_game=False, previous_winner=None),))
 
     @classmethod
-    def money_session(cls, header: MatchHeader = MatchHeader(), cube: CubeRules = CubeRules(),
-                      *, variant: Variant = STANDARD_VARIANT) -> "Match":
+    def money_session(
+        cls, header: MatchHeader = MatchHeader(), cube: CubeRules = CubeRules(), *, variant: Variant = STANDARD_VARIANT
+    ) -> "Match":
         """A money session (a match of length 0): the money-only cube rules apply."""
         return cls.new(0, header, cube=cube, variant=variant)
 

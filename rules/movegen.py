@@ -80,8 +80,20 @@ class _Search:
     """
 
     __slots__ = (
-        "me", "opp", "rules", "dice", "canonical", "path", "best", "results", "first_die", "slack",
-        "head_left", "memo", "partial", "knobs",
+        "me",
+        "opp",
+        "rules",
+        "dice",
+        "canonical",
+        "path",
+        "best",
+        "results",
+        "first_die",
+        "slack",
+        "head_left",
+        "memo",
+        "partial",
+        "knobs",
     )
 
     def __init__(
@@ -167,8 +179,20 @@ class _Search:
 
     def _descend(self, depth: int, top: int) -> None:
         me, opp, path = self.me, self.opp, self.path
-        (facing_of, closed_at, hitting, pool, pinned, bar_first, closed_points, all_home_rule, highest_first,
-         head_limited, six_prime, compulsory) = self.knobs
+        (
+            facing_of,
+            closed_at,
+            hitting,
+            pool,
+            pinned,
+            bar_first,
+            closed_points,
+            all_home_rule,
+            highest_first,
+            head_limited,
+            six_prime,
+            compulsory,
+        ) = self.knobs
         if self.memo is not None:
             seen = (bytes(me), depth, self.head_left)
             if seen in self.memo:

@@ -108,7 +108,8 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     target = tuple(mover)
     written_hits = frozenset().union(*(chain.hits for chain in chains))
     candidates = [
-        (after, play) for after, play in results.items()
+        (after, play)
+        for after, play in results.items()
         if entering_from_bar(after.side(position.turn), after.waiting(position.turn)) == target
     ]
     exact = [c for c in candidates if c[1].hits == written_hits]
@@ -127,7 +128,9 @@ def parse_play(position: Position, dice: Sequence[int], text: str) -> Play:
     implied = _implied_board(position, (*target[:BAR], target[BAR] - left_waiting), chains)
     if left_waiting:
         implied = type(position).unchecked(
-            implied.white, implied.black, implied.turn,
+            implied.white,
+            implied.black,
+            implied.turn,
             Aside.of_sides(position.turn, (), left_waiting, (), position.waiting(position.turn.other)),
         )
     judge(position, pair, implied)

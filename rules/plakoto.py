@@ -99,6 +99,7 @@ PLAKOTO_VARIANT = Variant(
 )
 """Plakoto; a ``*`` in its notation marks a checker pinned."""
 
+
 class PlakotoExpressPosition(PlakotoPosition):
     """A Plakoto Express position: plakoto's board; what differs is the game cycle."""
 

@@ -30,7 +30,6 @@ Counts = tuple[int, ...]
 PointKey = Union[int, str]
 
 
-
 class Color(enum.IntEnum):
     """The two sides. White moves counterclockwise, Black clockwise (tavla)."""
 
@@ -185,9 +184,7 @@ def entering_from_bar(counts: Counts, waiting: int) -> Counts:
     return (*counts[:BAR], counts[BAR] + waiting) if waiting else counts
 
 
-def counts_from_mapping(
-    points: Mapping[PointKey, int], *, fill_off: bool = True
-) -> Counts:
+def counts_from_mapping(points: Mapping[PointKey, int], *, fill_off: bool = True) -> Counts:
     """Build 26 counts from {point: n}; keys 1..24, "bar" or 25, "off" or 0.
 
     When ``fill_off`` is set and "off" is not given, the borne-off count is
@@ -263,9 +260,7 @@ class Position(_Board):
         return tuple.__new__(cls, (white_counts, black_counts, Color(turn), aside))
 
     @classmethod
-    def unchecked(
-        cls, white: Counts, black: Counts, turn: Color = Color.WHITE, aside: Aside = NO_ASIDE
-    ) -> "Position":
+    def unchecked(cls, white: Counts, black: Counts, turn: Color = Color.WHITE, aside: Aside = NO_ASIDE) -> "Position":
         """A position built without validation; call :meth:`status` before trusting it."""
         return tuple.__new__(
             cls,
@@ -481,8 +476,10 @@ def _aside_lines(position: Position) -> list[str]:
     black_pins = [facing[p] for p in position.pinned(Color.BLACK)]
     if white_pins or black_pins:
         lines.append(
-            " pinned (under the pinner): O on " + (", ".join(map(str, white_pins)) or "-")
-            + "; X on " + (", ".join(map(str, sorted(black_pins))) or "-")
+            " pinned (under the pinner): O on "
+            + (", ".join(map(str, white_pins)) or "-")
+            + "; X on "
+            + (", ".join(map(str, sorted(black_pins))) or "-")
         )
     if position.waiting(Color.WHITE) or position.waiting(Color.BLACK):
         lines.append(f" to enter: O {position.waiting(Color.WHITE)} X {position.waiting(Color.BLACK)}")

@@ -106,9 +106,7 @@ def random_match(
 
 def add_selfplay_parser(subparsers: Any) -> None:
     """Register ``selfplay`` on the command line's subcommands."""
-    parser = subparsers.add_parser(
-        "selfplay", help="a random but legal match, written as a Jellyfish .mat file"
-    )
+    parser = subparsers.add_parser("selfplay", help="a random but legal match, written as a Jellyfish .mat file")
     parser.add_argument("--length", type=int, default=7, help="match length in points; 0 for a money session")
     parser.add_argument("--seed", type=int, default=1, help="the random seed: the same seed gives the same match")
     parser.add_argument("--games", type=int, default=5, help="games of a money session (--length 0)")

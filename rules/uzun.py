@@ -62,9 +62,7 @@ def write_uzun_play(position: Position, play: Play) -> str:
     """The seed's style: White's numbering, one checker's steps joined, repeats written out."""
     mover = position.turn
     chains = sorted(join_chains(play.steps), key=lambda chain: (-chain[0], chain[-1]))
-    return " ".join(
-        "/".join(point_name(to_white_numbering(point, mover)) for point in chain) for chain in chains
-    )
+    return " ".join("/".join(point_name(to_white_numbering(point, mover)) for point in chain) for chain in chains)
 
 
 UZUN_VARIANT = Variant(

@@ -79,7 +79,8 @@ def test_what_is_cited_is_in_the_repository(path: Path) -> None:
             assert name == "rules.md" and section in sections, f"{path.name} cites docs/{name} section {section}"
     if path.name != "test_docs.py":
         assert not re.search(r"\.\./shared/(RULES|DESIGN|STYLE)\.md|(?<![\w/])(RULES|DESIGN)\.md", text), (
-            f"{path.name} cites a document outside the repository")
+            f"{path.name} cites a document outside the repository"
+        )
     base = path.parent
     for target in re.findall(r"\]\(([^)#:]+\.md)\)", text) + re.findall(r"\.\./[\w/]+\.md", text):
         assert (base / target).resolve().is_file(), f"{path.name} points to {target}, which does not exist"

@@ -28,11 +28,13 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "app.referee": frozenset({"app.referee", "rules"}),
     "app.record": frozenset({"app.record", "app.referee", "rules"}),
     "app.table": frozenset({"app.table", "app.record", "app.referee", "rules", "vision", "device"}),
-    "app.sim": frozenset({"app.sim", "app.table", "app.record", "app.referee", "rules", "vision", "vision.synth",
-                          "device"}),
+    "app.sim": frozenset(
+        {"app.sim", "app.table", "app.record", "app.referee", "rules", "vision", "vision.synth", "device"}
+    ),
     "app.net": frozenset({"app.net", "app.record", "app.referee", "rules"}),
-    "app.ui": frozenset({"app.ui", "app.sim", "app.table", "app.net", "app.record", "app.referee", "rules", "vision",
-                         "device"}),
+    "app.ui": frozenset(
+        {"app.ui", "app.sim", "app.table", "app.net", "app.record", "app.referee", "rules", "vision", "device"}
+    ),
     "app": frozenset({"app", *ROOMS, "rules", "vision", "device"}),  # the package's door (``python -m app``)
 }
 """Which of the project's own layers each layer may import (third-party libraries are checked below)."""

@@ -48,13 +48,21 @@ def test_the_service_starts_the_app_with_a_full_screen_kivy(tmp_path: Path) -> N
     env = dict(item.split("=", 1) for item in shlex.split(service["Environment"]))
     assert service["WorkingDirectory"] == "%h/tavla"
     shown = subprocess.run(
-        [sys.executable, "-c", "from kivy.config import Config; "
-         "print(Config.get('graphics', 'fullscreen'), Config.get('graphics', 'show_cursor'))"],
-        capture_output=True, text=True, timeout=60, cwd=home / "tavla",
+        [
+            sys.executable,
+            "-c",
+            "from kivy.config import Config; "
+            "print(Config.get('graphics', 'fullscreen'), Config.get('graphics', 'show_cursor'))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=home / "tavla",
         env={**os.environ, **env, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(tmp_path / "kivy")},
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.split() == ["auto", "0"]
-    helped = subprocess.run([sys.executable, "-m", "app", "--help"], capture_output=True, text=True, timeout=60,
-                            cwd=home / "tavla")
+    helped = subprocess.run(
+        [sys.executable, "-m", "app", "--help"], capture_output=True, text=True, timeout=60, cwd=home / "tavla"
+    )
     assert helped.returncode == 0 and "--camera" in helped.stdout

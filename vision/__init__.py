@@ -50,8 +50,25 @@ from vision.sources import Frame, FrameSource, load_image, open_source
 from vision.verdict import DieReading, ThrowObservation
 
 __all__ = [
-    "Calibration", "CalibrationError", "DetectorReader", "DiceReader", "DieReading", "FairnessMonitor",
-    "FairnessReport", "Frame", "FrameSource", "ImageReadError", "ModelError", "Reader", "SettleDetector",
-    "SourceError", "ThrowObservation", "VisionError", "detect_board", "load_image", "open_source", "parse_corners",
+    "Calibration",
+    "CalibrationError",
+    "DetectorReader",
+    "DiceReader",
+    "DieReading",
+    "FairnessMonitor",
+    "FairnessReport",
+    "Frame",
+    "FrameSource",
+    "ImageReadError",
+    "ModelError",
+    "Reader",
+    "SettleDetector",
+    "SourceError",
+    "ThrowObservation",
+    "VisionError",
+    "detect_board",
+    "load_image",
+    "open_source",
+    "parse_corners",
     "watch",
 ]

@@ -43,30 +43,50 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines (the stable machine contract)")
     p.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (manual calibration)')
     p.add_argument("--auto-corners", action="store_true", help="find the board's corners automatically")
-    p.add_argument("--markers", action="store_true",
-                   help="find the board's corners from its four printed corner markers (python -m vision markers)")
-    p.add_argument("--thrower", choices=("bottom", "top"), default="bottom",
-                   help="who threw: the player at the bottom or the top of the image")
-    p.add_argument("--reader", choices=("classic", "detector"), default="classic",
-                   help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
-                        "learned detector (models/detector.onnx), experimental: it reads fewer dice right than "
-                        "classic on the real webcam photos (models/MODEL_CARD.md compares them)")
-    p.add_argument("--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or "
-                                              f"{DEFAULT_DETECTOR.name})")
-    p.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
-                   help="default: onnxruntime where installed, else OpenCV's cv2.dnn (the same answers)")
+    p.add_argument(
+        "--markers",
+        action="store_true",
+        help="find the board's corners from its four printed corner markers (python -m vision markers)",
+    )
+    p.add_argument(
+        "--thrower",
+        choices=("bottom", "top"),
+        default="bottom",
+        help="who threw: the player at the bottom or the top of the image",
+    )
+    p.add_argument(
+        "--reader",
+        choices=("classic", "detector"),
+        default="classic",
+        help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
+        "learned detector (models/detector.onnx), experimental: it reads fewer dice right than "
+        "classic on the real webcam photos (models/MODEL_CARD.md compares them)",
+    )
+    p.add_argument(
+        "--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or {DEFAULT_DETECTOR.name})"
+    )
+    p.add_argument(
+        "--backend",
+        choices=("onnxruntime", "opencv"),
+        default=None,
+        help="default: onnxruntime where installed, else OpenCV's cv2.dnn (the same answers)",
+    )
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--min-confidence", type=float, default=0.7,
-                   help="below this a die is unreadable (never guessed)")
-    p.add_argument("--cocked-from", type=float, default=COCKED_SURE,
-                   help="the model's cocked probability from which a die is called cocked; lower voids more "
-                        "cocked throws and more valid ones (models/MODEL_CARD.md gives the trade-off)")
+    p.add_argument("--min-confidence", type=float, default=0.7, help="below this a die is unreadable (never guessed)")
+    p.add_argument(
+        "--cocked-from",
+        type=float,
+        default=COCKED_SURE,
+        help="the model's cocked probability from which a die is called cocked; lower voids more "
+        "cocked throws and more valid ones (models/MODEL_CARD.md gives the trade-off)",
+    )
 
 
 def _text(obs: ThrowObservation) -> str:
     dice = ", ".join(
         f"{'?' if d.value is None else d.value}{' (cocked)' if d.cocked else ''} {d.confidence:.2f} at {list(d.box)}"
-        for d in obs.dice)
+        for d in obs.dice
+    )
     head = "dice" if obs.verdict is None else (obs.verdict if obs.reason is None else f"void ({obs.reason})")
     return f"{obs.source}: {head}: {dice or 'no dice'}"
 
@@ -95,10 +115,16 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 def _reader(args: argparse.Namespace) -> Reader:
     if args.reader == "detector":
-        return DetectorReader(args.model or DEFAULT_DETECTOR, args.backend, args.threads, args.min_confidence,
-                              cocked_from=args.cocked_from)
-    return DiceReader(args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence,
-                      cocked_from=args.cocked_from)
+        return DetectorReader(
+            args.model or DEFAULT_DETECTOR,
+            args.backend,
+            args.threads,
+            args.min_confidence,
+            cocked_from=args.cocked_from,
+        )
+    return DiceReader(
+        args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from
+    )
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -202,8 +228,10 @@ def cmd_fairness(args: argparse.Namespace) -> int:
 
 def cmd_check_setup(args: argparse.Namespace) -> int:
     """Exit 0 for a good set-up, 1 for a borderline one, 3 for one not good enough."""
-    report = check_source(int(args.source) if args.source.isdigit() else args.source,
-                          parse_corners(args.corners) if args.corners else None)
+    report = check_source(
+        int(args.source) if args.source.isdigit() else args.source,
+        parse_corners(args.corners) if args.corners else None,
+    )
     print(json.dumps(report.to_dict()) if args.json else report.text())
     return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
 
@@ -214,8 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("read", help="read dice in still images")
     _add_common(r)
     r.add_argument("--all", action="store_true", help="every die in the image, any number, no verdict")
-    r.add_argument("--annotate", type=Path, metavar="OUT_DIR",
-                   help="also write each picture with its board, boxes, values and verdict drawn into OUT_DIR")
+    r.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="OUT_DIR",
+        help="also write each picture with its board, boxes, values and verdict drawn into OUT_DIR",
+    )
     r.add_argument("images", nargs="+", metavar="IMAGE")
     r.set_defaults(func=cmd_read)
     w = sub.add_parser("watch", help="watch a camera, video or image folder; one line per settled throw")

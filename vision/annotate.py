@@ -41,8 +41,9 @@ def thrower_half(calibration: Calibration, thrower: Thrower) -> NDArray[np.int32
     return np.round(image.reshape(-1, 2)).astype(np.int32)
 
 
-def annotate(image: NDArray[np.uint8], observation: ThrowObservation,
-             calibration: Calibration | None = None) -> NDArray[np.uint8]:
+def annotate(
+    image: NDArray[np.uint8], observation: ThrowObservation, calibration: Calibration | None = None
+) -> NDArray[np.uint8]:
     """A copy of ``image`` with the reading drawn on it (the verdict written in the top-left corner)."""
     out = image.copy()
     scale = max(out.shape[0], out.shape[1]) / 1280
@@ -59,14 +60,30 @@ def annotate(image: NDArray[np.uint8], observation: ThrowObservation,
         colour = _die_colour(die)
         x0, y0, x1, y1 = die.box
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
-        cv2.putText(out, _die_label(die), (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour,
-                    thick, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            _die_label(die),
+            (x0, max(12, y0 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5 * scale,
+            colour,
+            thick,
+            cv2.LINE_AA,
+        )
     if observation.verdict is None:
         head, colour = f"{len(observation.dice)} dice", LINE
     elif observation.valid:
         head, colour = "valid " + "-".join(str(v) for v in observation.values or ()), GOOD
     else:
         head, colour = f"void: {(observation.reason or '').replace('_', ' ')}", VOID
-    cv2.putText(out, head, (round(10 * scale), round(34 * scale)), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, colour,
-                max(2, thick), cv2.LINE_AA)
+    cv2.putText(
+        out,
+        head,
+        (round(10 * scale), round(34 * scale)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        1.0 * scale,
+        colour,
+        max(2, thick),
+        cv2.LINE_AA,
+    )
     return out

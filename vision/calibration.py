@@ -75,8 +75,9 @@ class Calibration:
         x, y = self.to_board(np.array([point]))[0]
         w, h = BOARD_VIEW
         x_mm, y_mm = (x - w / 2) * BOARD_MM / w, (y - h / 2) * BOARD_DEPTH_MM / h  # from the board's middle
-        on_frame = (abs(x_mm) > BOARD_MM / 2 - FRAME_MM + RESTS_ON_MM
-                    or abs(y_mm) > BOARD_DEPTH_MM / 2 - FRAME_MM + RESTS_ON_MM)
+        on_frame = (
+            abs(x_mm) > BOARD_MM / 2 - FRAME_MM + RESTS_ON_MM or abs(y_mm) > BOARD_DEPTH_MM / 2 - FRAME_MM + RESTS_ON_MM
+        )
         on_bar = abs(x_mm) < BAR_MM / 2 - RESTS_ON_MM
         if on_frame or on_bar:
             return "off_board"
@@ -154,16 +155,20 @@ def detect_board(image: NDArray[np.uint8]) -> Calibration:
         candidates.append(quad)
     g = grey.astype(np.float32)
     gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    convincing = [q for q in candidates
-                  if _edge_support(np.asarray(gx, np.float32), np.asarray(gy, np.float32), q) >= EDGE_SUPPORT]
+    convincing = [
+        q
+        for q in candidates
+        if _edge_support(np.asarray(gx, np.float32), np.asarray(gy, np.float32), q) >= EDGE_SUPPORT
+    ]
     if not convincing:
         raise CalibrationError("could not find the board's four corners; give them with --corners")
     best = max(convincing, key=lambda q: cv2.contourArea(q.astype(np.float32)))
     return Calibration.from_corners(best / scale)
 
 
-def _edge_support(gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArray[np.float64],
-                  samples: int = 48) -> float:
+def _edge_support(
+    gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArray[np.float64], samples: int = 48
+) -> float:
     """The weakest side's share of points (within 2 px) where the image has a strong edge running along that
     side. Points of the board, checkers and a textured table give strong edges too, but in every direction, so
     a side cutting across the board or the table scores low. A side lying on the picture's border (a board
@@ -174,8 +179,9 @@ def _edge_support(gx: NDArray[np.float32], gy: NDArray[np.float32], quad: NDArra
     support = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        on_border = (abs(a[1] - b[1]) <= 3 and (min(a[1], b[1]) <= 2 or max(a[1], b[1]) >= hgt - 3)) or \
-                    (abs(a[0] - b[0]) <= 3 and (min(a[0], b[0]) <= 2 or max(a[0], b[0]) >= wid - 3))
+        on_border = (abs(a[1] - b[1]) <= 3 and (min(a[1], b[1]) <= 2 or max(a[1], b[1]) >= hgt - 3)) or (
+            abs(a[0] - b[0]) <= 3 and (min(a[0], b[0]) <= 2 or max(a[0], b[0]) >= wid - 3)
+        )
         if on_border:
             continue
         length = float(np.linalg.norm(b - a))

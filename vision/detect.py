@@ -46,8 +46,10 @@ def _foregrounds(work: Image, die_px: float | None, reference: Image | None = No
         bg = np.asarray(cv2.resize(cv2.medianBlur(small, k), (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
     d = cv2.subtract(work, bg, dtype=cv2.CV_16S)
     lum = np.asarray(cv2.transform(d, np.array([[1.0, 1.0, 1.0]])), np.int16)  # signed brightness change
-    chroma = np.asarray(cv2.transform(np.abs(np.asarray(cv2.transform(d, _CHROMA), np.int16)),
-                                      np.array([[1.0, 1.0, 1.0]]) / 3), np.int16)
+    chroma = np.asarray(
+        cv2.transform(np.abs(np.asarray(cv2.transform(d, _CHROMA), np.int16)), np.array([[1.0, 1.0, 1.0]]) / 3),
+        np.int16,
+    )
     score = np.abs(lum) + chroma
     noise = float(np.median(score[::4, ::4]))
     thresh = max(40.0, 4.0 * noise)
@@ -58,8 +60,9 @@ def _foregrounds(work: Image, die_px: float | None, reference: Image | None = No
     return [bright, dark]
 
 
-def propose(image: Image, die_px: float | None = None, region: NDArray[np.uint8] | None = None,
-            reference: Image | None = None) -> list[Proposal]:
+def propose(
+    image: Image, die_px: float | None = None, region: NDArray[np.uint8] | None = None, reference: Image | None = None
+) -> list[Proposal]:
     """Candidate die regions. ``die_px``: expected die side in input pixels if known (from calibration);
     ``region``: a 0/255 mask of the input image outside of which nothing is proposed; ``reference``: a frame of
     the same scene before the throw (from settle detection), a better background than the smoothed image."""
@@ -69,17 +72,22 @@ def propose(image: Image, die_px: float | None = None, region: NDArray[np.uint8]
         scale = min(scale, max(0.1, 24.0 / die_px))  # about 24 px a die is plenty to find it
     elif max(h, w) * scale > 400:
         scale = 400 / max(h, w)
-    work = image if scale == 1.0 else np.asarray(
-        cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA), np.uint8)
+    work = (
+        image
+        if scale == 1.0
+        else np.asarray(
+            cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA), np.uint8
+        )
+    )
     die_w = None if die_px is None else die_px * scale
     ref_work = None
     if reference is not None and reference.shape == image.shape:
-        ref_work = np.asarray(cv2.resize(reference, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_AREA),
-                              np.uint8)
+        ref_work = np.asarray(
+            cv2.resize(reference, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_AREA), np.uint8
+        )
     masks = _foregrounds(work, die_w, ref_work)
     if region is not None:
-        reg = np.asarray(cv2.resize(region, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST),
-                         np.uint8)
+        reg = np.asarray(cv2.resize(region, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST), np.uint8)
         masks = [m & reg for m in masks]
     unit = die_w if die_w is not None else max(work.shape[:2]) / 14
     open_k = max(2, int(unit * 0.08))
@@ -88,25 +96,33 @@ def propose(image: Image, die_px: float | None = None, region: NDArray[np.uint8]
     layers: list[NDArray[np.uint8]] = []
     for mask in masks:
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(ellipse, (open_k, open_k)))
-        closed = np.asarray(cv2.morphologyEx(opened, cv2.MORPH_CLOSE,
-                                             cv2.getStructuringElement(ellipse, (close_k, close_k))), np.uint8)
+        closed = np.asarray(
+            cv2.morphologyEx(opened, cv2.MORPH_CLOSE, cv2.getStructuringElement(ellipse, (close_k, close_k))), np.uint8
+        )
         layers.append(closed)
         if die_w is None:
             continue
         # on a calibrated board, the solid cores too: a die joined to the board's pattern (a dark die on a dark
         # point, the texture's stripes) comes loose when everything thinner than half a die is opened away
         solid_k = max(3, int(unit * 0.5))
-        layers.append(np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN,
-                                                  cv2.getStructuringElement(ellipse, (solid_k, solid_k))), np.uint8))
+        layers.append(
+            np.asarray(
+                cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(ellipse, (solid_k, solid_k))),
+                np.uint8,
+            )
+        )
     # both polarities joined with a wider closing: a pale die on pale wood often shows only as its pips, its
     # shadow and its side strips, which this puts back together
     join_k = max(5, int(unit * 0.6))
-    joined = cv2.morphologyEx(cv2.bitwise_or(masks[0], masks[1]), cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(ellipse, (join_k, join_k)))
-    layers.append(np.asarray(cv2.morphologyEx(joined, cv2.MORPH_OPEN,
-                                              cv2.getStructuringElement(ellipse, (open_k, open_k))), np.uint8))
-    comps = [cv2.connectedComponentsWithStatsWithAlgorithm(layer, 8, cv2.CV_16U, cv2.CCL_SPAGHETTI)
-             for layer in layers]
+    joined = cv2.morphologyEx(
+        cv2.bitwise_or(masks[0], masks[1]), cv2.MORPH_CLOSE, cv2.getStructuringElement(ellipse, (join_k, join_k))
+    )
+    layers.append(
+        np.asarray(
+            cv2.morphologyEx(joined, cv2.MORPH_OPEN, cv2.getStructuringElement(ellipse, (open_k, open_k))), np.uint8
+        )
+    )
+    comps = [cv2.connectedComponentsWithStatsWithAlgorithm(layer, 8, cv2.CV_16U, cv2.CCL_SPAGHETTI) for layer in layers]
     if die_w is None:
         side = max(work.shape[:2])
         sizes = [float(np.sqrt(st[i, cv2.CC_STAT_AREA])) for (n, _, st, _) in comps for i in range(1, n)]
@@ -122,7 +138,7 @@ def propose(image: Image, die_px: float | None = None, region: NDArray[np.uint8]
                 continue
             if area > 6 * die_w * die_w and max(bw, bh) > 2.6 * die_w:
                 continue  # points of the board, table edges, a laptop: too big to be dice or a die on a checker
-            comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+            comp = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
             if area <= 1.6 * die_w * die_w and max(bw, bh) <= max_side:
                 parts = [comp]
             else:
@@ -135,29 +151,44 @@ def propose(image: Image, die_px: float | None = None, region: NDArray[np.uint8]
                 if max(pw, ph) > 2.6 * die_w or max(pw, ph) < 0.3 * die_w:
                     continue
                 (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
-                out.append(_proposal(x + px, y + py, x + px + pw, y + py + ph, float(cv2.countNonZero(part)), rw,
-                                     rh, inv))
+                out.append(
+                    _proposal(x + px, y + py, x + px + pw, y + py + ph, float(cv2.countNonZero(part)), rw, rh, inv)
+                )
     merged = _dedupe(_merge_fragments(out, die_w * inv))
     die_in = die_w * inv
     # alone, a piece too small or a sliver (the edge of a board point) is no die; it may still join another piece
-    keep = [p for p in merged if max(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.45 * die_in
-            and min(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.5 * die_in and p.area >= 0.25 * die_in ** 2]
+    keep = [
+        p
+        for p in merged
+        if max(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.45 * die_in
+        and min(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.5 * die_in
+        and p.area >= 0.25 * die_in**2
+    ]
     if die_px is not None:
         # the die size is known (calibration): a die is a compact blob of about that size; checkers are
         # twice as wide, pieces of the board's points thin or hollow
-        keep = [p for p in keep if 0.7 * die_in <= max(p.box[2] - p.box[0], p.box[3] - p.box[1]) <= 2.0 * die_in
-                and min(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.6 * die_in and p.fill >= 0.45]
+        keep = [
+            p
+            for p in keep
+            if 0.7 * die_in <= max(p.box[2] - p.box[0], p.box[3] - p.box[1]) <= 2.0 * die_in
+            and min(p.box[2] - p.box[0], p.box[3] - p.box[1]) >= 0.6 * die_in
+            and p.fill >= 0.45
+        ]
     return keep
 
 
-def _proposal(x0: float, y0: float, x1: float, y1: float, area: float, rw: float, rh: float,
-              inv: float) -> Proposal:
+def _proposal(x0: float, y0: float, x1: float, y1: float, area: float, rw: float, rh: float, inv: float) -> Proposal:
     """A proposal from work-image coordinates (``inv`` scales back to the input image)."""
     fill = area / max(rw * rh, 1.0)
     elong = max(rw, rh) / max(min(rw, rh), 1.0)
     bx0, by0, bx1, by1 = x0 * inv, y0 * inv, x1 * inv, y1 * inv
-    return Proposal((int(bx0), int(by0), int(np.ceil(bx1)), int(np.ceil(by1))), ((bx0 + bx1) / 2, (by0 + by1) / 2),
-                    area * inv * inv, fill, elong)
+    return Proposal(
+        (int(bx0), int(by0), int(np.ceil(bx1)), int(np.ceil(by1))),
+        ((bx0 + bx1) / 2, (by0 + by1) / 2),
+        area * inv * inv,
+        fill,
+        elong,
+    )
 
 
 def _merge_fragments(props: list[Proposal], die: float) -> list[Proposal]:
@@ -175,8 +206,15 @@ def _merge_fragments(props: list[Proposal], die: float) -> list[Proposal]:
         a, b = props[i], props[j]
         x0, y0 = int(lo[i, j, 0]), int(lo[i, j, 1])
         x1, y1 = int(hi[i, j, 0]), int(hi[i, j, 1])
-        extra.append(Proposal((x0, y0, x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2), a.area + b.area,
-                              min(a.fill, b.fill), max(a.elongation, b.elongation)))
+        extra.append(
+            Proposal(
+                (x0, y0, x1, y1),
+                ((x0 + x1) / 2, (y0 + y1) / 2),
+                a.area + b.area,
+                min(a.fill, b.fill),
+                max(a.elongation, b.elongation),
+            )
+        )
     return props + extra
 
 
@@ -249,5 +287,6 @@ def crop_square(image: Image, proposal_box: tuple[int, int, int, int], size: int
     dst = np.array([[0, 0], [size, 0], [0, size]], np.float32)
     m = cv2.getAffineTransform(src, dst)
     interp = cv2.INTER_AREA if 2 * half > size else cv2.INTER_LINEAR
-    return np.asarray(cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE),
-                      dtype=np.uint8)
+    return np.asarray(
+        cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8
+    )

@@ -47,7 +47,7 @@ def peaks(heat: NDArray[np.float32], threshold: float) -> NDArray[np.int64]:
     strongest first (ties by position, so the same map always gives the same list)."""
     h, w = heat.shape
     padded = np.pad(heat, 1, constant_values=-np.inf)
-    pooled = np.max([padded[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=0)
+    pooled = np.max([padded[dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)], axis=0)
     rows, cols = np.nonzero((heat >= pooled) & (heat >= threshold))
     order = np.lexsort((cols, rows, -heat[rows, cols]))
     return np.stack([rows[order], cols[order]], axis=1).astype(np.int64)
@@ -78,8 +78,11 @@ def decode(out: NDArray[np.float32], threshold: float = PEAK_MIN) -> list[Detect
             continue
         z = out[1:7, r, c] - out[1:7, r, c].max()
         probs = np.exp(z) / np.exp(z).sum()
-        found.append(Detection((cx, cy), side, float(heat[r, c]), np.asarray(probs, np.float32),
-                               float(sigmoid(out[7:8, r, c])[0])))
+        found.append(
+            Detection(
+                (cx, cy), side, float(heat[r, c]), np.asarray(probs, np.float32), float(sigmoid(out[7:8, r, c])[0])
+            )
+        )
     return found
 
 
@@ -103,9 +106,16 @@ class DetectorReader(Judge):
     same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
     replaces the ONNX model (tests give fixed answers)."""
 
-    def __init__(self, model: Path | str = DEFAULT_DETECTOR, backend: Backend | None = None, threads: int = 1,
-                 min_confidence: float = 0.7, cocked_from: float = COCKED_SURE, peak_min: float = PEAK_MIN,
-                 net: DenseNet | None = None):
+    def __init__(
+        self,
+        model: Path | str = DEFAULT_DETECTOR,
+        backend: Backend | None = None,
+        threads: int = 1,
+        min_confidence: float = 0.7,
+        cocked_from: float = COCKED_SURE,
+        peak_min: float = PEAK_MIN,
+        net: DenseNet | None = None,
+    ):
         super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
         self.peak_min = peak_min
@@ -124,8 +134,13 @@ class DetectorReader(Judge):
         full = photo_view(image.shape)
         return full, self.detections(image, full)
 
-    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+    def dice(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        reference: NDArray[np.uint8] | None = None,
+    ) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right."""
         check_frame(image)
         if calibration is not None:

@@ -136,8 +136,11 @@ class FairnessMonitor:
         n = len(self.throws)
         results = []
         faces = [1 / 6] * 6
-        dice_sets = ([("die 1", [t[0] for t in self.throws]), ("die 2", [t[1] for t in self.throws])]
-                     if self.distinguishable else [("both dice", [v for t in self.throws for v in t])])
+        dice_sets = (
+            [("die 1", [t[0] for t in self.throws]), ("die 2", [t[1] for t in self.throws])]
+            if self.distinguishable
+            else [("both dice", [v for t in self.throws for v in t])]
+        )
         for name, values in dice_sets:
             counts = [values.count(f) for f in FACES]
             stat, p = chi_square(counts, faces)

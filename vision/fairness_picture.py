@@ -39,10 +39,17 @@ def fairness_picture(dice: tuple[FaceCounts, ...], size: tuple[int, int] = (720,
             x1 = round(left + (f + 1) * slot - slot * 0.2)
             colour = OUT if face in outside else BAR
             cv2.rectangle(picture, (x0, round(bottom - count * scale)), (x1, bottom), colour, -1)
-            cv2.putText(picture, str(face), ((x0 + x1) // 2 - 5, bottom + 20), cv2.FONT_HERSHEY_SIMPLEX, 0.55, INK, 1,
-                        cv2.LINE_AA)
+            cv2.putText(
+                picture,
+                str(face),
+                ((x0 + x1) // 2 - 5, bottom + 20),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.55,
+                INK,
+                1,
+                cv2.LINE_AA,
+            )
         named = f", face{'s' if len(outside) > 1 else ''} {', '.join(map(str, outside))} outside" if outside else ""
         title = f"{die.name}: {die.throws} throws{named}"
-        cv2.putText(picture, title, (left, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.55, OUT if outside else INK, 1,
-                    cv2.LINE_AA)
+        cv2.putText(picture, title, (left, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.55, OUT if outside else INK, 1, cv2.LINE_AA)
     return picture

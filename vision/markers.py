@@ -54,8 +54,10 @@ def paper_corner(quad: NDArray[np.float64], corner: int) -> NDArray[np.float64]:
 def _outer_corners(markers: dict[int, NDArray[np.float64]]) -> dict[int, NDArray[np.float64]]:
     """Each marker's paper corner on the board's corner: beyond its corner farthest from the markers' middle."""
     centre = np.mean([quad.mean(axis=0) for quad in markers.values()], axis=0)
-    return {marker: paper_corner(quad, int(np.argmax(np.linalg.norm(quad - centre, axis=1))))
-            for marker, quad in markers.items()}
+    return {
+        marker: paper_corner(quad, int(np.argmax(np.linalg.norm(quad - centre, axis=1))))
+        for marker, quad in markers.items()
+    }
 
 
 def calibrate_from_markers(image: NDArray[np.uint8]) -> Calibration:
@@ -63,8 +65,10 @@ def calibrate_from_markers(image: NDArray[np.uint8]) -> Calibration:
     markers = find_markers(image)
     missing = [m for m in MARKER_IDS if m not in markers]
     if missing:
-        raise CalibrationError(f"corner marker(s) {', '.join(map(str, missing))} not seen: uncover the board's "
-                               "corners, or tap the corners by hand")
+        raise CalibrationError(
+            f"corner marker(s) {', '.join(map(str, missing))} not seen: uncover the board's "
+            "corners, or tap the corners by hand"
+        )
     outer = _outer_corners(markers)
     return Calibration.from_corners([tuple(outer[m]) for m in MARKER_IDS])
 
@@ -81,9 +85,13 @@ def camera_shift(calibration: Calibration, image: NDArray[np.uint8]) -> float | 
     if len(markers) == 4:
         seen = list(_outer_corners(markers).values())
     else:  # the middle of too few markers is not the board's: take the paper corner nearest a known corner
-        seen = [min((paper_corner(quad, k) for k in range(4)),
-                    key=lambda point: float(np.min(np.linalg.norm(corners - point, axis=1))))
-                for quad in markers.values()]
+        seen = [
+            min(
+                (paper_corner(quad, k) for k in range(4)),
+                key=lambda point: float(np.min(np.linalg.norm(corners - point, axis=1))),
+            )
+            for quad in markers.values()
+        ]
     return float(max(np.min(np.linalg.norm(corners - point, axis=1)) for point in seen))
 
 
@@ -105,14 +113,32 @@ def marker_sheet(marker_mm: float = 40.0, dpi: int = 300) -> NDArray[np.uint8]:
     for i, (marker, place) in enumerate(zip(MARKER_IDS, places)):
         x = round((25 + (i % 2) * 95) * px_per_mm)
         y = round((35 + (i // 2) * 120) * px_per_mm)
-        page[y:y + side, x:x + side] = cv2.aruco.generateImageMarker(_dictionary(), marker, side)
+        page[y : y + side, x : x + side] = cv2.aruco.generateImageMarker(_dictionary(), marker, side)
         cv2.rectangle(page, (x - margin, y - margin), (x + side + margin, y + side + margin), 160, 1)  # cut here
         label = f"{marker}: {place} corner"
-        cv2.putText(page, label, (x - margin, y + side + margin + round(7 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.12 * px_per_mm, 0, max(1, round(0.3 * px_per_mm)), cv2.LINE_AA)
-    notes = ("Print at 100 %. Cut each marker out along its grey line.",
-             "Stick it on the board's frame with the paper's outer corner on the board's outer corner.")
+        cv2.putText(
+            page,
+            label,
+            (x - margin, y + side + margin + round(7 * px_per_mm)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.12 * px_per_mm,
+            0,
+            max(1, round(0.3 * px_per_mm)),
+            cv2.LINE_AA,
+        )
+    notes = (
+        "Print at 100 %. Cut each marker out along its grey line.",
+        "Stick it on the board's frame with the paper's outer corner on the board's outer corner.",
+    )
     for n, note in enumerate(notes):
-        cv2.putText(page, note, (round(10 * px_per_mm), round((12 + 7 * n) * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.085 * px_per_mm, 0, max(1, round(0.25 * px_per_mm)), cv2.LINE_AA)
+        cv2.putText(
+            page,
+            note,
+            (round(10 * px_per_mm), round((12 + 7 * n) * px_per_mm)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.085 * px_per_mm,
+            0,
+            max(1, round(0.25 * px_per_mm)),
+            cv2.LINE_AA,
+        )
     return page

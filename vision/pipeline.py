@@ -27,12 +27,23 @@ class Reader(Protocol):
     """What ``watch``, the CLI and the app need of a reader: ``DiceReader`` (proposer and crop classifier) or
     ``vision.detector.DetectorReader`` (the learned detector)."""
 
-    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]: ...
+    def dice(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        reference: NDArray[np.uint8] | None = None,
+    ) -> tuple[DieReading, ...]: ...
 
-    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             source: str | None = None, timestamp: float | None = None,
-             reference: NDArray[np.uint8] | None = None) -> ThrowObservation: ...
+    def read(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        source: str | None = None,
+        timestamp: float | None = None,
+        reference: NDArray[np.uint8] | None = None,
+    ) -> ThrowObservation: ...
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation: ...
 
@@ -49,13 +60,24 @@ class Judge:
         self.min_confidence = min_confidence
         self.cocked_from = cocked_from
 
-    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+    def dice(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        reference: NDArray[np.uint8] | None = None,
+    ) -> tuple[DieReading, ...]:
         raise NotImplementedError
 
-    def read(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             source: str | None = None, timestamp: float | None = None,
-             reference: NDArray[np.uint8] | None = None) -> ThrowObservation:
+    def read(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        source: str | None = None,
+        timestamp: float | None = None,
+        reference: NDArray[np.uint8] | None = None,
+    ) -> ThrowObservation:
         """The verdict on one throw. Without calibration the whole image is the throwing area."""
         dice = self.dice(image, calibration, thrower, reference)
         verdict, reason = judge(dice, calibration is not None)
@@ -82,14 +104,25 @@ class DiceReader(Judge):
     model's cocked probability from which a die is called cocked (from 0.4 of it when the outline agrees);
     lower voids more cocked throws and more valid ones, a choice for the tournament (models/MODEL_CARD.md)."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1,
-                 min_confidence: float = 0.7, classifier: CropClassifier | None = None,
-                 cocked_from: float = COCKED_SURE):
+    def __init__(
+        self,
+        model: Path | str = DEFAULT_MODEL,
+        backend: Backend | None = None,
+        threads: int = 1,
+        min_confidence: float = 0.7,
+        classifier: CropClassifier | None = None,
+        cocked_from: float = COCKED_SURE,
+    ):
         super().__init__(min_confidence, cocked_from)
         self.classifier: CropClassifier = classifier if classifier is not None else OnnxReader(model, backend, threads)
 
-    def dice(self, image: NDArray[np.uint8], calibration: Calibration | None = None, thrower: Thrower = "bottom",
-             reference: NDArray[np.uint8] | None = None) -> tuple[DieReading, ...]:
+    def dice(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        reference: NDArray[np.uint8] | None = None,
+    ) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right. ``reference``: the scene before the throw, if known."""
         check_frame(image)
         die_px = calibration.die_px() if calibration is not None else None
@@ -116,16 +149,21 @@ class DiceReader(Judge):
             if same:
                 continue
             kept.append((p, pr, p.box))
-        readings = [replace(self._reading(p, pr, image.shape, calibration, thrower), box=box)
-                    for p, pr, box in kept]
+        readings = [replace(self._reading(p, pr, image.shape, calibration, thrower), box=box) for p, pr, box in kept]
         # a side face of a die seen at an angle looks tilted: a "cocked" reading touching a surely flat die
         # is that die's side, not a second die
         flat = [d for d in readings if not d.cocked and d.value is not None and d.confidence >= 0.9]
         readings = [d for d in readings if not (d.cocked and any(_touches(d.box, f.box) for f in flat))]
         return tuple(sorted(readings, key=lambda d: (d.centre[0], d.centre[1])))
 
-    def _reading(self, p: Proposal, pr: NDArray[np.float32], shape: tuple[int, ...],
-                 calibration: Calibration | None, thrower: Thrower) -> DieReading:
+    def _reading(
+        self,
+        p: Proposal,
+        pr: NDArray[np.float32],
+        shape: tuple[int, ...],
+        calibration: Calibration | None,
+        thrower: Thrower,
+    ) -> DieReading:
         die_mass = max(1e-6, 1.0 - float(pr[CLASS_NOT_DIE]))
         p_cocked = float(pr[CLASS_COCKED]) / die_mass
         value_idx = int(np.argmax(pr[:6]))
@@ -144,6 +182,7 @@ class DiceReader(Judge):
 def _same_die(a: Proposal, b: Proposal) -> bool:
     """Two proposals that see the same die: one's centre inside the other's box, or a large overlap (a piece
     of a die, or a crop straddling it and its neighbour)."""
+
     def inside(p: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
         return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
 

@@ -43,13 +43,15 @@ class View:
             w = round(image.shape[1] * sx)
             h = round(image.shape[0] * sy)
             interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-            small = image if (w, h) == (image.shape[1], image.shape[0]) else cv2.resize(image, (w, h),
-                                                                                        interpolation=interp)
+            small = (
+                image if (w, h) == (image.shape[1], image.shape[0]) else cv2.resize(image, (w, h), interpolation=interp)
+            )
             out = np.zeros((self.size[1], self.size[0], 3), np.uint8)
-            out[:min(h, self.size[1]), :min(w, self.size[0])] = small[:self.size[1], :self.size[0]]
+            out[: min(h, self.size[1]), : min(w, self.size[0])] = small[: self.size[1], : self.size[0]]
             return out
-        return np.asarray(cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR,
-                                              borderMode=cv2.BORDER_CONSTANT), np.uint8)
+        return np.asarray(
+            cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8
+        )
 
     def to_view_points(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """Frame pixels -> view pixels."""

@@ -45,14 +45,19 @@ class Score:
         used: set[int] = set()
         for lab in labels:
             self.labels += 1
-            inside = [i for i, d in enumerate(dice) if i not in used
-                      and d.box[0] <= lab.centre[0] <= d.box[2] and d.box[1] <= lab.centre[1] <= d.box[3]]
+            inside = [
+                i
+                for i, d in enumerate(dice)
+                if i not in used and d.box[0] <= lab.centre[0] <= d.box[2] and d.box[1] <= lab.centre[1] <= d.box[3]
+            ]
             if not inside:
                 self.missed += 1
                 self.errors.append(f"{name}: missed the {lab.value} at {lab.centre[0]:.0f},{lab.centre[1]:.0f}")
                 continue
-            best = min(inside, key=lambda i: (dice[i].centre[0] - lab.centre[0]) ** 2
-                       + (dice[i].centre[1] - lab.centre[1]) ** 2)
+            best = min(
+                inside,
+                key=lambda i: (dice[i].centre[0] - lab.centre[0]) ** 2 + (dice[i].centre[1] - lab.centre[1]) ** 2,
+            )
             used.add(best)
             got = dice[best].value
             if got == lab.value and not dice[best].cocked:
@@ -69,5 +74,7 @@ class Score:
                 self.errors.append(f"{name}: invented a {d.value} at {list(d.box)}")
 
     def summary(self) -> str:
-        return (f"{self.correct}/{self.labels} dice right ({100 * self.accuracy:.2f} %), {self.wrong} wrong, "
-                f"{self.unreadable} unreadable, {self.missed} missed, {self.invented} invented")
+        return (
+            f"{self.correct}/{self.labels} dice right ({100 * self.accuracy:.2f} %), {self.wrong} wrong, "
+            f"{self.unreadable} unreadable, {self.missed} missed, {self.invented} invented"
+        )

@@ -51,8 +51,12 @@ class SettleDetector:
         """The share of pixels that changed since the previous frame (0 for the first)."""
         h, w = image.shape[:2]
         size = (MOTION_SIDE, max(1, int(round(h * MOTION_SIDE / w))))
-        small = np.asarray(cv2.GaussianBlur(cv2.cvtColor(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
-                                                         cv2.COLOR_BGR2GRAY), (3, 3), 0), np.uint8)
+        small = np.asarray(
+            cv2.GaussianBlur(
+                cv2.cvtColor(cv2.resize(image, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY), (3, 3), 0
+            ),
+            np.uint8,
+        )
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
             return 0.0
@@ -81,8 +85,13 @@ class SettleDetector:
         return False
 
 
-def watch(frames: Iterator[Frame], reader: Reader, calibration: Calibration | None = None,
-          thrower: Thrower = "bottom", still_seconds: float = 0.15) -> Iterator[ThrowObservation]:
+def watch(
+    frames: Iterator[Frame],
+    reader: Reader,
+    calibration: Calibration | None = None,
+    thrower: Thrower = "bottom",
+    still_seconds: float = 0.15,
+) -> Iterator[ThrowObservation]:
     """One observation per settled throw. A settled picture with no die at all (the dice were picked up) is
     not a throw and emits nothing."""
     region: NDArray[np.uint8] | None = None
@@ -93,7 +102,13 @@ def watch(frames: Iterator[Frame], reader: Reader, calibration: Calibration | No
                 region = calibration.region_mask(frame.image.shape)
             detector = SettleDetector(still_seconds=still_seconds, region=region)
         if detector.update(frame.image, frame.timestamp):
-            obs = reader.read(frame.image, calibration, thrower, source=frame.name, timestamp=frame.timestamp,
-                              reference=detector.reference)
+            obs = reader.read(
+                frame.image,
+                calibration,
+                thrower,
+                source=frame.name,
+                timestamp=frame.timestamp,
+                reference=detector.reference,
+            )
             if obs.dice:
                 yield obs

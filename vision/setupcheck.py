@@ -112,42 +112,80 @@ def edge_blur_px(image: NDArray[np.uint8], mask: NDArray[np.uint8] | None = None
     return max(contrast / (steepest * math.sqrt(2 * math.pi)), 0.0)
 
 
-def check_frames(frames: Sequence[NDArray[np.uint8]], fps: float | None = None,
-                 calibration: Calibration | None = None) -> SetupReport:
+def check_frames(
+    frames: Sequence[NDArray[np.uint8]], fps: float | None = None, calibration: Calibration | None = None
+) -> SetupReport:
     """Judge a set-up from a few consecutive frames of its camera (the last one is examined closely).
 
     ``fps`` is the frame rate the source delivered (None when it cannot be known, as for photos);
     without ``calibration`` the board is looked for in the picture.
     """
     if not frames:
-        return SetupReport((Check("camera", Grade.NOT_GOOD, "no picture came from the camera",
-                                  "check the cable and that no other program holds the camera"),))
+        return SetupReport(
+            (
+                Check(
+                    "camera",
+                    Grade.NOT_GOOD,
+                    "no picture came from the camera",
+                    "check the cable and that no other program holds the camera",
+                ),
+            )
+        )
     image = frames[-1]
     height, width = image.shape[:2]
-    checks = [Check("resolution", _graded(min(width, height), SHORT_SIDE_GOOD, SHORT_SIDE_LEAST),
-                    f"{width}x{height}", "set the camera to 1280x720 or 1920x1080")]
+    checks = [
+        Check(
+            "resolution",
+            _graded(min(width, height), SHORT_SIDE_GOOD, SHORT_SIDE_LEAST),
+            f"{width}x{height}",
+            "set the camera to 1280x720 or 1920x1080",
+        )
+    ]
     if fps is not None:
-        checks.append(Check("frame rate", _graded(fps, FPS_GOOD, FPS_LEAST), f"{fps:.0f} frames/s",
-                            "lower the resolution or add light (cameras slow down in the dark)"))
+        checks.append(
+            Check(
+                "frame rate",
+                _graded(fps, FPS_GOOD, FPS_LEAST),
+                f"{fps:.0f} frames/s",
+                "lower the resolution or add light (cameras slow down in the dark)",
+            )
+        )
     found = "corners given"
     if calibration is None:
         try:
             calibration = detect_board(image)
             found = "found in the picture"
         except CalibrationError:
-            checks.append(Check("board", Grade.NOT_GOOD, "not found in the picture",
-                                "show the whole board with a margin of table round it (raise the camera or "
-                                "widen the view), or tap its four corners"))
+            checks.append(
+                Check(
+                    "board",
+                    Grade.NOT_GOOD,
+                    "not found in the picture",
+                    "show the whole board with a margin of table round it (raise the camera or "
+                    "widen the view), or tap its four corners",
+                )
+            )
     mask = None
     if calibration is not None:
         corners = np.array(calibration.corners)
         inside = np.all((corners >= 0) & (corners <= [width - 1, height - 1]))
-        checks.append(Check("board", Grade.GOOD if inside else Grade.BORDERLINE,
-                            found if inside else f"{found}, partly outside the picture",
-                            "" if inside else "raise the camera or widen its view so the whole board shows"))
+        checks.append(
+            Check(
+                "board",
+                Grade.GOOD if inside else Grade.BORDERLINE,
+                found if inside else f"{found}, partly outside the picture",
+                "" if inside else "raise the camera or widen its view so the whole board shows",
+            )
+        )
         die = calibration.die_px()
-        checks.append(Check("die size", _graded(die, DIE_PX_GOOD, DIE_PX_LEAST), f"about {die:.0f} px a die",
-                            "dice are too small in the picture: bring the camera closer or use 1920x1080"))
+        checks.append(
+            Check(
+                "die size",
+                _graded(die, DIE_PX_GOOD, DIE_PX_LEAST),
+                f"about {die:.0f} px a die",
+                "dice are too small in the picture: bring the camera closer or use 1920x1080",
+            )
+        )
         mask = calibration.region_mask(image.shape, grow=0.0)
     checks += _picture_checks(image, mask, calibration.die_px() if calibration is not None else None)
     return SetupReport(tuple(checks))
@@ -160,15 +198,25 @@ def _picture_checks(image: NDArray[np.uint8], mask: NDArray[np.uint8] | None, di
     burnt = float(np.mean(values >= 250))
     blur = edge_blur_px(image, mask)
     scale = die_px if die_px is not None else min(image.shape[:2]) / 20  # no board: judge against a typical die
-    focus = Check("focus", _graded(blur / scale, BLUR_OF_DIE_GOOD, BLUR_OF_DIE_LEAST, higher_is_better=False),
-                  "no edges to judge" if math.isinf(blur) else f"edges blurred over about {blur:.1f} px",
-                  "the picture is blurred: focus the lens on the board and lock the focus (turn autofocus "
-                  "off), keep the camera still, add light for a shorter exposure")
-    exposure = Check("exposure", _graded(bright, DARK_GOOD, DARK_LEAST), f"board brightness {bright:.0f}/255",
-                     "the board is too dark: add light over the board or raise the camera's exposure")
-    glare = Check("glare", _graded(burnt, GLARE_GOOD, GLARE_LEAST, higher_is_better=False),
-                  f"{burnt:.1%} of the board burnt white",
-                  "glare: move or diffuse the lamp so it does not reflect into the camera, or lower the exposure")
+    focus = Check(
+        "focus",
+        _graded(blur / scale, BLUR_OF_DIE_GOOD, BLUR_OF_DIE_LEAST, higher_is_better=False),
+        "no edges to judge" if math.isinf(blur) else f"edges blurred over about {blur:.1f} px",
+        "the picture is blurred: focus the lens on the board and lock the focus (turn autofocus "
+        "off), keep the camera still, add light for a shorter exposure",
+    )
+    exposure = Check(
+        "exposure",
+        _graded(bright, DARK_GOOD, DARK_LEAST),
+        f"board brightness {bright:.0f}/255",
+        "the board is too dark: add light over the board or raise the camera's exposure",
+    )
+    glare = Check(
+        "glare",
+        _graded(burnt, GLARE_GOOD, GLARE_LEAST, higher_is_better=False),
+        f"{burnt:.1%} of the board burnt white",
+        "glare: move or diffuse the lamp so it does not reflect into the camera, or lower the exposure",
+    )
     return [focus, exposure, glare]
 
 

@@ -53,12 +53,12 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageReadError(f"{p}: empty file")
     size = image_size(data)
     if size is None:
-        raise ImageReadError(f"{p}: not an image this reader takes (JPEG, PNG, BMP, WebP, TIFF, PNM) or its header"
-                             " is cut short")
+        raise ImageReadError(
+            f"{p}: not an image this reader takes (JPEG, PNG, BMP, WebP, TIFF, PNM) or its header is cut short"
+        )
     width, height = size
     if width * height > MAX_PIXELS:
-        raise ImageReadError(f"{p}: {width}x{height} pixels declared, more than the {MAX_PIXELS:,} this reader"
-                             " decodes")
+        raise ImageReadError(f"{p}: {width}x{height} pixels declared, more than the {MAX_PIXELS:,} this reader decodes")
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as exc:
@@ -133,9 +133,9 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         if marker in (0x01, *range(0xD0, 0xD8)):
             at += 2
             continue
-        length = struct.unpack(">H", data[at + 2:at + 4])[0]
+        length = struct.unpack(">H", data[at + 2 : at + 4])[0]
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            height, width = struct.unpack(">HH", data[at + 5:at + 9])
+            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
             return width, height
         at += 2 + length
     return None
@@ -170,14 +170,14 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
 def _tiff_size(data: bytes) -> tuple[int, int] | None:
     order = "<" if data[:2] == b"II" else ">"
     offset = struct.unpack(order + "I", data[4:8])[0]
-    count = struct.unpack(order + "H", data[offset:offset + 2])[0]
+    count = struct.unpack(order + "H", data[offset : offset + 2])[0]
     found: dict[int, int] = {}
     for index in range(count):
         at = offset + 2 + 12 * index
-        tag, kind = struct.unpack(order + "HH", data[at:at + 4])
+        tag, kind = struct.unpack(order + "HH", data[at : at + 4])
         if tag in (256, 257):
             short = kind == 3
-            found[tag] = struct.unpack(order + ("H" if short else "I"), data[at + 8:at + (10 if short else 12)])[0]
+            found[tag] = struct.unpack(order + ("H" if short else "I"), data[at + 8 : at + (10 if short else 12)])[0]
     return (found[256], found[257]) if len(found) == 2 else None
 
 

@@ -23,11 +23,16 @@ from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, FRA
 from vision.errors import VisionError
 from vision.verdict import DieReading, ThrowObservation
 
-Doubt = Literal["low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge",
-                "third_object"]
+Doubt = Literal["low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge", "third_object"]
 
-DOUBTS: tuple[Doubt, ...] = ("third_object", "low_confidence", "borderline_cocked", "near_bar", "near_frame",
-                             "near_picture_edge")
+DOUBTS: tuple[Doubt, ...] = (
+    "third_object",
+    "low_confidence",
+    "borderline_cocked",
+    "near_bar",
+    "near_frame",
+    "near_picture_edge",
+)
 """Every doubt, in the order a reading lists them."""
 
 
@@ -62,8 +67,12 @@ CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.3, 0.5), edge_mm=
 SETTINGS: dict[str, Sureness] = {s.name: s for s in (TOURNAMENT, CASUAL)}
 
 
-def die_doubts(die: DieReading, calibration: Calibration | None = None,
-               image_shape: tuple[int, ...] | None = None, sureness: Sureness = TOURNAMENT) -> tuple[Doubt, ...]:
+def die_doubts(
+    die: DieReading,
+    calibration: Calibration | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    sureness: Sureness = TOURNAMENT,
+) -> tuple[Doubt, ...]:
     """The doubts about one die, in :data:`DOUBTS` order (none for a die that could not be read at all)."""
     if die.value is None:
         return ()
@@ -88,8 +97,12 @@ def die_doubts(die: DieReading, calibration: Calibration | None = None,
     return tuple(d for d in DOUBTS if d in found)
 
 
-def doubts(observation: ThrowObservation, calibration: Calibration | None = None,
-           image_shape: tuple[int, ...] | None = None, sureness: Sureness = TOURNAMENT) -> tuple[Doubt, ...]:
+def doubts(
+    observation: ThrowObservation,
+    calibration: Calibration | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    sureness: Sureness = TOURNAMENT,
+) -> tuple[Doubt, ...]:
     """The doubts about a judged throw, in :data:`DOUBTS` order; empty when the call is sure."""
     if observation.verdict is None:
         raise VisionError("only a judged throw can be sure or unsure (read_all judges nothing)")

@@ -38,8 +38,12 @@ class DieReading:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
     def to_json(self) -> dict[str, object]:
-        return {"value": self.value, "box": list(self.box), "cocked": self.cocked,
-                "confidence": round(self.confidence, 4)}
+        return {
+            "value": self.value,
+            "box": list(self.box),
+            "cocked": self.cocked,
+            "confidence": round(self.confidence, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,12 @@ class ThrowObservation:
         return self.verdict == "valid"
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"image": self.source, "verdict": self.verdict, "reason": self.reason,
-                                  "dice": [d.to_json() for d in self.dice]}
+        out: dict[str, object] = {
+            "image": self.source,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "dice": [d.to_json() for d in self.dice],
+        }
         if self.timestamp is not None:
             out["time"] = round(self.timestamp, 3)
         return out
@@ -101,8 +109,9 @@ def seen_by(dice: tuple[DieReading, ...], thrower: Thrower) -> tuple[DieReading,
     return tuple(replace(d, zone=swap.get(d.zone, d.zone) if d.zone is not None else None) for d in dice)
 
 
-def judged_for(dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool,
-               opening: bool = False) -> ThrowObservation:
+def judged_for(
+    dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool, opening: bool = False
+) -> ThrowObservation:
     """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged."""
     seen = seen_by(dice, thrower)
     verdict, reason = judge(seen, calibrated, opening)

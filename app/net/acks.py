@@ -27,16 +27,21 @@ class AckStore:
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS acked (prefix TEXT NOT NULL, board TEXT NOT NULL,"
-                         " seq INTEGER NOT NULL, PRIMARY KEY (prefix, board))")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS acked (prefix TEXT NOT NULL, board TEXT NOT NULL,"
+            " seq INTEGER NOT NULL, PRIMARY KEY (prefix, board))"
+        )
 
     def get(self, prefix: str, board: str) -> int:
         row = self._db.execute("SELECT seq FROM acked WHERE prefix = ? AND board = ?", (prefix, board)).fetchone()
         return int(row[0]) if row else 0
 
     def set(self, prefix: str, board: str, seq: int) -> None:
-        self._db.execute("INSERT INTO acked (prefix, board, seq) VALUES (?, ?, ?)"
-                         " ON CONFLICT (prefix, board) DO UPDATE SET seq = excluded.seq", (prefix, board, seq))
+        self._db.execute(
+            "INSERT INTO acked (prefix, board, seq) VALUES (?, ?, ?)"
+            " ON CONFLICT (prefix, board) DO UPDATE SET seq = excluded.seq",
+            (prefix, board, seq),
+        )
 
     def close(self) -> None:
         self._db.close()

@@ -54,8 +54,13 @@ def make_client(config: BrokerConfig, client_id: str) -> mqtt.Client:
     if config.username is not None:
         client.username_pw_set(config.username, config.password)
     if config.ca is not None:
-        client.tls_set(ca_certs=config.ca, certfile=config.certfile, keyfile=config.keyfile,
-                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.tls_set(
+            ca_certs=config.ca,
+            certfile=config.certfile,
+            keyfile=config.keyfile,
+            cert_reqs=ssl.CERT_REQUIRED,
+            tls_version=ssl.PROTOCOL_TLS_CLIENT,
+        )
     client.reconnect_delay_set(min_delay=1, max_delay=2)
     client.max_queued_messages_set(0)
     client.max_inflight_messages_set(100)
@@ -68,6 +73,7 @@ def connect(client: mqtt.Client, config: BrokerConfig, persistent: bool) -> None
     if persistent:
         properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
-    client.connect_async(config.host, config.port, keepalive=config.keepalive, clean_start=not persistent,
-                         properties=properties)
+    client.connect_async(
+        config.host, config.port, keepalive=config.keepalive, clean_start=not persistent, properties=properties
+    )
     client.loop_start()

@@ -43,8 +43,21 @@ LATENCIES = 1_000_000
 RECENT = 30
 """Recent entries kept per board for the page."""
 
-RESULT_FIELDS = ("board", "white", "black", "variant", "length", "score_white", "score_black", "winner", "end",
-                 "games", "seq", "head", "confirmed")
+RESULT_FIELDS = (
+    "board",
+    "white",
+    "black",
+    "variant",
+    "length",
+    "score_white",
+    "score_black",
+    "winner",
+    "end",
+    "games",
+    "seq",
+    "head",
+    "confirmed",
+)
 
 
 def _parse_time(text: str) -> float | None:
@@ -78,14 +91,29 @@ class BoardFeed:
     def summary(self) -> dict[str, Any]:
         snap = self.snapshot
         return {
-            "board": self.board, "status": self.status, "held": self.held, "head": self.head,
-            "received": self.received, "duplicates": self.duplicates, "gaps": self.gaps,
-            "waiting": len(self.waiting), "chain_breaks": self.chain_breaks,
-            "players": snap.get("players"), "score": snap.get("score"), "length": snap.get("length"),
-            "cube": snap.get("cube"), "clock": snap.get("clock"), "turn": snap.get("turn"),
-            "stage": snap.get("stage"), "flag": snap.get("flag"), "called": bool(snap.get("called")),
-            "over": bool(snap.get("over")), "result": snap.get("result"), "confirmed": self.confirmed,
-            "snapshot_seq": snap.get("seq"), "problem": snap.get("problem"),
+            "board": self.board,
+            "status": self.status,
+            "held": self.held,
+            "head": self.head,
+            "received": self.received,
+            "duplicates": self.duplicates,
+            "gaps": self.gaps,
+            "waiting": len(self.waiting),
+            "chain_breaks": self.chain_breaks,
+            "players": snap.get("players"),
+            "score": snap.get("score"),
+            "length": snap.get("length"),
+            "cube": snap.get("cube"),
+            "clock": snap.get("clock"),
+            "turn": snap.get("turn"),
+            "stage": snap.get("stage"),
+            "flag": snap.get("flag"),
+            "called": bool(snap.get("called")),
+            "over": bool(snap.get("over")),
+            "result": snap.get("result"),
+            "confirmed": self.confirmed,
+            "snapshot_seq": snap.get("seq"),
+            "problem": snap.get("problem"),
             "on_the_way": any(m["type"] == "on_the_way" and m["at_seq"] >= self.call_seq() for m in self.sent),
             "station_saw": self.station_saw,
         }
@@ -101,8 +129,9 @@ class BoardFeed:
 class Director:
     """The director's view of a tournament: subscribes to every board, acknowledges, keeps the results."""
 
-    def __init__(self, broker: BrokerConfig, prefix: str, results: Path | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, broker: BrokerConfig, prefix: str, results: Path | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
         self.topics = Topics(prefix)
         self.prefix = prefix
         self.results_dir = results
@@ -137,8 +166,7 @@ class Director:
 
     # ------------------------------------------------------------ receiving
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any) -> None:
         if reason.is_failure:
             log.warning("director: the broker refused the connection: %s", reason)
             return
@@ -148,8 +176,9 @@ class Director:
             self._ack_due.update(self.boards)  # tell every station again where we are
         log.info("director: connected")
 
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                       properties: Any) -> None:
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
+    ) -> None:
         self.connected = False
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -201,8 +230,7 @@ class Director:
             entry = feed.waiting.pop(feed.held + 1)
             if feed.held and entry.get("prev") != feed.head:
                 feed.chain_breaks += 1
-                log.error("director: board %s entry %d does not follow entry %d", feed.board, feed.held + 1,
-                          feed.held)
+                log.error("director: board %s entry %d does not follow entry %d", feed.board, feed.held + 1, feed.held)
             feed.held += 1
             feed.head = str(entry.get("hash", ""))
             feed.received += 1
@@ -229,13 +257,20 @@ class Director:
     def send(self, board: str, message: DirectorMessage) -> dict[str, Any]:
         """Send one of the allowed messages to a board; what was sent, for the page."""
         board_id(board)
-        message = DirectorMessage(message.kind, message.id or uuid.uuid4().hex[:12], message.text, message.color,
-                                  message.ms)
+        message = DirectorMessage(
+            message.kind, message.id or uuid.uuid4().hex[:12], message.text, message.color, message.ms
+        )
         self.client.publish(self.topics.inbox(board), message.to_json(), qos=1)
         with self._lock:
             feed = self.boards.setdefault(board, BoardFeed(board))
-            record = {"id": message.id, "type": message.kind, "text": message.text, "color": message.color,
-                      "ms": message.ms, "at_seq": feed.held}
+            record = {
+                "id": message.id,
+                "type": message.kind,
+                "text": message.text,
+                "color": message.color,
+                "ms": message.ms,
+                "at_seq": feed.held,
+            }
             feed.sent.append(record)
         return record
 
@@ -272,13 +307,23 @@ class Director:
                 if not result:
                     continue
                 players = result.get("players") or ["", ""]
-                rows.append({
-                    "board": name, "white": players[0], "black": players[1], "variant": result.get("variant"),
-                    "length": result.get("length"), "score_white": result["score"][0],
-                    "score_black": result["score"][1], "winner": result.get("winner"), "end": result.get("end"),
-                    "games": len(result.get("games", [])), "seq": feed.held, "head": feed.head,
-                    "confirmed": feed.confirmed,
-                })
+                rows.append(
+                    {
+                        "board": name,
+                        "white": players[0],
+                        "black": players[1],
+                        "variant": result.get("variant"),
+                        "length": result.get("length"),
+                        "score_white": result["score"][0],
+                        "score_black": result["score"][1],
+                        "winner": result.get("winner"),
+                        "end": result.get("end"),
+                        "games": len(result.get("games", [])),
+                        "seq": feed.held,
+                        "head": feed.head,
+                        "confirmed": feed.confirmed,
+                    }
+                )
         return rows
 
     def results_csv(self) -> str:

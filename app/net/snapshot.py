@@ -76,8 +76,14 @@ class BoardState:
 
     def snapshot(self, board: str) -> dict[str, Any]:
         """The retained snapshot: everything the director's page shows for this board."""
-        data: dict[str, Any] = {"board": board, "seq": self.seq, "head": self.head, "at": self.at,
-                                "recent": list(self.recent), "problem": self.problem}
+        data: dict[str, Any] = {
+            "board": board,
+            "seq": self.seq,
+            "head": self.head,
+            "at": self.at,
+            "recent": list(self.recent),
+            "problem": self.problem,
+        }
         referee = self.referee
         if referee is None:
             return data
@@ -100,8 +106,11 @@ def describe(referee: Referee) -> dict[str, Any]:
         "stage": stage.value,
         "turn": _color(referee.to_act),
         "dice": list(referee.dice) if referee.dice else None,
-        "clock": {"running": _color(referee.clock), "times_ms": list(referee.times) if referee.times else None,
-                  "reserve_ms": setup.clock.reserve_s * 1000},
+        "clock": {
+            "running": _color(referee.clock),
+            "times_ms": list(referee.times) if referee.times else None,
+            "reserve_ms": setup.clock.reserve_s * 1000,
+        },
         "called": stage is Stage.HALTED,
         "over": stage is Stage.OVER,
         "board": {"white": list(position.white), "black": list(position.black)},
@@ -139,7 +148,10 @@ def position_ids(referee: Referee) -> dict[str, str | None]:
             match_length=length if length <= 64 else 0,
             score=match.score,
         )
-        return {"xgid": encode_xgid(position, info), "position_id": encode_position_id(position),
-                "match_id": encode_match_id(info)}
+        return {
+            "xgid": encode_xgid(position, info),
+            "position_id": encode_position_id(position),
+            "match_id": encode_match_id(info),
+        }
     except (RulesError, ValueError):
         return none

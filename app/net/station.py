@@ -73,15 +73,28 @@ class StationConfig:
 
 def entry_message(board: str, entry: Entry) -> dict[str, Any]:
     """One journal entry as the event stream carries it."""
-    return {"board": board, "seq": entry.seq, "kind": entry.kind, "at": entry.at, "prev": entry.prev,
-            "hash": entry.hash, "payload": entry.payload}
+    return {
+        "board": board,
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "at": entry.at,
+        "prev": entry.prev,
+        "hash": entry.hash,
+        "payload": entry.payload,
+    }
 
 
 class Station:
     """Publishes one journal for one board; thread-safe; :meth:`start` then :meth:`stop`."""
 
-    def __init__(self, journal: str | Path, config: StationConfig, deliver: Deliver | None = None,
-                 submit: Submit | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        journal: str | Path,
+        config: StationConfig,
+        deliver: Deliver | None = None,
+        submit: Submit | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.config = config
         self.topics = Topics(config.prefix)
         self.journal_path = Path(journal)
@@ -133,8 +146,9 @@ class Station:
         if self._thread is not None:
             self._thread.join(timeout=10)
         if self.connected:
-            info = self.client.publish(self.topics.status(self.config.board), self._status("offline"), qos=1,
-                                       retain=True)
+            info = self.client.publish(
+                self.topics.status(self.config.board), self._status("offline"), qos=1, retain=True
+            )
             try:
                 info.wait_for_publish(timeout=2)
             except (RuntimeError, ValueError):
@@ -182,8 +196,12 @@ class Station:
                 return
             now = self.clock()
             if self.sent > self.acked and now - self._last_progress > self._stall:
-                log.info("board %s: no acknowledgement for %.0f s, sending again from %d", self.config.board,
-                         now - self._last_progress, self.acked + 1)
+                log.info(
+                    "board %s: no acknowledgement for %.0f s, sending again from %d",
+                    self.config.board,
+                    now - self._last_progress,
+                    self.acked + 1,
+                )
                 self.sent = self.acked
                 self._last_progress = now
                 self._stall = min(self._stall * 2, 60.0)
@@ -193,8 +211,9 @@ class Station:
             if not pending or pending[0].seq != start + 1:
                 pending = self.tail.read(start, upto - start)
             for entry in pending:
-                self.client.publish(self.topics.events(self.config.board), dumps(entry_message(self.config.board,
-                                                                                               entry)), qos=1)
+                self.client.publish(
+                    self.topics.events(self.config.board), dumps(entry_message(self.config.board, entry)), qos=1
+                )
             if pending:
                 with self._lock:
                     if self.sent == start:  # unless a reconnection or the director asked to go back meanwhile
@@ -203,16 +222,19 @@ class Station:
         if self._snapshot_due and now - self._last_snapshot >= self.config.snapshot_every:
             self._snapshot_due = False
             self._last_snapshot = now
-            self.client.publish(self.topics.snapshot(self.config.board),
-                                dumps(self.state.snapshot(self.config.board)), qos=1, retain=True)
+            self.client.publish(
+                self.topics.snapshot(self.config.board),
+                dumps(self.state.snapshot(self.config.board)),
+                qos=1,
+                retain=True,
+            )
 
     # ------------------------------------------------------------ callbacks (paho's network thread)
 
     def _status(self, state: str, **extra: Any) -> bytes:
         return dumps({"board": self.config.board, "state": state, **extra})
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any) -> None:
         if reason.is_failure:
             log.warning("board %s: the broker refused the connection: %s", self.config.board, reason)
             return
@@ -229,8 +251,9 @@ class Station:
         log.info("board %s: connected; sending from entry %d", board, self.acked + 1)
         self._wake.set()
 
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                       properties: Any) -> None:
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any
+    ) -> None:
         with self._lock:
             self.connected = False
         if not self._stopping.is_set():
@@ -254,20 +277,29 @@ class Station:
             return
         with self._lock:
             if seq > self.folded:
-                log.warning("board %s: the director acknowledges entry %d, the journal ends at %d: ignored",
-                            self.config.board, seq, self.folded)
+                log.warning(
+                    "board %s: the director acknowledges entry %d, the journal ends at %d: ignored",
+                    self.config.board,
+                    seq,
+                    self.folded,
+                )
                 return
             if seq == self.acked:
                 now = self.clock()
                 if gap and self.sent > seq and now - self._last_rewind > GAP_REWIND_EVERY:
-                    log.info("board %s: the director misses entry %d: sending again from there",
-                             self.config.board, seq + 1)
+                    log.info(
+                        "board %s: the director misses entry %d: sending again from there", self.config.board, seq + 1
+                    )
                     self.sent, self._last_rewind = seq, now
                     self._wake.set()
                 return
             if seq < self.acked:
-                log.warning("board %s: the director holds only up to entry %d (it had %d): sending again",
-                            self.config.board, seq, self.acked)
+                log.warning(
+                    "board %s: the director holds only up to entry %d (it had %d): sending again",
+                    self.config.board,
+                    seq,
+                    self.acked,
+                )
                 self.sent = seq
             self.acked = seq
             self._last_progress = self.clock()
@@ -292,9 +324,12 @@ class Station:
             self.submit(message.time_correction())
         elif self.deliver is not None:
             self.deliver(message)
-        self.client.publish(self.topics.status(self.config.board),
-                            self._status("online", inbox={"id": message.id, "type": message.kind}), qos=1,
-                            retain=True)
+        self.client.publish(
+            self.topics.status(self.config.board),
+            self._status("online", inbox={"id": message.id, "type": message.kind}),
+            qos=1,
+            retain=True,
+        )
         log.info("board %s: director's %s received", self.config.board, message.kind)
 
     def _refuse(self, reason: str) -> None:

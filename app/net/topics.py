@@ -70,7 +70,7 @@ class Topics:
         head = f"{self.prefix}/board/"
         if not topic.startswith(head):
             return None
-        parts = topic[len(head):].split("/")
+        parts = topic[len(head) :].split("/")
         if len(parts) != 2 or not BOARD_PATTERN.fullmatch(parts[0]):
             return None
         return parts[0], parts[1]
@@ -79,17 +79,19 @@ class Topics:
 def acl_text(prefix: str) -> str:
     """Mosquitto's access list for one tournament: a board's user name is its board id."""
     p = tournament_prefix(prefix)
-    return "\n".join([
-        f"user {DIRECTOR_USER}",
-        f"topic read {p}/board/#",
-        f"topic write {p}/board/+/inbox",
-        f"topic readwrite {p}/director/#",
-        "",
-        "# every other user is a board: its own topics only (%u is the user name)",
-        f"pattern write {p}/board/%u/status",
-        f"pattern write {p}/board/%u/snapshot",
-        f"pattern write {p}/board/%u/events",
-        f"pattern read {p}/board/%u/inbox",
-        f"pattern read {p}/director/ack/%u",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"user {DIRECTOR_USER}",
+            f"topic read {p}/board/#",
+            f"topic write {p}/board/+/inbox",
+            f"topic readwrite {p}/director/#",
+            "",
+            "# every other user is a board: its own topics only (%u is the user name)",
+            f"pattern write {p}/board/%u/status",
+            f"pattern write {p}/board/%u/snapshot",
+            f"pattern write {p}/board/%u/events",
+            f"pattern read {p}/board/%u/inbox",
+            f"pattern read {p}/director/ack/%u",
+            "",
+        ]
+    )

@@ -79,7 +79,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/boards":
             self._json({"tournament": director.prefix, "connected": director.connected, "boards": director.table()})
         elif path.startswith("/api/board/"):
-            board = director.board(unquote(path[len("/api/board/"):]))
+            board = director.board(unquote(path[len("/api/board/") :]))
             if board is None:
                 self._error(404, "no such board")
             else:

@@ -41,8 +41,9 @@ def audit(path: str | Path, expected: Head | None = None) -> Report:
         except JournalError as error:
             text = str(error).removeprefix(f"{journal.path}: ")
             return Report(len(journal), tuple(findings if text in findings else [*findings, text]))
-        findings += [f"entry {seq}: the referee rules differently on replay than it did at the table"
-                     for seq in mismatches]
+        findings += [
+            f"entry {seq}: the referee rules differently on replay than it did at the table" for seq in mismatches
+        ]
         chouette = referee.chouette
         if chouette is not None:
             standing = "ledger " + ", ".join(f"{name} {chouette.balance(name):+d}" for name in chouette.players)

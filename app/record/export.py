@@ -100,16 +100,18 @@ def result_summary(referee: Referee) -> dict[str, Any]:
         outcome = game.outcome
         if outcome is None:
             continue
-        games.append({
-            "game": number,
-            "winner": None if outcome.winner is None else players[outcome.winner],
-            "kind": outcome.kind.name.lower(),
-            "ending": outcome.ending.value,
-            "cube": outcome.cube,
-            "points": outcome.points,
-            "score_before": list(before),
-            "crawford": game.cube.crawford,
-        })
+        games.append(
+            {
+                "game": number,
+                "winner": None if outcome.winner is None else players[outcome.winner],
+                "kind": outcome.kind.name.lower(),
+                "ending": outcome.ending.value,
+                "cube": outcome.cube,
+                "points": outcome.points,
+                "score_before": list(before),
+                "crawford": game.cube.crawford,
+            }
+        )
     result = match.result
     return {
         "players": list(players),
@@ -132,8 +134,10 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
     players = setup.players
     tr = language == "tr"
     title = "Maç sonuç kâğıdı" if tr else "Match result sheet"
-    length = f"{summary['length']} " + ("sayılık maç" if tr else "point match") if summary["length"] else (
-        "paralı oyun" if tr else "money session"
+    length = (
+        f"{summary['length']} " + ("sayılık maç" if tr else "point match")
+        if summary["length"]
+        else ("paralı oyun" if tr else "money session")
     )
     lines: list[tuple[str, str]] = [
         ("Etkinlik" if tr else "Event", " ".join(x for x in (setup.event, setup.round) if x) or "-"),
@@ -143,8 +147,14 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
         ("Beyaz" if tr else "White", players[0]),
         ("Siyah" if tr else "Black", players[1]),
     ]
-    header = ["#", "Kazanan" if tr else "Winner", "Sonuç" if tr else "Result", "Küp" if tr else "Cube",
-              "Sayı" if tr else "Points", "Skor" if tr else "Score"]
+    header = [
+        "#",
+        "Kazanan" if tr else "Winner",
+        "Sonuç" if tr else "Result",
+        "Küp" if tr else "Cube",
+        "Sayı" if tr else "Points",
+        "Skor" if tr else "Score",
+    ]
     rows = []
     for game in summary["games"]:
         white, black = game["score_before"]
@@ -155,28 +165,52 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
         result = word(game["kind"], language) + word(game["ending"], language)
         if game["crawford"]:
             result += " (Crawford)"
-        rows.append([str(game["game"]), game["winner"] or "-", result, str(game["cube"]), str(game["points"]),
-                     f"{white}-{black}"])
+        rows.append(
+            [
+                str(game["game"]),
+                game["winner"] or "-",
+                result,
+                str(game["cube"]),
+                str(game["points"]),
+                f"{white}-{black}",
+            ]
+        )
     final = f"{summary['score'][0]}-{summary['score'][1]}"
     if summary["winner"]:
         end = word(summary["end"], language) if summary["end"] else ""
-        verdict = (f"Kazanan: {summary['winner']}{end}, {final}" if tr
-                   else f"Winner: {summary['winner']}{end}, {final}")
+        verdict = f"Kazanan: {summary['winner']}{end}, {final}" if tr else f"Winner: {summary['winner']}{end}, {final}"
     else:
         verdict = f"Maç sürüyor, skor {final}" if tr else f"Match not finished, score {final}"
     sign = ["Beyaz" if tr else "White", "Siyah" if tr else "Black", "Hakem" if tr else "Director"]
     return _sheet(referee, head, language, players, as_html, title, lines, header, rows, verdict, sign)
 
 
-def _sheet(referee: Referee, head: str, language: str, players: tuple[str, str], as_html: bool, title: str,
-           lines: list[tuple[str, str]], header: list[str], rows: list[list[str]], verdict: str,
-           sign: list[str]) -> str:
+def _sheet(
+    referee: Referee,
+    head: str,
+    language: str,
+    players: tuple[str, str],
+    as_html: bool,
+    title: str,
+    lines: list[tuple[str, str]],
+    header: list[str],
+    rows: list[list[str]],
+    verdict: str,
+    sign: list[str],
+) -> str:
     """The one-page layout every result sheet shares (a match's and a chouette's): the facts, the table of
     games, the verdict, the irregularities, the journal's head hash and lines to sign; as text or HTML."""
     tr = language == "tr"
     irregular = [
-        render(Ruling(item.code, Level.WARNING, {"player": None if item.color is None else item.color.name.lower(),
-                                                **item.params}), language, players)
+        render(
+            Ruling(
+                item.code,
+                Level.WARNING,
+                {"player": None if item.color is None else item.color.name.lower(), **item.params},
+            ),
+            language,
+            players,
+        )
         for item in referee.irregularities
     ]
     journal_line = ("Günlük sonu (kayıt:HMAC-SHA-256)" if tr else "Journal head (entry:HMAC-SHA-256)") + f": {head}"
@@ -197,22 +231,38 @@ def _sheet(referee: Referee, head: str, language: str, players: tuple[str, str],
     return "\n".join(text) + "\n"
 
 
-def _html(title: str, lines: list[tuple[str, str]], header: list[str], rows: list[list[str]], verdict: str,
-          irregular_title: str, irregular: list[str], journal_line: str, sign: list[str]) -> str:
+def _html(
+    title: str,
+    lines: list[tuple[str, str]],
+    header: list[str],
+    rows: list[list[str]],
+    verdict: str,
+    irregular_title: str,
+    irregular: list[str],
+    journal_line: str,
+    sign: list[str],
+) -> str:
     e = html.escape
     parts = [
-        "<!DOCTYPE html>", '<html><head><meta charset="utf-8">', f"<title>{e(title)}</title>",
+        "<!DOCTYPE html>",
+        '<html><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
         "<style>body{font-family:sans-serif;max-width:48em;margin:2em auto}"
         "table{border-collapse:collapse;width:100%}td,th{border:1px solid #888;padding:.2em .5em}"
         ".sign{margin-top:3em;display:flex;justify-content:space-between}.sign span{border-top:1px solid #000;"
         "width:14em;padding-top:.3em}</style></head><body>",
-        f"<h1>{e(title)}</h1>", "<dl>",
+        f"<h1>{e(title)}</h1>",
+        "<dl>",
     ]
     parts += [f"<dt>{e(key)}</dt><dd>{e(value)}</dd>" for key, value in lines]
     parts += ["</dl>", "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr>"]
     parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in rows]
-    parts += ["</table>", f"<p><strong>{e(verdict)}</strong></p>",
-              f"<h2>{e(irregular_title)} ({len(irregular)})</h2>", "<ul>"]
+    parts += [
+        "</table>",
+        f"<p><strong>{e(verdict)}</strong></p>",
+        f"<h2>{e(irregular_title)} ({len(irregular)})</h2>",
+        "<ul>",
+    ]
     parts += [f"<li>{e(item)}</li>" for item in irregular[:20]]
     parts += ["</ul>", f"<p><small>{e(journal_line)}</small></p>", '<div class="sign">']
     parts += [f"<span>{e(name)}</span>" for name in sign]
@@ -220,8 +270,9 @@ def _html(title: str, lines: list[tuple[str, str]], header: list[str], rows: lis
     return "\n".join(parts) + "\n"
 
 
-def write_exports(referee: Referee, journal: Journal, folder: str | Path, stem: str = "match",
-                  language: str = "en") -> dict[str, Path]:
+def write_exports(
+    referee: Referee, journal: Journal, folder: str | Path, stem: str = "match", language: str = "en"
+) -> dict[str, Path]:
     """Write every export that applies into ``folder``; the .mat only where the format holds the match."""
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
@@ -253,15 +304,17 @@ def chouette_summary(referee: Referee) -> dict[str, Any]:
         winner = None
         if result is not None and result.winner is not None:
             winner = "box" if result.winner is game.box_color else "team"
-        games.append({
-            "game": number,
-            "box": game.box,
-            "members": list(game.members),
-            "winner": winner,
-            "kind": None if result is None else result.kind.name.lower(),
-            "cubes": {member: cube.value for member, cube in zip(game.members, game.cubes)},
-            "settled": dict(zip(game.members, game.settled)),
-        })
+        games.append(
+            {
+                "game": number,
+                "box": game.box,
+                "members": list(game.members),
+                "winner": winner,
+                "kind": None if result is None else result.kind.name.lower(),
+                "cubes": {member: cube.value for member, cube in zip(game.members, game.cubes)},
+                "settled": dict(zip(game.members, game.settled)),
+            }
+        )
     return {
         "kind": "chouette",
         "players": list(session.players),
@@ -286,8 +339,10 @@ def chouette_sheet(referee: Referee, head: str, language: str = "en", as_html: b
         ("Etkinlik" if tr else "Event", " ".join(x for x in (setup.event, setup.round) if x) or "-"),
         ("Masa" if tr else "Table", setup.table or "-"),
         ("Tarih" if tr else "Date", setup.date or "-"),
-        ("Oyun türü" if tr else "Variant",
-         f"{setup.variant}, " + (f"şuet, {len(players)} oyuncu" if tr else f"chouette of {len(players)}")),
+        (
+            "Oyun türü" if tr else "Variant",
+            f"{setup.variant}, " + (f"şuet, {len(players)} oyuncu" if tr else f"chouette of {len(players)}"),
+        ),
         ("Kutu" if tr else "Box", summary["box"]),
         ("Sıra" if tr else "Line", ", ".join(summary["line"])),
     ]
@@ -306,11 +361,23 @@ def chouette_sheet(referee: Referee, head: str, language: str = "en", as_html: b
         rows.append([str(game["game"]), game["box"], result, *(f"{changes[name]:+d}" for name in players)])
     rows.append(["", "", "Hesap" if tr else "Ledger", *(f"{summary['ledger'][name]:+d}" for name in players)])
     total = sum(summary["ledger"].values())
-    verdict = (f"{len(summary['games'])} oyun; hesap toplamı {total}" if tr
-               else f"{len(summary['games'])} game(s); the ledger sums to {total}")
+    verdict = (
+        f"{len(summary['games'])} oyun; hesap toplamı {total}"
+        if tr
+        else f"{len(summary['games'])} game(s); the ledger sums to {total}"
+    )
     sign = [*players, "Hakem" if tr else "Director"]
     return _sheet(referee, head, language, setup.players, as_html, title, lines, header, rows, verdict, sign)
 
 
-__all__ = ["Color", "ExportError", "chouette_sheet", "chouette_summary", "journal_json", "mat_text", "result_sheet",
-           "result_summary", "write_exports"]
+__all__ = [
+    "Color",
+    "ExportError",
+    "chouette_sheet",
+    "chouette_summary",
+    "journal_json",
+    "mat_text",
+    "result_sheet",
+    "result_summary",
+    "write_exports",
+]

@@ -126,8 +126,9 @@ def _lock(path: Path) -> IO[bytes] | None:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise JournalError(f"{path}: this match is open elsewhere (another app or demo holds its journal);"
-                           " close it there first") from None
+        raise JournalError(
+            f"{path}: this match is open elsewhere (another app or demo holds its journal); close it there first"
+        ) from None
     return handle
 
 
@@ -138,8 +139,9 @@ def _text(payload: dict[str, Any]) -> str:
 class Journal:
     """One match's journal file, opened for appending (locked) or read-only."""
 
-    def __init__(self, path: str | Path, now: Callable[[], str] = utc_now, key: bytes | None = None,
-                 readonly: bool = False) -> None:
+    def __init__(
+        self, path: str | Path, now: Callable[[], str] = utc_now, key: bytes | None = None, readonly: bool = False
+    ) -> None:
         self.path = Path(path)
         self.now = now
         self.readonly = readonly
@@ -154,14 +156,18 @@ class Journal:
             raise JournalError(str(error)) from None
         try:
             if readonly:
-                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           isolation_level=None, check_same_thread=False)
+                self._db = sqlite3.connect(
+                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+                )
             else:
                 self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA synchronous=FULL")
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            row = self._db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone() \
-                if "journal" in tables else None
+            row = (
+                self._db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                if "journal" in tables
+                else None
+            )
             seal = self._db.execute("SELECT format, key_id FROM seal").fetchone() if "seal" in tables else None
         except sqlite3.DatabaseError as error:
             self._unlock()
@@ -181,8 +187,9 @@ class Journal:
         self._last_seq, self._last_hash = (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
     @classmethod
-    def create(cls, path: str | Path, setup: dict[str, Any], now: Callable[[], str] = utc_now,
-               key: bytes | None = None) -> "Journal":
+    def create(
+        cls, path: str | Path, setup: dict[str, Any], now: Callable[[], str] = utc_now, key: bytes | None = None
+    ) -> "Journal":
         """A new journal at ``path`` holding the set-up entry, both written in one transaction (an empty file
         left by an interrupted set-up is replaced; a journal with entries never is)."""
         path = Path(path)
@@ -199,8 +206,9 @@ class Journal:
                     for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
                         leftover.unlink(missing_ok=True)
                 else:
-                    raise JournalError(f"{path} already holds a match journal: open it to resume, or choose"
-                                       " another file")
+                    raise JournalError(
+                        f"{path} already holds a match journal: open it to resume, or choose another file"
+                    )
             at = now()
             text = _text(setup)
             digest = entry_hash(key, 1, "setup", at, text, GENESIS)
@@ -213,8 +221,10 @@ class Journal:
                     if statement.strip():
                         db.execute(statement + (";" if "BEGIN SELECT" in statement else ""))
                 db.execute("INSERT INTO seal (format, key_id) VALUES (?, ?)", (FORMAT, key_id(key)))
-                db.execute("INSERT INTO journal (seq, kind, at, payload, prev, hash) VALUES (1, 'setup', ?, ?, ?, ?)",
-                           (at, text, GENESIS, digest))
+                db.execute(
+                    "INSERT INTO journal (seq, kind, at, payload, prev, hash) VALUES (1, 'setup', ?, ?, ?, ?)",
+                    (at, text, GENESIS, digest),
+                )
                 db.execute("COMMIT")
             finally:
                 db.close()
@@ -319,8 +329,10 @@ class Journal:
         """
         found: list[str] = []
         if self.sealed_by != key_id(self.key):
-            found.append(f"the journal was sealed with another key (key id {self.sealed_by}; this device's is"
-                         f" {key_id(self.key)}): its seals cannot be checked here, use the tablet that wrote it")
+            found.append(
+                f"the journal was sealed with another key (key id {self.sealed_by}; this device's is"
+                f" {key_id(self.key)}): its seals cannot be checked here, use the tablet that wrote it"
+            )
             return found
         previous, count = GENESIS, 0
         for seq, kind, at, text, prev, digest in self.rows():
@@ -348,17 +360,22 @@ class Journal:
         if head is None and count > 1:
             found.append(f"the head file {head_path(self.path).name} is missing: a cut tail cannot be ruled out")
         elif head is not None and head.seq > last.seq:
-            found.append(f"entries {last.seq + 1} to {head.seq} were removed: the head file records entry"
-                         f" {head.seq}, the journal ends at entry {last.seq}")
+            found.append(
+                f"entries {last.seq + 1} to {head.seq} were removed: the head file records entry"
+                f" {head.seq}, the journal ends at entry {last.seq}"
+            )
         elif head is not None and head.seq == last.seq and head.hash != last.hash:
             found.append(f"the last entry {last.seq} is not the one the head file records")
         if expected is not None and expected != last:
             if expected.seq > last.seq:
-                found.append(f"entries {last.seq + 1} to {expected.seq} were removed: the recorded head is entry"
-                             f" {expected.seq}, the journal ends at entry {last.seq}")
+                found.append(
+                    f"entries {last.seq + 1} to {expected.seq} were removed: the recorded head is entry"
+                    f" {expected.seq}, the journal ends at entry {last.seq}"
+                )
             elif expected.seq < last.seq:
-                found.append(f"the journal has {last.seq - expected.seq} entries after the recorded head"
-                             f" (entry {expected.seq})")
+                found.append(
+                    f"the journal has {last.seq - expected.seq} entries after the recorded head (entry {expected.seq})"
+                )
             else:
                 found.append(f"entry {last.seq} differs from the recorded head")
         return found

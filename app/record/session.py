@@ -114,10 +114,14 @@ class Session:
         if stored:
             wait = self.pin_wait()
             if wait > 0:
-                self.note("director", command, f"PIN try refused unchecked: wait {wait} s after"
-                                                f" {referee.pin_failures} wrong PINs")
-                return Reaction((Ruling("pin_locked", Level.ERROR,
-                                        {"seconds": wait, "attempts": referee.pin_failures}),))
+                self.note(
+                    "director",
+                    command,
+                    f"PIN try refused unchecked: wait {wait} s after {referee.pin_failures} wrong PINs",
+                )
+                return Reaction(
+                    (Ruling("pin_locked", Level.ERROR, {"seconds": wait, "attempts": referee.pin_failures}),)
+                )
             key = pin_key(pin, stored)
             made = proof(key, stored, referee.director_overrides) if key is not None else ""
         reaction = self.submit(DirectorOverride(command, argument, made))

@@ -46,8 +46,18 @@ from rules.play import Play
 from rules.position import Color, Position
 from rules.steprules import Landing
 
-__all__ = ["Aids", "FlaggedPlay", "Irregularity", "LastPlay", "Question", "Referee", "Stage", "Tally", "game_of",
-           "offers"]
+__all__ = [
+    "Aids",
+    "FlaggedPlay",
+    "Irregularity",
+    "LastPlay",
+    "Question",
+    "Referee",
+    "Stage",
+    "Tally",
+    "game_of",
+    "offers",
+]
 
 
 @dataclass(frozen=True)
@@ -101,8 +111,7 @@ class Referee:
         match = setup.new_match()
         chouette = setup.new_chouette() if setup.is_chouette else None
         tally: Tally = match if chouette is None else chouette
-        return cls(setup, match, setup.mode, setup.policy, game_boards=(game_of(tally).position,),
-                   chouette=chouette)
+        return cls(setup, match, setup.mode, setup.policy, game_boards=(game_of(tally).position,), chouette=chouette)
 
     # ----------------------------------------------------------------- views
 

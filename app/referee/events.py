@@ -436,11 +436,34 @@ class DirectorOverride(Event):
 
 
 InputEvent = Union[
-    DiceObserved, ManualDice, BoardSeen, LiftSeen, PlaceSeen, ClockPressed, ClockFlag, LinkChanged,
-    DoubleOffered, DoubleTaken, DoubleDropped, Beavered, Raccooned, ResignationOffered, DoubleNamed,
-    ResignationAccepted, ResignationRejected, AcceptIllegal, CorrectIllegal, CallDirector, ManualPlay,
+    DiceObserved,
+    ManualDice,
+    BoardSeen,
+    LiftSeen,
+    PlaceSeen,
+    ClockPressed,
+    ClockFlag,
+    LinkChanged,
+    DoubleOffered,
+    DoubleTaken,
+    DoubleDropped,
+    Beavered,
+    Raccooned,
+    ResignationOffered,
+    DoubleNamed,
+    ResignationAccepted,
+    ResignationRejected,
+    AcceptIllegal,
+    CorrectIllegal,
+    CallDirector,
+    ManualPlay,
     TimeCorrected,
-    DirectorOverride, MemberCubeMoved, ThrowQuestioned, ThrowConfirmed, ThrowCorrected, RethrowCalled,
+    DirectorOverride,
+    MemberCubeMoved,
+    ThrowQuestioned,
+    ThrowConfirmed,
+    ThrowCorrected,
+    RethrowCalled,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in typing.get_args(InputEvent)}
@@ -484,8 +507,9 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     unknown = set(data) - names - {"kind"}
     if unknown:
         raise ValueError(f"{kind}: unknown fields {sorted(unknown)}")
-    arguments = {name: tuple(value) if isinstance(value, list) else value for name, value in data.items()
-                 if name != "kind"}
+    arguments = {
+        name: tuple(value) if isinstance(value, list) else value for name, value in data.items() if name != "kind"
+    }
     try:
         event: Event = cls(**arguments)
     except TypeError as error:

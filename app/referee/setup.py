@@ -147,7 +147,11 @@ class MatchSetup:
         )
         cube = self.cube_rules()
         return Match.new(
-            self.length, header, crawford=self.crawford, cube=cube, first_move=FirstMove(self.first_move),
+            self.length,
+            header,
+            crawford=self.crawford,
+            cube=cube,
+            first_move=FirstMove(self.first_move),
             variant=self.variant_rules,
         )
 

@@ -41,8 +41,9 @@ class SimulatedCamera:
         rng = np.random.default_rng([seed, 7])
         self.style = render.random_board_style(rng)
         self.view = render.board_camera(rng, size)
-        empty, _, _ = render.board_scene(rng, self.style, self.view, render.ThrowSpec("valid", "bottom"),
-                                         dice_override=[], camera_effects=False)
+        empty, _, _ = render.board_scene(
+            rng, self.style, self.view, render.ThrowSpec("valid", "bottom"), dice_override=[], camera_effects=False
+        )
         assert empty.corners is not None
         self.corners = [(float(x), float(y)) for x, y in empty.corners]
         self.board_image = empty.image
@@ -104,8 +105,9 @@ class SimulatedCamera:
         """One exposure of ``image``: sensor noise added."""
         return np.asarray(np.clip(image + rng.normal(0.0, 2.0, image.shape), 0, 255), dtype=np.uint8)
 
-    def dice(self, rng: np.random.Generator, kind: str, values: tuple[int, int],
-             thrower: Thrower) -> list[render.Die3D]:
+    def dice(
+        self, rng: np.random.Generator, kind: str, values: tuple[int, int], thrower: Thrower
+    ) -> list[render.Die3D]:
         """Two dice where a throw of ``kind`` leaves them (board millimetres, bottom player's right is +x)."""
         size = self.style.die_size
         right = 1.0 if thrower == "bottom" else -1.0
@@ -121,8 +123,10 @@ class SimulatedCamera:
                 x = side * rng.uniform(low, high)
                 y = rng.uniform(-render.BOARD_H / 4, render.BOARD_H / 4)
                 if kind == "off_board" and index == 0:
-                    x = side * rng.uniform(render.BOARD_W / 2 + render.FRAME_W + 0.8 * size,
-                                           render.BOARD_W / 2 + render.FRAME_W + 1.6 * size)  # just off it
+                    x = side * rng.uniform(
+                        render.BOARD_W / 2 + render.FRAME_W + 0.8 * size,
+                        render.BOARD_W / 2 + render.FRAME_W + 1.6 * size,
+                    )  # just off it
                 if all(np.hypot(x - d.centre[0], y - d.centre[1]) > 2.4 * size for d in placed):
                     break
             if kind == "cocked" and index == 0:

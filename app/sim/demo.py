@@ -41,8 +41,10 @@ from vision import VisionError
 
 DEMO_PIN = "2468"
 """The demo director's PIN (printed by the demo; a real match sets its own)."""
-DEMO_PIN_HASH = ("scrypt-chain$131072$8$1$256$000102030405060708090a0b0c0d0e0f"
-                 "$48dee57e307bdca6f3a7f0f28d7f204ef2045f1acc4d2acf1bb1c49b7ed5d60c")
+DEMO_PIN_HASH = (
+    "scrypt-chain$131072$8$1$256$000102030405060708090a0b0c0d0e0f"
+    "$48dee57e307bdca6f3a7f0f28d7f204ef2045f1acc4d2acf1bb1c49b7ed5d60c"
+)
 """``hash_pin(DEMO_PIN, bytes(range(16)))``, worked out once: a fixed salt so the same demo command gives the same
 set-up and a restarted demo recognises its journal, written out so a start does not spend scrypt's second."""
 
@@ -63,8 +65,12 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same match")
     parser.add_argument("--journal", help="the journal file; an existing one of the same demo is resumed")
     parser.add_argument("--export", help="write the record here: .mat, .json (journal) or .txt/.html (result sheet)")
-    parser.add_argument("--lang", choices=("en", "tr"), default=argparse.SUPPRESS,
-                        help="language of the rulings (default en; also taken before the command)")
+    parser.add_argument(
+        "--lang",
+        choices=("en", "tr"),
+        default=argparse.SUPPRESS,
+        help="language of the rulings (default en; also taken before the command)",
+    )
     parser.add_argument("--players", nargs=2, default=["Ayşe", "Mehmet"], metavar=("WHITE", "BLACK"))
     parser.add_argument("--casual", action="store_true", help="casual mode (aids) instead of tournament mode")
     parser.add_argument("--no-board", action="store_true", help="no sensing board: plays are entered on the tablet")
@@ -72,8 +78,12 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--reserve", type=int, help="clock reserve per player in seconds (default 2 min per point)")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait between events (to watch it)")
     parser.add_argument("--quiet", action="store_true", help="print only the games' results and the final score")
-    parser.add_argument("--chouette", type=int, metavar="N",
-                        help="a chouette of N players (3 to 8: the box and the line) for --games games")
+    parser.add_argument(
+        "--chouette",
+        type=int,
+        metavar="N",
+        help="a chouette of N players (3 to 8: the box and the line) for --games games",
+    )
 
 
 def demo_setup(args: argparse.Namespace) -> MatchSetup:
@@ -105,8 +115,14 @@ def demo_setup(args: argparse.Namespace) -> MatchSetup:
 
 def print_reaction(referee: Referee, reaction: Reaction, language: str, out: TextIO, quiet: bool) -> None:
     for ruling in reaction.rulings:
-        if quiet and ruling.code not in ("game_over", "game_drawn", "match_over", "new_game", "chouette_settled",
-                                         "ledger"):
+        if quiet and ruling.code not in (
+            "game_over",
+            "game_drawn",
+            "match_over",
+            "new_game",
+            "chouette_settled",
+            "ledger",
+        ):
             continue
         text = render(ruling, language, referee.setup.players)
         out.write(f"[{referee.events:5d}] {_MARK[ruling.level]} {text}\n")
@@ -127,12 +143,17 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     if session.resumed is not None:
         out.write(f"Resuming {journal_path} after event {session.resumed.events}")
-        out.write(f" ({len(session.resumed.mismatches)} ruling(s) differ on replay)\n" if session.resumed.mismatches
-                  else " (replay agrees with every journaled ruling)\n")
+        out.write(
+            f" ({len(session.resumed.mismatches)} ruling(s) differ on replay)\n"
+            if session.resumed.mismatches
+            else " (replay agrees with every journaled ruling)\n"
+        )
     elif setup.is_chouette:
         box, *line = setup.chouette
-        out.write(f"{setup.variant} chouette of {len(setup.chouette)}, seed {args.seed}: {box} is the box (White);"
-                  f" the line {', '.join(line)} (captain {line[0]}, Black)\n")
+        out.write(
+            f"{setup.variant} chouette of {len(setup.chouette)}, seed {args.seed}: {box} is the box (White);"
+            f" the line {', '.join(line)} (captain {line[0]}, Black)\n"
+        )
     else:
         kind = f"{setup.length}-point match" if setup.length else "money session"
         white, black = setup.players
@@ -157,17 +178,22 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         session.close()
         return 1
     if stalled is not None:
-        print(f"demo: no progress in {STALL_LIMIT} events at {stalled} (a bug: please report it with the"
-              f" journal {journal_path})", file=sys.stderr)
+        print(
+            f"demo: no progress in {STALL_LIMIT} events at {stalled} (a bug: please report it with the"
+            f" journal {journal_path})",
+            file=sys.stderr,
+        )
         session.close()
         return 1
     referee = session.referee
     chouette = referee.chouette
     if chouette is not None:
         ledger = ", ".join(f"{name} {chouette.balance(name):+d}" for name in chouette.players)
-        out.write(f"Ledger after {len(chouette.finished)} game(s): {ledger} (sums to {sum(chouette.ledger)});"
-                  f" box {chouette.box}, line {', '.join(chouette.line)}; {referee.events} events,"
-                  f" {len(referee.irregularities)} irregularities recorded\n")
+        out.write(
+            f"Ledger after {len(chouette.finished)} game(s): {ledger} (sums to {sum(chouette.ledger)});"
+            f" box {chouette.box}, line {', '.join(chouette.line)}; {referee.events} events,"
+            f" {len(referee.irregularities)} irregularities recorded\n"
+        )
     else:
         score = referee.match.score
         out.write(
@@ -177,8 +203,10 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
     out.write(f"Journal: {journal_path} ({len(session.journal)} entries, head {session.journal.head[:16]}...)\n")
     if isinstance(camera, SimulatedCamera):
-        out.write(f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
-                  f" devices: {table.messages} message(s) from the clock and board simulators over pty pairs\n")
+        out.write(
+            f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
+            f" devices: {table.messages} message(s) from the clock and board simulators over pty pairs\n"
+        )
     status = 0
     if args.export:
         status = export(session, Path(args.export), args.lang, out)

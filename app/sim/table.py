@@ -67,8 +67,13 @@ _SIDE = {Color.WHITE: dm.Side.WHITE, Color.BLACK: dm.Side.BLACK}
 # The devices' clocks stand still between the players' actions, so silence on a line means nothing there:
 # a real device's silence is measured in real time by the same drivers with their default limits.
 _QUIET_MS = 3_600_000
-DRIVER_OPTIONS: dict[str, Any] = {"rto_ms": 40, "heartbeat_ms": 200, "silence_ms": _QUIET_MS, "hello_retry_ms": 40,
-                                  "retry_s": 0.05}
+DRIVER_OPTIONS: dict[str, Any] = {
+    "rto_ms": 40,
+    "heartbeat_ms": 200,
+    "silence_ms": _QUIET_MS,
+    "hello_retry_ms": 40,
+    "retry_s": 0.05,
+}
 DEVICE_OPTIONS: dict[str, Any] = {"rto_ms": 40, "heartbeat_ms": 200, "host_timeout_ms": _QUIET_MS}
 
 
@@ -119,8 +124,7 @@ class TableTime:
 class TableBoard(BoardSimulator):
     """The board simulator booting with the checkers where they stand, some perhaps in a player's hand."""
 
-    def __init__(self, layout: tuple[dm.SideCounts, dm.SideCounts], in_hand: tuple[int, int],
-                 **options: Any) -> None:
+    def __init__(self, layout: tuple[dm.SideCounts, dm.SideCounts], in_hand: tuple[int, int], **options: Any) -> None:
         self._layout = layout
         self._hand = in_hand
         super().__init__(**options)
@@ -204,9 +208,14 @@ class SimulatedTable:
     ``think_ms(referee, by)`` says how long a player thinks before pressing the clock.
     """
 
-    def __init__(self, session: Session, camera: Camera,
-                 think_ms: Callable[[Referee, Color], int], sensing_board: bool = True,
-                 real_time: bool = False) -> None:
+    def __init__(
+        self,
+        session: Session,
+        camera: Camera,
+        think_ms: Callable[[Referee, Color], int],
+        sensing_board: bool = True,
+        real_time: bool = False,
+    ) -> None:
         self.session = session
         self.real_time = real_time
         self.camera = camera
@@ -223,8 +232,9 @@ class SimulatedTable:
         self.board: BoardDriver | None = None
         if sensing_board:
             layout = layout_counts(self.standing.white, self.standing.black, session.referee.position)
-            self.board_sim = TableBoard(layout, self.standing.in_hand, settle_ms=SETTLE_MS,
-                                        time_source=self.board_time, **DEVICE_OPTIONS)
+            self.board_sim = TableBoard(
+                layout, self.standing.in_hand, settle_ms=SETTLE_MS, time_source=self.board_time, **DEVICE_OPTIONS
+            )
         self.clock_link = ClockLink(self.clock)
         self.messages = 0
         """Device messages read from the queue (for the demo's summary)."""
@@ -242,8 +252,10 @@ class SimulatedTable:
                 self.board_sim.start()
         except OSError as error:  # no pseudo-terminals here (a container without /dev/pts)
             self.close()
-            raise TableError(f"the device simulators talk over pseudo-terminals and none can be opened here "
-                             f"({error}): mount /dev/pts (a container or chroot needs it)") from None
+            raise TableError(
+                f"the device simulators talk over pseudo-terminals and none can be opened here "
+                f"({error}): mount /dev/pts (a container or chroot needs it)"
+            ) from None
         self.clock = ClockDriver(FixedPort(self.clock_sim.port), self.queue, **DRIVER_OPTIONS)
         self.clock_link = ClockLink(self.clock)
         self.clock.start()
@@ -311,8 +323,11 @@ class SimulatedTable:
         return all(d.pending() == 0 for d in (self.clock, self.board) if d is not None)
 
     def _link_states(self) -> str:
-        return "; ".join(f"{d.KIND.name.lower()}: {d.status.state.value} ({d.status.detail})"
-                         for d in (self.clock, self.board) if d is not None)
+        return "; ".join(
+            f"{d.KIND.name.lower()}: {d.status.state.value} ({d.status.detail})"
+            for d in (self.clock, self.board)
+            if d is not None
+        )
 
     def _on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
         for command in reaction.commands:
@@ -359,24 +374,31 @@ class SimulatedTable:
         assert board is not None
         if isinstance(intention, ev.BoardSeen):
             white, black = layout_counts(intention.white, intention.black, position)
-            if (board.side_counts(dm.Side.WHITE), board.side_counts(dm.Side.BLACK)) != (white, black) \
-                    or any(board.in_hand.values()) or not board.changing:
+            if (
+                (board.side_counts(dm.Side.WHITE), board.side_counts(dm.Side.BLACK)) != (white, black)
+                or any(board.in_hand.values())
+                or not board.changing
+            ):
                 board.arrange(white, black)
             self.board_time.advance(board.settle_ms)
-            self._collect(lambda m: isinstance(m, dm.BoardSnapshot) and m.reason is dm.SnapshotReason.SETTLED,
-                          "the board's snapshot")
+            self._collect(
+                lambda m: isinstance(m, dm.BoardSnapshot) and m.reason is dm.SnapshotReason.SETTLED,
+                "the board's snapshot",
+            )
             return
         assert isinstance(intention, (ev.LiftSeen, ev.PlaceSeen))
         side = _SIDE[intention.color]
         point = to_board_point(intention.point, intention.color, position)
         if isinstance(intention, ev.LiftSeen):
             board.lift(point, side)
-            self._collect(lambda m: isinstance(m, dm.CheckerLifted) and (m.point, m.colour) == (point, side),
-                          "the lift")
+            self._collect(
+                lambda m: isinstance(m, dm.CheckerLifted) and (m.point, m.colour) == (point, side), "the lift"
+            )
         else:
             board.place(point, side)
-            self._collect(lambda m: isinstance(m, dm.CheckerPlaced) and (m.point, m.colour) == (point, side),
-                          "the placement")
+            self._collect(
+                lambda m: isinstance(m, dm.CheckerPlaced) and (m.point, m.colour) == (point, side), "the placement"
+            )
 
     # --------------------------------------------------------------- the queue
 
@@ -387,8 +409,9 @@ class SimulatedTable:
             try:
                 message = self.queue.get(timeout=max(deadline - time.monotonic(), 0.001))
             except queue.Empty:
-                raise TableError(f"no report of {what} from the simulated devices in {WAIT_S:.0f} s"
-                                 f" ({self._link_states()})") from None
+                raise TableError(
+                    f"no report of {what} from the simulated devices in {WAIT_S:.0f} s ({self._link_states()})"
+                ) from None
             self.messages += 1
             self.handle(message)
             if expected(message):

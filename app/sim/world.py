@@ -68,8 +68,9 @@ def _rng(seed: int, *key: object) -> random.Random:
 class World:
     """The table: ``next_event(referee, last)`` is the next thing that happens there."""
 
-    def __init__(self, seed: int, temper: Temper = Temper(), sensing_board: bool = True,
-                 director_pin: str = "") -> None:
+    def __init__(
+        self, seed: int, temper: Temper = Temper(), sensing_board: bool = True, director_pin: str = ""
+    ) -> None:
         self.seed = seed
         self.temper = temper
         self.sensing_board = sensing_board
@@ -118,8 +119,7 @@ class World:
         if not referee.clock_started:
             return ev.ClockPressed(mover.other, *self.times(referee, None, 0))
         if stage is Stage.ROLL:
-            if (referee.chouette is None and referee.match.game.may_double(mover)
-                    and self.wants_to_double(referee, rng)):
+            if referee.chouette is None and referee.match.game.may_double(mover) and self.wants_to_double(referee, rng):
                 return ev.DoubleOffered(mover)
             return self.throw(rng, opening=False)
         return self.play_step(referee, last, rng)
@@ -210,8 +210,11 @@ class World:
         answerer = member if offered_by_box else game.box
         options = {action.move: action for action in moves if action.member == member and action.by == answerer}
         if number == 1:
-            choice = (CubeMove.DROP if member == game.captain else CubeMove.TAKE) if offered_by_box else (
-                CubeMove.BEAVER if CubeMove.BEAVER in options else CubeMove.TAKE)
+            choice = (
+                (CubeMove.DROP if member == game.captain else CubeMove.TAKE)
+                if offered_by_box
+                else (CubeMove.BEAVER if CubeMove.BEAVER in options else CubeMove.TAKE)
+            )
         elif number == 2 and not offered_by_box:
             choice = CubeMove.TAKE if member == game.captain else CubeMove.DROP
         else:
@@ -364,8 +367,7 @@ def _hit_point(before: Position, after: Position, victim: Color) -> int | None:
     return None
 
 
-def illegal_variant(position: Position, dice: tuple[int, int], plays: list[Play],
-                    rng: random.Random) -> Play | None:
+def illegal_variant(position: Position, dice: tuple[int, int], plays: list[Play], rng: random.Random) -> Play | None:
     """A play close to a legal one that the rules forbid (its last checker moved one pip too far), if any.
 
     It moves one pip more than a full legal play, so it can never be an unfinished legal play.

@@ -44,9 +44,15 @@ class LiveCamera:
     ``on_throw(image, observation)``: a settled throw (the settled picture, the dice as the bottom player
     sees them); ``on_link(up, detail)``: the camera is reading (and how it is calibrated), or it stopped."""
 
-    def __init__(self, spec: str | int, post: Post, on_throw: Callable[[Image, ThrowObservation], None],
-                 on_link: Callable[[bool, str], None], reader: Callable[[], DiceReader] = DiceReader,
-                 still_seconds: float = 0.15) -> None:
+    def __init__(
+        self,
+        spec: str | int,
+        post: Post,
+        on_throw: Callable[[Image, ThrowObservation], None],
+        on_link: Callable[[bool, str], None],
+        reader: Callable[[], DiceReader] = DiceReader,
+        still_seconds: float = 0.15,
+    ) -> None:
         self.spec = spec
         self.post = post
         self.on_throw = on_throw
@@ -160,4 +166,3 @@ class LiveCamera:
     def _fail(self, detail: str) -> None:
         self.failure = detail
         self._link(False, detail)
-

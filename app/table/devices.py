@@ -57,8 +57,7 @@ def device_event(message: object, position: Position) -> ev.Event | None:
     if isinstance(message, dm.FlagFell):
         return ev.ClockFlag(_COLOR[message.side])
     if isinstance(message, dm.BoardSnapshot):
-        return ev.BoardSeen(own_counts(message, Color.WHITE, position),
-                                own_counts(message, Color.BLACK, position))
+        return ev.BoardSeen(own_counts(message, Color.WHITE, position), own_counts(message, Color.BLACK, position))
     if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
         color = _COLOR[message.colour]
         point = board_point(_slot(message.point), color, position)
@@ -79,15 +78,18 @@ def to_board_point(point: int, color: Color, position: Position) -> int:
     return position.RULES.facing[point]
 
 
-def layout_counts(white: tuple[int, ...], black: tuple[int, ...],
-                  position: Position) -> tuple[dm.SideCounts, dm.SideCounts]:
+def layout_counts(
+    white: tuple[int, ...], black: tuple[int, ...], position: Position
+) -> tuple[dm.SideCounts, dm.SideCounts]:
     """Both sides' 26 own-numbering counts (off, points 1-24, bar) as the board's layout (White's numbering)."""
     facing = position.RULES.facing
     board_black = [0] * 24
     for q in range(1, 25):
         board_black[facing[q] - 1] = black[q]
-    return (dm.SideCounts(tuple(white[1:25]), white[BAR], white[OFF]),
-            dm.SideCounts(tuple(board_black), black[BAR], black[OFF]))
+    return (
+        dm.SideCounts(tuple(white[1:25]), white[BAR], white[OFF]),
+        dm.SideCounts(tuple(board_black), black[BAR], black[OFF]),
+    )
 
 
 def _slot(point: int) -> int:
@@ -112,8 +114,12 @@ class ClockLink:
             self.clock.start_side(_SIDE[command.run])
 
 
-def drain(events: "queue.Queue[object]", position: Callable[[], Position],
-          submit: Callable[[ev.Event], Any], refused: Callable[[str, str, str], None]) -> int:
+def drain(
+    events: "queue.Queue[object]",
+    position: Callable[[], Position],
+    submit: Callable[[ev.Event], Any],
+    refused: Callable[[str, str, str], None],
+) -> int:
     """Hand every queued device message to the referee; a message that cannot become an event is noted."""
     handled = 0
     while True:
@@ -129,4 +135,3 @@ def drain(events: "queue.Queue[object]", position: Callable[[], Position],
         if event is not None:
             submit(event)
             handled += 1
-

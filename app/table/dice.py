@@ -51,20 +51,20 @@ class Shot:
         for die in self.dice:
             x0, y0, x1, y1 = die.box
             pad = int(max(x1 - x0, y1 - y0) * margin)
-            out.append(self.image[max(y0 - pad, 0):min(y1 + pad, height), max(x0 - pad, 0):min(x1 + pad, width)])
+            out.append(self.image[max(y0 - pad, 0) : min(y1 + pad, height), max(x0 - pad, 0) : min(x1 + pad, width)])
         return out
 
 
-def hand_over(image: Image, observation: ThrowObservation, session: Session,
-              calibration: Calibration | None = None) -> Shot:
+def hand_over(
+    image: Image, observation: ThrowObservation, session: Session, calibration: Calibration | None = None
+) -> Shot:
     """A settled throw made the referee's event and handed to the session (journaled, then ruled on)."""
     taken = shot(image, observation, session.referee, calibration)
     session.submit(taken.event)
     return taken
 
 
-def shot(image: Image, observation: ThrowObservation, referee: Referee,
-         calibration: Calibration | None = None) -> Shot:
+def shot(image: Image, observation: ThrowObservation, referee: Referee, calibration: Calibration | None = None) -> Shot:
     """The settled throw in ``image`` (``observation``: as the bottom player sees it), ready for the referee;
     ``calibration``, the board the reader placed the dice on, lets a die near the bar or the frame be doubted."""
     event, thrower = throw_event(observation, referee, calibration, image.shape)
@@ -76,9 +76,12 @@ def sureness_for(referee: Referee) -> Sureness:
     return TOURNAMENT if referee.mode is Mode.TOURNAMENT else CASUAL
 
 
-def throw_event(observation: ThrowObservation, referee: Referee, calibration: Calibration | None = None,
-                image_shape: tuple[int, ...] | None = None
-                ) -> tuple[ev.DiceObserved | ev.ThrowQuestioned, Color | None]:
+def throw_event(
+    observation: ThrowObservation,
+    referee: Referee,
+    calibration: Calibration | None = None,
+    image_shape: tuple[int, ...] | None = None,
+) -> tuple[ev.DiceObserved | ev.ThrowQuestioned, Color | None]:
     """The referee's event for a settled throw (read as the bottom player sees it), and who threw it (None for
     the opening throw, or when no die was seen): a :class:`ThrowQuestioned` when the call is not sure."""
     judged, thrower = judged_throw(observation, referee)
@@ -116,8 +119,9 @@ def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:
 
 
 def _void(observation: ThrowObservation) -> ev.DiceObserved:
-    return ev.DiceObserved(None, void=ev.VoidReason(observation.reason or "unreadable"),
-                           confidences=_confidences(observation))
+    return ev.DiceObserved(
+        None, void=ev.VoidReason(observation.reason or "unreadable"), confidences=_confidences(observation)
+    )
 
 
 def _confidences(observation: ThrowObservation) -> tuple[float, ...]:

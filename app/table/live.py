@@ -33,9 +33,15 @@ class LiveStation:
     only (the simulated table brings its own devices). ``notify`` hears why the camera stopped ("" when it
     reads again)."""
 
-    def __init__(self, clock_port: str | None = None, board_port: str | None = None, camera: str | None = None,
-                 post: Post | None = None, notify: Callable[[str], None] = lambda message: None,
-                 look_for_devices: bool = True) -> None:
+    def __init__(
+        self,
+        clock_port: str | None = None,
+        board_port: str | None = None,
+        camera: str | None = None,
+        post: Post | None = None,
+        notify: Callable[[str], None] = lambda message: None,
+        look_for_devices: bool = True,
+    ) -> None:
         self.session: Session | None = None
         self.notify = notify
         self.device_queue: queue.Queue[object] = queue.Queue()

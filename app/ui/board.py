@@ -69,8 +69,10 @@ class BoardWidget(Widget):
             left = x0 + index * point_width + (bar if index >= 6 else 0)
             top_point = 13 + index
             bottom_point = 12 - index
-            for point, base_y, tip_y, direction in ((top_point, y0 + height, y0 + height - point_height, -1),
-                                                     (bottom_point, y0, y0 + point_height, 1)):
+            for point, base_y, tip_y, direction in (
+                (top_point, y0 + height, y0 + height - point_height, -1),
+                (bottom_point, y0, y0 + point_height, 1),
+            ):
                 shade = _DARK_POINT if (point % 2) else _LIGHT_POINT
                 with self.canvas:
                     GColor(*shade)
@@ -86,9 +88,17 @@ class BoardWidget(Widget):
             cx, base_y, direction = centers[point]
             with self.canvas:
                 GColor(1.0, 0.2, 0.2) if self.last_play is not None and not self.last_play.legal else GColor(
-                    1.0, 0.85, 0.1)
-                Line(rectangle=(cx - point_width / 2 + 2, min(base_y, base_y + direction * point_height),
-                                point_width - 4, point_height), width=2.5)
+                    1.0, 0.85, 0.1
+                )
+                Line(
+                    rectangle=(
+                        cx - point_width / 2 + 2,
+                        min(base_y, base_y + direction * point_height),
+                        point_width - 4,
+                        point_height,
+                    ),
+                    width=2.5,
+                )
         facing = position.RULES.facing
         for point in range(1, 25):
             white = position.white[point]
@@ -109,8 +119,10 @@ class BoardWidget(Widget):
             with self.canvas:
                 GColor(*colour)
                 for n in range(off):
-                    Rectangle(pos=(x0 + play_width + 6, tray_y + n * (height * 0.36 / 15)),
-                              size=(tray - 12, height * 0.36 / 15 - 2))
+                    Rectangle(
+                        pos=(x0 + play_width + 6, tray_y + n * (height * 0.36 / 15)),
+                        size=(tray - 12, height * 0.36 / 15 - 2),
+                    )
             if off:
                 self._label(str(off), x0 + play_width + tray / 2, tray_y + height * 0.39, 18)
 
@@ -128,8 +140,9 @@ class BoardWidget(Widget):
                 changed.add(point)
         return changed
 
-    def _stack(self, cx: float, base_y: float, direction: int, count: int, colour: tuple[float, float, float],
-               radius: float) -> None:
+    def _stack(
+        self, cx: float, base_y: float, direction: int, count: int, colour: tuple[float, float, float], radius: float
+    ) -> None:
         shown = min(count, 5)
         with self.canvas:
             for n in range(shown):
@@ -143,7 +156,12 @@ class BoardWidget(Widget):
             self._label(str(count), cx, cy, 18, dark=colour == _WHITE)
 
     def _label(self, text: str, cx: float, cy: float, size: int, dark: bool = False) -> None:
-        label = Label(text=text, font_size=size, color=(0, 0, 0, 1) if dark else (1, 1, 1, 1),
-                      size=(40, 24), pos=(cx - 20, cy - 12))
+        label = Label(
+            text=text,
+            font_size=size,
+            color=(0, 0, 0, 1) if dark else (1, 1, 1, 1),
+            size=(40, 24),
+            pos=(cx - 20, cy - 12),
+        )
         self.add_widget(label)
         self.labels.append(label)

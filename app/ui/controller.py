@@ -42,9 +42,19 @@ from vision import Calibration, CalibrationError
 
 
 class Controller:
-    def __init__(self, folder: Path, language: str = "tr", sim: bool = False, journal: Path | None = None,
-                 clock_port: str | None = None, board_port: str | None = None, seed: int = 1,
-                 camera: str | None = None, post: Post | None = None, library: MatchLibrary | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        language: str = "tr",
+        sim: bool = False,
+        journal: Path | None = None,
+        clock_port: str | None = None,
+        board_port: str | None = None,
+        seed: int = 1,
+        camera: str | None = None,
+        post: Post | None = None,
+        library: MatchLibrary | None = None,
+    ) -> None:
         self.folder = folder
         self.library = library
         """Where the station keeps its matches (the app's data folder), for resuming and listing them."""
@@ -55,8 +65,9 @@ class Controller:
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
         self.message = ""
-        self.station = LiveStation(clock_port, board_port, camera if not sim else None, post, self._notify,
-                                   look_for_devices=not sim)
+        self.station = LiveStation(
+            clock_port, board_port, camera if not sim else None, post, self._notify, look_for_devices=not sim
+        )
         self.world = World(seed=seed, temper=Temper(), sensing_board=True) if sim else None
         self.camera = SimulatedCamera(seed) if sim else None
         self.table: SimulatedTable | None = None
@@ -110,9 +121,20 @@ class Controller:
             self.camera.calibration = calibration
         return None
 
-    def start(self, players: tuple[str, str], variant: str, length: int, mode: Mode, reserve_min: int,
-              delay_s: int, pin: str, chouette: tuple[str, ...] = (), event: str = "", round_name: str = "",
-              table: str = "") -> str | None:
+    def start(
+        self,
+        players: tuple[str, str],
+        variant: str,
+        length: int,
+        mode: Mode,
+        reserve_min: int,
+        delay_s: int,
+        pin: str,
+        chouette: tuple[str, ...] = (),
+        event: str = "",
+        round_name: str = "",
+        table: str = "",
+    ) -> str | None:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
         path = self.journal_path or self.folder / "match.sqlite"
@@ -124,11 +146,17 @@ class Controller:
         live = found["camera"].startswith("found")
         try:
             setup = MatchSetup(
-                players=players, variant=variant, length=length, mode=mode,
+                players=players,
+                variant=variant,
+                length=length,
+                mode=mode,
                 clock=ClockSettings(reserve_min * 60, delay_s),
                 devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
                 pin_hash=hash_pin(pin) if pin else "",
-                chouette=chouette, event=event.strip(), round=round_name.strip(), table=table.strip(),
+                chouette=chouette,
+                event=event.strip(),
+                round=round_name.strip(),
+                table=table.strip(),
                 date=datetime.date.today().isoformat(),
             )
             self.session = Session.resume_or_create(path, setup)
@@ -155,8 +183,9 @@ class Controller:
         self.journal_path, self.folder = journal, journal.parent
         return self.start(("White", "Black"), "backgammon", 5, Mode.CASUAL, 10, 12, "")  # the journal's set-up rules
 
-    def link_tournament(self, broker: str, board: str, password: str = "", ca: str = "",
-                        tournament: str = DEFAULT_TOURNAMENT) -> str | None:
+    def link_tournament(
+        self, broker: str, board: str, password: str = "", ca: str = "", tournament: str = DEFAULT_TOURNAMENT
+    ) -> str | None:
         """The tournament's broker and this board's number from the set-up screen; a reason if they cannot work.
         Empty broker and board: no network (the station referees alone, as always)."""
         if not broker.strip() and not board.strip():
@@ -290,7 +319,26 @@ class Controller:
 
 _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}
 
-_STEP_ENDS = {"dice", "play_ok", "void_throw", "opening_tie", "opening_won", "illegal_play", "unfinished_play",
-              "double_offered", "taken", "game_over", "match_over", "illegal_corrected", "early_throw",
-              "member_double", "member_take", "member_drop", "member_beaver", "member_raccoon", "chouette_settled",
-              "throw_questioned", "void_questioned"}  # an unsure throw: the players answer it on the screen
+_STEP_ENDS = {
+    "dice",
+    "play_ok",
+    "void_throw",
+    "opening_tie",
+    "opening_won",
+    "illegal_play",
+    "unfinished_play",
+    "double_offered",
+    "taken",
+    "game_over",
+    "match_over",
+    "illegal_corrected",
+    "early_throw",
+    "member_double",
+    "member_take",
+    "member_drop",
+    "member_beaver",
+    "member_raccoon",
+    "chouette_settled",
+    "throw_questioned",
+    "void_questioned",
+}  # an unsure throw: the players answer it on the screen

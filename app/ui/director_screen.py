@@ -24,14 +24,25 @@ class DirectorScreen(TavlaScreen):
         self.clear_widgets()
         root = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(12))
         root.add_widget(Label(text=self.t("director"), font_size=sp(36), size_hint_y=None, height=dp(70)))
-        self.pin = TextInput(text="", hint_text=self.t("locked"), password=True, font_size=sp(30), multiline=False,
-                             size_hint_y=None, height=TARGET)  # digits or a passphrase
+        self.pin = TextInput(
+            text="",
+            hint_text=self.t("locked"),
+            password=True,
+            font_size=sp(30),
+            multiline=False,
+            size_hint_y=None,
+            height=TARGET,
+        )  # digits or a passphrase
         root.add_widget(self.pin)
         grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=dp(2) * TARGET + 12)
-        for key, command, argument in (("resume", "resume", ""), ("void_dice", "void_dice", ""),
-                                       ("undo_play", "undo_play", ""),
-                                       ("policy", "policy", "always_correct"), ("casual", "mode", "casual"),
-                                       ("tournament", "mode", "tournament")):
+        for key, command, argument in (
+            ("resume", "resume", ""),
+            ("void_dice", "void_dice", ""),
+            ("undo_play", "undo_play", ""),
+            ("policy", "policy", "always_correct"),
+            ("casual", "mode", "casual"),
+            ("tournament", "mode", "tournament"),
+        ):
             grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
         self.result = Banner(size_hint_y=None, height=dp(100))

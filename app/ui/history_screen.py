@@ -21,8 +21,9 @@ class HistoryScreen(TavlaScreen):
     def build(self) -> None:
         self.clear_widgets()
         root = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
-        root.add_widget(Label(text=f"{self.t('history')} / {self.t('export')}", font_size=sp(34), size_hint_y=None,
-                              height=dp(60)))
+        root.add_widget(
+            Label(text=f"{self.t('history')} / {self.t('export')}", font_size=sp(34), size_hint_y=None, height=dp(60))
+        )
         scroll = ScrollView()
         self.lines = Label(text="", font_size=sp(20), halign="left", valign="top", size_hint_y=None, markup=False)
         self.lines.bind(texture_size=lambda widget, size: setattr(widget, "height", size[1]))

@@ -72,16 +72,30 @@ def configure_window() -> None:
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-def run_app(sim: bool = False, journal: str | None = None, language: str = "tr", clock_port: str | None = None,
-            board_port: str | None = None, camera: str | None = None) -> int:
+def run_app(
+    sim: bool = False,
+    journal: str | None = None,
+    language: str = "tr",
+    clock_port: str | None = None,
+    board_port: str | None = None,
+    camera: str | None = None,
+) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
     library = MatchLibrary()  # the user's data folder: a closed window never loses a match
     library.tidy()
     folder = Path(journal).parent if journal else library.new_folder()
-    controller = Controller(folder, language=language, sim=sim, journal=Path(journal) if journal else None,
-                            clock_port=clock_port, board_port=board_port, camera=camera,
-                            post=lambda task: Clock.schedule_once(lambda _: task()), library=library)
+    controller = Controller(
+        folder,
+        language=language,
+        sim=sim,
+        journal=Path(journal) if journal else None,
+        clock_port=clock_port,
+        board_port=board_port,
+        camera=camera,
+        post=lambda task: Clock.schedule_once(lambda _: task()),
+        library=library,
+    )
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))
         if problem:

@@ -126,16 +126,20 @@ class PlayScreen(TavlaScreen):
         names = referee.side_names()
         if referee.chouette is not None:
             game = referee.chouette.game
-            self.score.text = (f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {game.box}   "
-                               f"{self.t('captain')}: {game.acting_captain or game.captain}")
+            self.score.text = (
+                f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {game.box}   "
+                f"{self.t('captain')}: {game.acting_captain or game.captain}"
+            )
             self.show_chouette(referee)
         else:
             length = f"/ {match.length}" if match.length else f"({self.t('money')})"
             crawford = f"  [{self.t('crawford')}]" if match.is_crawford else ""
             cube = match.game.cube
             owner = "" if cube.owner is None else f" ({names[cube.owner]})"
-            self.score.text = (f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
-                               f"{self.t('cube')}: {cube.value}{owner}")
+            self.score.text = (
+                f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
+                f"{self.t('cube')}: {cube.value}{owner}"
+            )
         self.board.show(referee.position, referee.last_play)
         dice = referee.numbers
         waiting = names[referee.to_act] if referee.to_act is not None else "-"
@@ -153,8 +157,9 @@ class PlayScreen(TavlaScreen):
             if aids.legal_plays:  # all of them, or as many as fit with how many more there are
                 shown = ", ".join(aids.legal_plays[:LEGAL_SHOWN])
                 more = len(aids.legal_plays) - LEGAL_SHOWN
-                lines.append(f"{self.t('legal')} ({len(aids.legal_plays)}): {shown}" + (f" (+{more})" if more > 0
-                                                                                         else ""))
+                lines.append(
+                    f"{self.t('legal')} ({len(aids.legal_plays)}): {shown}" + (f" (+{more})" if more > 0 else "")
+                )
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
         report = self.controller.clock_report()
@@ -177,8 +182,11 @@ class PlayScreen(TavlaScreen):
                     self.actions.add_widget(Label(text="", size_hint_y=None, height=TARGET))
                     continue
                 text, handler, consequential = slot
-                self.actions.add_widget(confirm_button(text, self.t("sure"), handler, font_size=sp(22)) if consequential
-                                        else button(text, handler, font_size=sp(22)))
+                self.actions.add_widget(
+                    confirm_button(text, self.t("sure"), handler, font_size=sp(22))
+                    if consequential
+                    else button(text, handler, font_size=sp(22))
+                )
         banner = self.controller.banner
         if banner is not None:
             self.banner.set(self.controller.text(banner), banner.level)
@@ -201,26 +209,44 @@ class PlayScreen(TavlaScreen):
             self.clocks_box.height = 96
             self.banner.height = 84
         game = session.game
-        self.strip.add_widget(Card(f"{self.t('box').upper()}\n{game.box}\n{self.t('ledger')}"
-                                   f" {session.balance(game.box):+d}", (0.35, 0.22, 0.10), []))
+        self.strip.add_widget(
+            Card(
+                f"{self.t('box').upper()}\n{game.box}\n{self.t('ledger')} {session.balance(game.box):+d}",
+                (0.35, 0.22, 0.10),
+                [],
+            )
+        )
         moves = referee.member_moves()
         for index, (member, cube, settled) in enumerate(zip(game.members, game.cubes, game.settled)):
             role = self.t("captain") if member == game.acting_captain else f"{self.t('line')} {index + 1}"
             if settled is not None:
                 state = f"{self.t('out')} {settled:+d}"
             else:
-                owner = self.t("centre") if cube.owner is None else (
-                    self.t("box") if cube.owner is game.box_color else member)
+                owner = (
+                    self.t("centre")
+                    if cube.owner is None
+                    else (self.t("box") if cube.owner is game.box_color else member)
+                )
                 state = f"{self.t('cube')} {cube.value} · {owner}"
                 if cube.offered_by is not None:
                     state = f"{self.t('cube')} {cube.value} > {cube.value * 2} ?"
-            buttons = [(self.member_move_text(action, game.box),
-                        partial(self.act, ev.MemberCubeMoved(member, action.move.value, action.by)))
-                       for action in moves if action.member == member]
+            buttons = [
+                (
+                    self.member_move_text(action, game.box),
+                    partial(self.act, ev.MemberCubeMoved(member, action.move.value, action.by)),
+                )
+                for action in moves
+                if action.member == member
+            ]
             colour = (0.10, 0.30, 0.45) if member == game.acting_captain else (0.18, 0.18, 0.22)
-            self.strip.add_widget(Card(f"{role} · {member}\n{state}\n{self.t('ledger')}"
-                                       f" {session.balance(member):+d}", colour, buttons,
-                                       narrow=len(session.players) >= 6))
+            self.strip.add_widget(
+                Card(
+                    f"{role} · {member}\n{state}\n{self.t('ledger')} {session.balance(member):+d}",
+                    colour,
+                    buttons,
+                    narrow=len(session.players) >= 6,
+                )
+            )
 
     def member_move_text(self, action: MemberCube, box: str) -> str:
         move = action.move.value
@@ -236,8 +262,11 @@ class PlayScreen(TavlaScreen):
             self.dice_picture.texture = texture_of(np.hstack([square(crop, 110) for crop in crops]))
         read = ", ".join("?" if d.value is None else f"{d.value}{'*' if d.cocked else ''}" for d in shot.dice)
         event = shot.event
-        verdict = ("-".join(map(str, event.values)) if event.values is not None
-                   else word(event.void.value if event.void is not None else "unreadable", self.controller.language))
+        verdict = (
+            "-".join(map(str, event.values))
+            if event.values is not None
+            else word(event.void.value if event.void is not None else "unreadable", self.controller.language)
+        )
         self.dice_text.text = f"{self.t('camera')}: {read or '-'}\n{verdict}"
 
     def _actions(self, stage: Stage, to_act: Color | None) -> list[tuple[str, Callable[[], None], bool]]:
@@ -253,19 +282,27 @@ class PlayScreen(TavlaScreen):
         if stage is Stage.ROLL and not chouette and referee.match.game.may_double(to_act):
             out.append((self.t("double"), lambda: self.act(ev.DoubleOffered(to_act)), False))
         if stage is Stage.DOUBLE and not chouette:
-            out += [(self.t("take"), lambda: self.act(ev.DoubleTaken(to_act)), True),
-                    (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)), True)]
+            out += [
+                (self.t("take"), lambda: self.act(ev.DoubleTaken(to_act)), True),
+                (self.t("drop"), lambda: self.act(ev.DoubleDropped(to_act)), True),
+            ]
             if referee.match.is_money:
                 out.append((self.t("beaver"), lambda: self.act(ev.Beavered(to_act)), True))
         if stage is Stage.ILLEGAL:
-            out += [(self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act)), True),
-                    (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)), True)]
+            out += [
+                (self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act)), True),
+                (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)), True),
+            ]
         if stage is Stage.QUESTION:  # an unsure throw: confirm it, type the right dice below, or rethrow
-            out += [(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act)), False),
-                    (self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act)), False)]
+            out += [
+                (self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act)), False),
+                (self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act)), False),
+            ]
         if stage is Stage.RESIGNATION:
-            out += [(self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act)), True),
-                    (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)), False)]
+            out += [
+                (self.t("accept_resign"), lambda: self.act(ev.ResignationAccepted(to_act)), True),
+                (self.t("reject_resign"), lambda: self.act(ev.ResignationRejected(to_act)), False),
+            ]
         if stage is Stage.ROLL and not chouette:
             out.append((self.t("resign"), lambda: self.act(ev.ResignationOffered(to_act, 1)), True))
         if stage is Stage.NAME_DOUBLE:

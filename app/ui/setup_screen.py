@@ -19,8 +19,19 @@ from app.referee.setup import Mode
 from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
 
-_TEXT_FIELDS = ("white", "black", "line", "reserve", "delay", "pin", "event", "round", "broker", "board",
-                "board_password")
+_TEXT_FIELDS = (
+    "white",
+    "black",
+    "line",
+    "reserve",
+    "delay",
+    "pin",
+    "event",
+    "round",
+    "broker",
+    "board",
+    "board_password",
+)
 """The set-up screen's text fields, kept when the screen is built again."""
 
 
@@ -33,18 +44,29 @@ class SetupScreen(TavlaScreen):
         kept = self.form_state()  # a rebuild (the language switched) keeps what was typed and chosen
         self.clear_widgets()
         root = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(8))
-        root.add_widget(Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=sp(34), size_hint_y=None,
-                              height=dp(50)))
+        root.add_widget(
+            Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=sp(34), size_hint_y=None, height=dp(50))
+        )
         row = dp(52)
-        form = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(7) * (row + 8),
-                          row_default_height=row, row_force_default=True)
+        form = GridLayout(
+            cols=4,
+            spacing=dp(8),
+            size_hint_y=None,
+            height=dp(7) * (row + 8),
+            row_default_height=row,
+            row_force_default=True,
+        )
         self.white = TextInput(text="Ayşe", font_size=sp(26), multiline=False)
         self.black = TextInput(text="Mehmet", font_size=sp(26), multiline=False)
         self.variant_names = {variant_label(v.name, self.controller.language): v.name for v in VARIANTS}
-        self.variant = Spinner(text=variant_label("backgammon", self.controller.language),
-                               values=list(self.variant_names), font_size=sp(24))
-        self.length = Spinner(text="5", values=[str(n) for n in (1, 3, 5, 7, 9, 11, 13, 15, 17)] + ["0"],
-                              font_size=sp(24))
+        self.variant = Spinner(
+            text=variant_label("backgammon", self.controller.language),
+            values=list(self.variant_names),
+            font_size=sp(24),
+        )
+        self.length = Spinner(
+            text="5", values=[str(n) for n in (1, 3, 5, 7, 9, 11, 13, 15, 17)] + ["0"], font_size=sp(24)
+        )
         self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=sp(24))
         self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=sp(24))
         modes = BoxLayout(spacing=dp(6))
@@ -53,8 +75,13 @@ class SetupScreen(TavlaScreen):
         kinds = BoxLayout(spacing=dp(6))
         self.kinds: dict[str, ToggleButton] = {}
         for kind in ("match", "money_kind", "chouette"):
-            toggle = ToggleButton(text=self.t(kind), group="kind", state="down" if kind == "match" else "normal",
-                                  font_size=sp(22), allow_no_selection=False)
+            toggle = ToggleButton(
+                text=self.t(kind),
+                group="kind",
+                state="down" if kind == "match" else "normal",
+                font_size=sp(22),
+                allow_no_selection=False,
+            )
             self.kinds[kind] = toggle
             kinds.add_widget(toggle)
         self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=sp(24), multiline=False)
@@ -131,9 +158,13 @@ class SetupScreen(TavlaScreen):
         if not hasattr(self, "white"):
             return {}
         texts = {name: getattr(self, name).text for name in _TEXT_FIELDS}
-        return {"texts": texts, "variant": self.variant_names.get(self.variant.text, "backgammon"),
-                "length": self.length.text, "casual": self.casual.state == "down",
-                "kind": next(kind for kind, toggle in self.kinds.items() if toggle.state == "down")}
+        return {
+            "texts": texts,
+            "variant": self.variant_names.get(self.variant.text, "backgammon"),
+            "length": self.length.text,
+            "casual": self.casual.state == "down",
+            "kind": next(kind for kind, toggle in self.kinds.items() if toggle.state == "down"),
+        }
 
     def restore(self, kept: dict[str, Any]) -> None:
         if not kept:
@@ -152,7 +183,7 @@ class SetupScreen(TavlaScreen):
 
     def _device_text(self, state: str) -> str:
         if state.startswith("found: "):
-            return self.t("found") + " (" + state[len("found: "):].split(",")[0] + ")"
+            return self.t("found") + " (" + state[len("found: ") :].split(",")[0] + ")"
         return {"sim": "sim", "software": self.t("software"), "none": self.t("not_found")}.get(state, state)
 
     def devices_text(self) -> str:
@@ -200,9 +231,19 @@ class SetupScreen(TavlaScreen):
             self.error.text = problem
             return
         variant = self.variant_names.get(self.variant.text, "backgammon")
-        problem = self.controller.start((self.white.text, self.black.text), variant, length, mode,
-                                        reserve, delay, self.pin.text, chouette, event=self.event.text,
-                                        round_name=self.round.text, table=self.board.text)
+        problem = self.controller.start(
+            (self.white.text, self.black.text),
+            variant,
+            length,
+            mode,
+            reserve,
+            delay,
+            self.pin.text,
+            chouette,
+            event=self.event.text,
+            round_name=self.round.text,
+            table=self.board.text,
+        )
         if problem:
             self.error.text = problem
             return

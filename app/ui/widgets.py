@@ -46,8 +46,12 @@ class ScreensApp(Protocol):
 
 TARGET = dp(72)
 """Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet)."""
-LEVEL_COLOURS = {Level.OK: (0.10, 0.55, 0.20), Level.INFO: (0.12, 0.35, 0.65), Level.WARNING: (0.85, 0.55, 0.05),
-                 Level.ERROR: (0.75, 0.10, 0.10)}
+LEVEL_COLOURS = {
+    Level.OK: (0.10, 0.55, 0.20),
+    Level.INFO: (0.12, 0.35, 0.65),
+    Level.WARNING: (0.85, 0.55, 0.05),
+    Level.ERROR: (0.75, 0.10, 0.10),
+}
 
 
 class TapButton(Button):
@@ -94,16 +98,29 @@ class ConfirmButton(TapButton):
 
 
 def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
-    widget = TapButton(text=text, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
-                       height=kwargs.pop("height", TARGET), **kwargs)
+    widget = TapButton(
+        text=text,
+        font_size=kwargs.pop("font_size", 24),
+        size_hint_y=None,
+        height=kwargs.pop("height", TARGET),
+        **kwargs,
+    )
     widget.bind(on_release=lambda *_: on_press())
     return widget
 
 
 def confirm_button(text: str, confirm: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
     """A button for a consequential action: tap once to ask, again to act."""
-    return ConfirmButton(text, confirm, on_press, font_size=kwargs.pop("font_size", 24), size_hint_y=None,
-                         height=kwargs.pop("height", TARGET), halign="center", **kwargs)
+    return ConfirmButton(
+        text,
+        confirm,
+        on_press,
+        font_size=kwargs.pop("font_size", 24),
+        size_hint_y=None,
+        height=kwargs.pop("height", TARGET),
+        halign="center",
+        **kwargs,
+    )
 
 
 class Banner(Label):
@@ -130,8 +147,14 @@ class Banner(Label):
 class Card(BoxLayout):
     """One person of a chouette: who, the cube, the ledger, and the buttons for that member's cube."""
 
-    def __init__(self, text: str, colour: tuple[float, float, float],
-                 buttons: Sequence[tuple[str, Callable[[], None]]], narrow: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        text: str,
+        colour: tuple[float, float, float],
+        buttons: Sequence[tuple[str, Callable[[], None]]],
+        narrow: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(orientation="vertical", spacing=dp(4), padding=dp(4), **kwargs)
         self.colour = colour
         info = Label(text=text, font_size=sp(16) if narrow else 18, halign="center", valign="middle")
@@ -171,7 +194,7 @@ def square(image: Image, side: int) -> Image:
     size = (max(int(width * scale), 1), max(int(height * scale), 1))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     top, left = (side - size[1]) // 2, (side - size[0]) // 2
-    tile[top:top + size[1], left:left + size[0]] = small
+    tile[top : top + size[1], left : left + size[0]] = small
     return tile
 
 
@@ -242,4 +265,3 @@ class TavlaScreen(Screen):
 
 def Widget_spacer() -> Label:
     return Label(text="")
-

@@ -40,8 +40,9 @@ def _run_lines(device: SimulatedDevice, stream: TextIO, echo: bool) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.sim", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m device.sim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("device", choices=["clock", "board"])
     parser.add_argument("--link", help="path of the stable link to the pty (default: a new temporary one)")
     parser.add_argument("--serial", help="serial number the device announces")

@@ -76,8 +76,13 @@ class SimulatedDevice:
         self._boots += 1
         boot_id = (int.from_bytes(os.urandom(2), "little") + self._boots) & 0xFFFF
         endpoint = wire.DeviceEndpoint(
-            int(self.KIND), self.FIRMWARE, self.serial, boot_id,
-            self._rto_ms, self._heartbeat_ms, self._host_timeout_ms,
+            int(self.KIND),
+            self.FIRMWARE,
+            self.serial,
+            boot_id,
+            self._rto_ms,
+            self._heartbeat_ms,
+            self._host_timeout_ms,
         )
         endpoint.announce()
         return endpoint

@@ -83,8 +83,7 @@ class BoardSimulator(SimulatedDevice):
     def snapshot(self, reason: SnapshotReason) -> BoardSnapshot:
         with self._lock:
             self._snapshot_id = (self._snapshot_id + 1) & 0xFFFF
-            return BoardSnapshot(self._snapshot_id, reason, self.side_counts(Side.WHITE),
-                                 self.side_counts(Side.BLACK))
+            return BoardSnapshot(self._snapshot_id, reason, self.side_counts(Side.WHITE), self.side_counts(Side.BLACK))
 
     def set_position(self, white: SideCounts, black: SideCounts, announce: bool = True) -> None:
         """Put the checkers in a layout (as if set up by hand); settles like any change."""

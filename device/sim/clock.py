@@ -68,8 +68,11 @@ class ClockSimulator(SimulatedDevice):
             now = self._ms()
             self.tick(now)  # a flag that already fell is reported before the press
             accepted = self.core.press(int(side), now)
-            self.emit(ButtonPressed(side, accepted, side_or_none(self.core.running),
-                                    self.core.reserve[0], self.core.reserve[1]))
+            self.emit(
+                ButtonPressed(
+                    side, accepted, side_or_none(self.core.running), self.core.reserve[0], self.core.reserve[1]
+                )
+            )
             self.log.append(f"press {side.name.lower()} -> {'accepted' if accepted else 'ignored'}")
             return accepted
 

@@ -89,9 +89,11 @@ def _run(device: SimulatedDevice, verb: str, words: list[str]) -> str | None:
     if verb == "status":
         state = "plugged in" if device.plugged else "unplugged"
         link = device.endpoint.link
-        return (f"{state}, port {device.port} -> {device.pty_path}, host "
-                f"{'present' if device.endpoint.host_present(device._ms()) else 'absent'}, "
-                f"{link.pending()} events waiting, {link.retransmits} retransmits, {link.bad_frames} bad frames")
+        return (
+            f"{state}, port {device.port} -> {device.pty_path}, host "
+            f"{'present' if device.endpoint.host_present(device._ms()) else 'absent'}, "
+            f"{link.pending()} events waiting, {link.retransmits} retransmits, {link.bad_frames} bad frames"
+        )
     if verb == "fault":
         if len(words) == 2 and words[1].lower() == "off":
             device.faults.clear()
@@ -121,8 +123,10 @@ def _clock(clock: ClockSimulator, verb: str, words: list[str]) -> str:
     if verb == "times":
         report = clock.times()
         running = report.running.name.lower() if report.running is not None else "none"
-        return (f"{report.state.name.lower()}, running {running}, white {report.white_ms / 1000:.1f} s, "
-                f"black {report.black_ms / 1000:.1f} s, delay left {report.delay_left_ms / 1000:.1f} s")
+        return (
+            f"{report.state.name.lower()}, running {running}, white {report.white_ms / 1000:.1f} s, "
+            f"black {report.black_ms / 1000:.1f} s, delay left {report.delay_left_ms / 1000:.1f} s"
+        )
     raise ScriptError(f"unknown clock command {verb!r} (try help)")
 
 
@@ -145,6 +149,8 @@ def _board(board: BoardSimulator, verb: str, words: list[str]) -> str:
         return "sensor " + words[2].lower()
     if verb == "snapshot":
         white, black = board.side_counts(Side.WHITE), board.side_counts(Side.BLACK)
-        return (f"white points {list(white.points)} bar {white.bar} off {white.off}\n"
-                f"black points {list(black.points)} bar {black.bar} off {black.off}")
+        return (
+            f"white points {list(white.points)} bar {white.bar} off {white.off}\n"
+            f"black points {list(black.points)} bar {black.bar} off {black.off}"
+        )
     raise ScriptError(f"unknown board command {verb!r} (try help)")

@@ -141,8 +141,9 @@ class FakeBoardHardware(HostHardware):
         with self._lock:
             if (cell, slot) in self.broken:
                 return 10000
-            field = sum(fw_board.FIELD_PER_CHECKER if c == 0 else -fw_board.FIELD_PER_CHECKER
-                        for c in self.slots[cell][slot])
+            field = sum(
+                fw_board.FIELD_PER_CHECKER if c == 0 else -fw_board.FIELD_PER_CHECKER for c in self.slots[cell][slot]
+            )
         return field + self._rng.randint(-self.noise, self.noise)
 
 

@@ -52,8 +52,10 @@ class PicoClock(PicoBase):
 
     def __init__(self):
         super().__init__()
-        self._buttons = [machine.Pin(14, machine.Pin.IN, machine.Pin.PULL_UP),
-                         machine.Pin(15, machine.Pin.IN, machine.Pin.PULL_UP)]
+        self._buttons = [
+            machine.Pin(14, machine.Pin.IN, machine.Pin.PULL_UP),
+            machine.Pin(15, machine.Pin.IN, machine.Pin.PULL_UP),
+        ]
         self._buzzer = machine.PWM(machine.Pin(16))
         self._buzzer.duty_u16(0)
         self._beep_until = 0

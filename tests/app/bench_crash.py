@@ -43,8 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     kills = resumes = 0
     sizes: list[int] = []
     while kills < args.kills:
-        process = subprocess.Popen([*demo, "--journal", str(crashed)], cwd=ROOT, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True)
+        process = subprocess.Popen(
+            [*demo, "--journal", str(crashed)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         time.sleep(rng.uniform(*args.window))
         if process.poll() is not None:
             print(f"the match ended after {kills} kills: give a longer match (--length)")
@@ -74,14 +75,20 @@ def main(argv: list[str] | None = None) -> int:
     differ = sum(1 for a, b in zip(mine, other) if a != b) + abs(len(mine) - len(other))
     progress = sorted(set(sizes))
     print(f"demo: {args.length}-point match, seed {args.seed}; kill window {args.window[0]}-{args.window[1]} s")
-    print(f"kills (SIGKILL): {kills}; resumes: {resumes}; journal sizes seen at the kills: {len(progress)} distinct,"
-          f" {sizes[0] if sizes else 0} .. {sizes[-1] if sizes else 0} entries")
-    print(f"crashed run: {len(mine)} entries, {ours.resumed.events} events, hash chain"
-          f" {'intact' if ours.journal.verify() == len(mine) else 'BROKEN'},"
-          f" {len(ours.resumed.mismatches)} rulings differ on replay; wall {crashed_wall:.1f} s")
+    print(
+        f"kills (SIGKILL): {kills}; resumes: {resumes}; journal sizes seen at the kills: {len(progress)} distinct,"
+        f" {sizes[0] if sizes else 0} .. {sizes[-1] if sizes else 0} entries"
+    )
+    print(
+        f"crashed run: {len(mine)} entries, {ours.resumed.events} events, hash chain"
+        f" {'intact' if ours.journal.verify() == len(mine) else 'BROKEN'},"
+        f" {len(ours.resumed.mismatches)} rulings differ on replay; wall {crashed_wall:.1f} s"
+    )
     print(f"uninterrupted run: {len(other)} entries, {theirs.resumed.events} events; wall {clean_wall:.1f} s")
-    print(f"events lost: {lost}; events doubled: {doubled}; entries that differ: {differ};"
-          f" final state equal: {ours.referee == theirs.referee}")
+    print(
+        f"events lost: {lost}; events doubled: {doubled}; entries that differ: {differ};"
+        f" final state equal: {ours.referee == theirs.referee}"
+    )
     ok = lost == 0 and doubled == 0 and differ == 0 and ours.referee == theirs.referee and not ours.resumed.mismatches
     return 0 if ok else 1
 

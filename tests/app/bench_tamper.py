@@ -65,6 +65,7 @@ def sql(*statements: str) -> Callable[[Path], None]:
 
 def rechain(edit: Callable[[int, str], str]) -> Callable[[Path], None]:
     """Edit payloads and recompute a keyless SHA-256 chain, as the old journal allowed."""
+
     def run(path: Path) -> None:
         db = sqlite3.connect(path)
         rows = db.execute("SELECT seq, kind, at, payload FROM journal ORDER BY seq").fetchall()
@@ -81,6 +82,7 @@ def rechain(edit: Callable[[int, str], str]) -> Callable[[Path], None]:
         db.executemany("UPDATE journal SET payload = ?, prev = ?, hash = ? WHERE seq = ?", statements)
         db.commit()
         db.close()
+
     return run
 
 
@@ -96,6 +98,7 @@ def cut_with_saved_head(saved: bytes, keep: int) -> Callable[[Path], None]:
     def run(path: Path) -> None:
         sql(f"DELETE FROM journal WHERE seq > {keep}")(path)
         head_path(path).write_bytes(saved)
+
     return run
 
 
@@ -107,45 +110,96 @@ def main() -> None:
         last = head.seq
         cases: list[tuple[str, Callable[[Path], None], bool]] = [
             ("a payload edited, seals kept", sql("UPDATE journal SET payload = payload || ' ' WHERE seq = 2"), False),
-            ("payload edited, keyless SHA-256 chain recomputed", rechain(
-                lambda seq, text: text.replace('"values":[', '"values":[6,6],"x":[', 1) if seq == 2 else text), False),
-            ("score changed in a game_over ruling", sql(
-                "UPDATE journal SET payload = replace(payload, '\"points\":1', '\"points\":3')"), False),
+            (
+                "payload edited, keyless SHA-256 chain recomputed",
+                rechain(lambda seq, text: text.replace('"values":[', '"values":[6,6],"x":[', 1) if seq == 2 else text),
+                False,
+            ),
+            (
+                "score changed in a game_over ruling",
+                sql("UPDATE journal SET payload = replace(payload, '\"points\":1', '\"points\":3')"),
+                False,
+            ),
             ("an entry in the middle deleted", sql("DELETE FROM journal WHERE seq = 100"), False),
-            ("two entries swapped", sql("UPDATE journal SET seq = -1 WHERE seq = 50", "UPDATE journal SET seq = 50"
-                                        " WHERE seq = 51", "UPDATE journal SET seq = 51 WHERE seq = -1"), False),
+            (
+                "two entries swapped",
+                sql(
+                    "UPDATE journal SET seq = -1 WHERE seq = 50",
+                    "UPDATE journal SET seq = 50 WHERE seq = 51",
+                    "UPDATE journal SET seq = 51 WHERE seq = -1",
+                ),
+                False,
+            ),
             (f"tail cut (last 200 entries of {last})", sql(f"DELETE FROM journal WHERE seq > {last - 200}"), False),
-            ("tail cut and head file deleted", lambda p: (sql(f"DELETE FROM journal WHERE seq > {last - 200}")(p),
-                                                          head_path(p).unlink()) and None, False),
-            ("tail cut, head file deleted, checked against the sheet's head",
-             lambda p: (sql(f"DELETE FROM journal WHERE seq > {last - 200}")(p), head_path(p).unlink()) and None, True),
+            (
+                "tail cut and head file deleted",
+                lambda p: (sql(f"DELETE FROM journal WHERE seq > {last - 200}")(p), head_path(p).unlink()) and None,
+                False,
+            ),
+            (
+                "tail cut, head file deleted, checked against the sheet's head",
+                lambda p: (sql(f"DELETE FROM journal WHERE seq > {last - 200}")(p), head_path(p).unlink()) and None,
+                True,
+            ),
             ("last entry deleted", sql(f"DELETE FROM journal WHERE seq = {last}"), False),
-            ("an entry duplicated at the end", sql(
-                f"INSERT INTO journal SELECT {last + 1}, kind, at, payload, hash, hash"
-                f" FROM journal WHERE seq = {last}"), False),
-            ("head file edited (entry number raised)", lambda p: head_path(p).write_text(
-                head_path(p).read_text().replace(f'"seq": {last}', f'"seq": {last + 5}')), False),
-            ("director PIN record emptied", sql(
-                "UPDATE journal SET payload = replace(payload,"
-                " substr(payload, instr(payload, 'scrypt-chain'), 150), '') WHERE seq = 1"), False),
-            ("director PIN record replaced by the attacker's", sql(
-                "UPDATE journal SET payload = replace(payload, substr(payload, instr(payload, 'scrypt-chain'), 150),"
-                f" '{hash_pin('0000', bytes(16))}') WHERE seq = 1"), False),
-            ("match length changed in the set-up", sql(
-                "UPDATE journal SET payload = replace(payload, '\"length\":3', '\"length\":1') WHERE seq = 1"), False),
-            ("a time stamp changed", sql("UPDATE journal SET at = '2020-01-01T00:00:00.000+00:00' WHERE seq = 10"),
-             False),
+            (
+                "an entry duplicated at the end",
+                sql(
+                    f"INSERT INTO journal SELECT {last + 1}, kind, at, payload, hash, hash"
+                    f" FROM journal WHERE seq = {last}"
+                ),
+                False,
+            ),
+            (
+                "head file edited (entry number raised)",
+                lambda p: head_path(p).write_text(
+                    head_path(p).read_text().replace(f'"seq": {last}', f'"seq": {last + 5}')
+                ),
+                False,
+            ),
+            (
+                "director PIN record emptied",
+                sql(
+                    "UPDATE journal SET payload = replace(payload,"
+                    " substr(payload, instr(payload, 'scrypt-chain'), 150), '') WHERE seq = 1"
+                ),
+                False,
+            ),
+            (
+                "director PIN record replaced by the attacker's",
+                sql(
+                    "UPDATE journal SET payload = replace(payload,"
+                    " substr(payload, instr(payload, 'scrypt-chain'), 150),"
+                    f" '{hash_pin('0000', bytes(16))}') WHERE seq = 1"
+                ),
+                False,
+            ),
+            (
+                "match length changed in the set-up",
+                sql("UPDATE journal SET payload = replace(payload, '\"length\":3', '\"length\":1') WHERE seq = 1"),
+                False,
+            ),
+            (
+                "a time stamp changed",
+                sql("UPDATE journal SET at = '2020-01-01T00:00:00.000+00:00' WHERE seq = 10"),
+                False,
+            ),
             ("an entry's kind changed", sql("UPDATE journal SET kind = 'note' WHERE seq = 20"), False),
-            ("override flagged authorised in its payload", sql(
-                "UPDATE journal SET payload = replace(payload, '\"proof\":\"', '\"authorised\":true,\"proof\":\"')"),
-             False),
+            (
+                "override flagged authorised in its payload",
+                sql('UPDATE journal SET payload = replace(payload, \'"proof":"\', \'"authorised":true,"proof":"\')'),
+                False,
+            ),
             ("override appended without the PIN (key at hand)", forged_override, False),
             ("seal table's key id changed", sql("UPDATE seal SET key_id = '0000000000000000'"), False),
             ("payload made unreadable", sql("UPDATE journal SET payload = '{\"event\": [' WHERE seq = 30"), False),
         ]
         cases += [
-            (f"tail cut to entry {SAVED_AT}, the head file saved then put back",
-             cut_with_saved_head(saved_head, SAVED_AT), False),
+            (
+                f"tail cut to entry {SAVED_AT}, the head file saved then put back",
+                cut_with_saved_head(saved_head, SAVED_AT),
+                False,
+            ),
             ("the same, checked against the sheet's head", cut_with_saved_head(saved_head, SAVED_AT), True),
         ]
         rows: list[tuple[str, bool, str]] = []
@@ -190,10 +244,14 @@ def pin_figures(path: Path) -> None:
     print(f"reference, the former scrypt N=2^14 record (exported then): {former:.1f} guesses per second per core")
     anchor = stored.split("$")[-1]
     print(f"PIN guesses per second per core against the journal file's record (scrypt N=2^17, r=8): {rate:.2f}")
-    print(f"  to try every 4-digit PIN: {10_000 / rate / 3600:.1f} core-hours; every 6-digit PIN:"
-          f" {1_000_000 / rate / 86400:.0f} core-days")
-    print(f"the export holds the PIN record: {'yes' if anchor in export or 'scrypt' in export else 'no'};"
-          " guesses per second from the export: 0 (nothing to test a guess against)")
+    print(
+        f"  to try every 4-digit PIN: {10_000 / rate / 3600:.1f} core-hours; every 6-digit PIN:"
+        f" {1_000_000 / rate / 86400:.0f} core-days"
+    )
+    print(
+        f"the export holds the PIN record: {'yes' if anchor in export or 'scrypt' in export else 'no'};"
+        " guesses per second from the export: 0 (nothing to test a guess against)"
+    )
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@ from rules.position import Color, Position
 
 def make_setup(**changes: Any) -> MatchSetup:
     values: dict[str, Any] = dict(
-        players=("Ayşe", "Mehmet"), variant="backgammon", length=5, mode=Mode.TOURNAMENT,
-        policy=Policy.LEGAL_MOVES, clock=ClockSettings(600), devices=Devices(camera=True, board=True, clock=True),
+        players=("Ayşe", "Mehmet"),
+        variant="backgammon",
+        length=5,
+        mode=Mode.TOURNAMENT,
+        policy=Policy.LEGAL_MOVES,
+        clock=ClockSettings(600),
+        devices=Devices(camera=True, board=True, clock=True),
     )
     values.update(changes)
     return MatchSetup(**values)
@@ -72,8 +77,16 @@ class Table:
 def force(referee: Referee, position: Position, dice: tuple[int, int] | None = None) -> Referee:
     """The referee with the game in progress set to ``position`` (its side to move), with dice or before rolling."""
     game = referee.match.game
-    played = replace(game.game, position=position, phase=Phase.PLAY if dice else Phase.ROLL, dice=dice,
-                     starter=position.turn)
+    played = replace(
+        game.game, position=position, phase=Phase.PLAY if dice else Phase.ROLL, dice=dice, starter=position.turn
+    )
     match = replace(referee.match, games=referee.match.games[:-1] + (replace(game, game=played),))
-    return replace(referee, match=match, game_boards=(position,), turn_boards=(position,), clock_started=True,
-                   clock=position.turn, board=position)
+    return replace(
+        referee,
+        match=match,
+        game_boards=(position,),
+        turn_boards=(position,),
+        clock_started=True,
+        clock=position.turn,
+        board=position,
+    )

@@ -48,8 +48,9 @@ def test_a_throw_is_judged_for_whoever_threw_it() -> None:
     assert (event.values, event.thrower, thrower) == ((6, 6), Color.WHITE, Color.WHITE)  # White threw too early
     event, thrower = throw_event(ThrowObservation(None, None, (die(6, "right_half"), die(1, "wrong_half"))), referee)
     assert (event.void, thrower) == (ev.VoidReason.WRONG_HALF, Color.BLACK)  # split: judged for the mover
-    event, _ = throw_event(ThrowObservation(None, None, (die(6, "right_half", cocked=True),
-                                                         die(1, "off_board"))), referee)
+    event, _ = throw_event(
+        ThrowObservation(None, None, (die(6, "right_half", cocked=True), die(1, "off_board"))), referee
+    )
     assert event.void is ev.VoidReason.COCKED  # vision's order of reasons: cocked before off the board
     event, thrower = throw_event(ThrowObservation(None, None, ()), referee)
     assert (event.void, thrower) == (ev.VoidReason.DICE_COUNT, None)
@@ -75,8 +76,10 @@ def started_game() -> Referee:
 def test_rendered_throws_are_read_and_void_throws_voided(camera: SimulatedCamera) -> None:
     referee = started_game()
     intentions = [ev.DiceObserved((a, b)) for a, b in ((1, 1), (2, 5), (3, 6), (4, 4), (6, 2), (5, 3))] * 3
-    intentions += [ev.DiceObserved(None, void=reason) for reason in
-                   (ev.VoidReason.COCKED, ev.VoidReason.WRONG_HALF, ev.VoidReason.OFF_BOARD)] * 3
+    intentions += [
+        ev.DiceObserved(None, void=reason)
+        for reason in (ev.VoidReason.COCKED, ev.VoidReason.WRONG_HALF, ev.VoidReason.OFF_BOARD)
+    ] * 3
     right = 0
     for index, intention in enumerate(intentions):
         event = camera(intention, dataclasses.replace(referee, events=1000 + index))
@@ -92,8 +95,10 @@ def test_rendered_throws_are_read_and_void_throws_voided(camera: SimulatedCamera
 
 def test_the_opening_and_an_early_throw_are_told_apart_by_where_the_dice_lie(camera: SimulatedCamera) -> None:
     opening = Referee.start(make_setup())
-    readings = [camera(ev.DiceObserved((w, b)), dataclasses.replace(opening, events=2000 + w * 7 + b))
-                for w, b in ((6, 2), (1, 5), (4, 3))]
+    readings = [
+        camera(ev.DiceObserved((w, b)), dataclasses.replace(opening, events=2000 + w * 7 + b))
+        for w, b in ((6, 2), (1, 5), (4, 3))
+    ]
     assert sum(r.values == v for r, v in zip(readings, ((6, 2), (1, 5), (4, 3)))) >= 2
     referee = started_game()
     table = Table(referee)
@@ -103,5 +108,6 @@ def test_the_opening_and_an_early_throw_are_told_apart_by_where_the_dice_lie(cam
     assert table.codes(early) == ["early_throw"]
     again = camera(ev.DiceObserved((5, 5), thrower=Color.BLACK), table.referee)  # Black throws again, in its half
     assert again.thrower is Color.BLACK
-    assert table.codes(again) == (["thrown_again"] if again.values is not None and sorted(again.values) != [2, 4]
-                                  else [])
+    assert table.codes(again) == (
+        ["thrown_again"] if again.values is not None and sorted(again.values) != [2, 4] else []
+    )

@@ -170,8 +170,14 @@ def test_a_game_played_out_settles_each_member_by_its_own_cube_and_the_box_stays
 def test_a_chouette_resumes_from_its_journal_exactly(tmp_path: Path) -> None:
     """The journal of a game with member cube actions and a settlement folds back into the same referee."""
     table = box_to_roll()
-    table.send(cube("Cap", "double", "Box"), cube("Cap", "drop", "Cap"), cube("Deniz", "double", "Box"),
-               cube("Deniz", "take", "Deniz"), cube("Ece", "double", "Box"), cube("Ece", "drop", "Ece"))
+    table.send(
+        cube("Cap", "double", "Box"),
+        cube("Cap", "drop", "Cap"),
+        cube("Deniz", "double", "Box"),
+        cube("Deniz", "take", "Deniz"),
+        cube("Ece", "double", "Box"),
+        cube("Ece", "drop", "Ece"),
+    )
     table.send(ev.DiceObserved((4, 2)))
     table.move((8, 4), (6, 4))
     table.press()
@@ -205,18 +211,25 @@ def test_the_demo_plays_a_chouette_through_the_real_chain_and_resumes_it(tmp_pat
         assert main(["demo", "--chouette", "3", "--games", "1", "--journal", str(journal)]) == 0
     text = first.getvalue()
     assert "Ayşe is the box (White); the line Mehmet, Deniz (captain Mehmet, Black)" in text
-    for sentence in ("The box (Ayşe) doubles Mehmet to 2.", "Mehmet drops the box's double",
-                     "Mehmet is out: Deniz moves the team's checkers now.", "Deniz takes the box's double",
-                     "Deniz doubles the box (Ayşe) to 4.", "The box (Ayşe) beavers Deniz's double",
-                     "Settled with the box (Ayşe)", "Ledger: Ayşe",
-                     "Ayşe stays the box; the line is Deniz, Mehmet (captain Deniz)."):  # the captain dropped
+    for sentence in (
+        "The box (Ayşe) doubles Mehmet to 2.",
+        "Mehmet drops the box's double",
+        "Mehmet is out: Deniz moves the team's checkers now.",
+        "Deniz takes the box's double",
+        "Deniz doubles the box (Ayşe) to 4.",
+        "The box (Ayşe) beavers Deniz's double",
+        "Settled with the box (Ayşe)",
+        "Ledger: Ayşe",
+        "Ayşe stays the box; the line is Deniz, Mehmet (captain Deniz).",
+    ):  # the captain dropped
         assert sentence in text, sentence
     assert "throw(s) drawn and read by the dice reader" in text and "over pty pairs" in text
     second = io.StringIO()
     export = tmp_path / "chouette.json"
     with contextlib.redirect_stdout(second):  # the same journal, one game more: it resumes where it stopped
-        assert main(["demo", "--chouette", "3", "--games", "2", "--journal", str(journal),
-                     "--export", str(export)]) == 0
+        assert (
+            main(["demo", "--chouette", "3", "--games", "2", "--journal", str(journal), "--export", str(export)]) == 0
+        )
     text = second.getvalue()
     assert "replay agrees with every journaled ruling" in text
     # the second game opens with the box against the new captain (who wins the opening throw follows the seed)

@@ -39,7 +39,8 @@ def test_piping_the_demo_into_head_ends_quietly() -> None:
 
 
 def test_a_machine_without_pseudo_terminals_gets_a_clear_message(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def no_pty() -> tuple[int, int]:
         raise OSError(19, "No such device")
 

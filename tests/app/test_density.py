@@ -16,12 +16,16 @@ def test_the_screens_scale_with_the_display_density() -> None:
     sizes = []
     for density in ("1", "2"):
         env = {**os.environ, "KIVY_METRICS_DENSITY": density, "KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "PYTHON"}
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
-                              timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, timeout=120
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         sizes.append(float(done.stdout.split()[-1]))
     assert sizes[1] == 2 * sizes[0]
-    raw = [f"{path.name}:{n}" for path in (root / "app" / "ui").glob("*_screen.py")
-           for n, line in enumerate(path.read_text().splitlines(), 1)
-           if re.search(r"\b(font_size|height|width|padding|spacing)=\d", line)]
+    raw = [
+        f"{path.name}:{n}"
+        for path in (root / "app" / "ui").glob("*_screen.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\b(font_size|height|width|padding|spacing)=\d", line)
+    ]
     assert raw == []  # no size in raw pixels left on a screen

@@ -36,9 +36,12 @@ DEVICE = {"rto_ms": 20, "heartbeat_ms": 100, "host_timeout_ms": 600}
 
 def test_a_turn_played_on_the_simulated_board_and_clock_is_judged(tmp_path: Path) -> None:
     messages: queue.Queue[object] = queue.Queue()
-    with ClockSimulator(**DEVICE) as clock_sim, BoardSimulator(settle_ms=100, **DEVICE) as board_sim, \
-            ClockDriver(FixedPort(clock_sim.port), messages, **LINK) as clock, \
-            BoardDriver(FixedPort(board_sim.port), messages, **LINK):
+    with (
+        ClockSimulator(**DEVICE) as clock_sim,
+        BoardSimulator(settle_ms=100, **DEVICE) as board_sim,
+        ClockDriver(FixedPort(clock_sim.port), messages, **LINK) as clock,
+        BoardDriver(FixedPort(board_sim.port), messages, **LINK),
+    ):
         session = Session.create(tmp_path / "match.sqlite", make_setup())
         link = ClockLink(clock)
         session.listeners.append(lambda event, reaction: [link.apply(c) for c in reaction.commands])
@@ -53,8 +56,10 @@ def test_a_turn_played_on_the_simulated_board_and_clock_is_judged(tmp_path: Path
             raise AssertionError(f"timed out waiting for {what}")
 
         until(lambda: dict(session.referee.links) == {"board": True, "clock": True}, "both links")
-        until(lambda: session.referee.board is not None
-              and session.referee.board.same_board(session.referee.position), "the start on the board")
+        until(
+            lambda: session.referee.board is not None and session.referee.board.same_board(session.referee.position),
+            "the start on the board",
+        )
         session.submit(ev.DiceObserved((3, 1)))  # the camera's verdict (White 3, Black 1)
         clock_sim.press(Side.BLACK)  # the lower thrower starts White's clock
         until(lambda: session.referee.clock is Color.WHITE, "White's clock running")
@@ -76,9 +81,26 @@ def test_a_turn_played_on_the_simulated_board_and_clock_is_judged(tmp_path: Path
 def test_variants_with_their_own_geometry_play_through_the_simulated_devices(variant: str, tmp_path: Path) -> None:
     """Uzun tavla's points face the other way, acey-deucey's checkers enter from the tray, plakoto pins:
     a whole 1-point match of each is played on the board simulator and judged from its snapshots."""
-    demo = subprocess.run([sys.executable, "-m", "app", "demo", "--variant", variant, "--length", "1", "--no-camera",
-                           "--quiet", "--journal", str(tmp_path / "m.sqlite")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    demo = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "demo",
+            "--variant",
+            variant,
+            "--length",
+            "1",
+            "--no-camera",
+            "--quiet",
+            "--journal",
+            str(tmp_path / "m.sqlite"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert demo.returncode == 0, demo.stderr[-3000:]
     assert "wins the match" in demo.stdout
     session = Session.open(tmp_path / "m.sqlite")

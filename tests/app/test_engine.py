@@ -165,10 +165,10 @@ def test_a_player_throwing_twice_is_not_blamed_on_the_opponent() -> None:
     again = table.send(ev.DiceObserved((5, 2), thrower=W))
     assert again.codes == ["thrown_again"] and again.rulings[0].params == {"player": "white"}
     unknown = table.send(ev.ManualDice((6, 6)))  # typed: who threw is not known, so nobody is blamed
-    assert unknown.codes == ["throw_during_play"] and unknown.rulings[0].params == {"player": None,
-                                                                                    "waiting": "white"}
-    assert render(unknown.rulings[0]) == ("Dice thrown again while White plays (who threw is not known): the first "
-                                          "throw stands.")
+    assert unknown.codes == ["throw_during_play"] and unknown.rulings[0].params == {"player": None, "waiting": "white"}
+    assert render(unknown.rulings[0]) == (
+        "Dice thrown again while White plays (who threw is not known): the first throw stands."
+    )
     irregular = [(i.code, i.color) for i in table.referee.irregularities]
     assert irregular == [("thrown_again", W), ("throw_during_play", None)]
     assert table.referee.dice == (3, 1) and table.referee.stage is Stage.PLAY
@@ -281,11 +281,14 @@ def test_a_double_after_rolling_is_refused_with_the_rule() -> None:
     assert reaction.codes == ["cube_refused"] and reaction.rulings[0].params["rule"] == "after_roll"
 
 
-@pytest.mark.parametrize(("black", "kind", "points"), [
-    ({6: 15}, "gammon", 2),
-    ({24: 1, 6: 14}, "backgammon", 3),  # a Black checker in White's home board
-    ({6: 14}, "single", 1),
-])
+@pytest.mark.parametrize(
+    ("black", "kind", "points"),
+    [
+        ({6: 15}, "gammon", 2),
+        ({24: 1, 6: 14}, "backgammon", 3),  # a Black checker in White's home board
+        ({6: 14}, "single", 1),
+    ],
+)
 def test_the_game_end_is_read_from_the_board_and_scored(black: dict[int, int], kind: str, points: int) -> None:
     table = Table()
     table.referee = force(table.referee, Position.build({2: 1}, black, W), (6, 5))
@@ -464,16 +467,35 @@ def test_malformed_events_are_refused_with_a_clear_message() -> None:
 
 def test_every_event_survives_the_journal_form() -> None:
     samples: list[ev.Event] = [
-        ev.DiceObserved((3, 1), confidences=(0.99, 0.98), thrower=W), ev.DiceObserved(None, ev.VoidReason.COCKED),
-        ev.ManualDice((6, 6)), ev.BoardSeen((0,) * 25 + (15,), (15,) + (0,) * 25), ev.LiftSeen(B, 25),
-        ev.PlaceSeen(W, 0), ev.ClockPressed(W, 1000, 2000), ev.ClockFlag(B), ev.LinkChanged("clock", False, "x"),
-        ev.DoubleOffered(W), ev.DoubleTaken(B), ev.DoubleDropped(B), ev.Beavered(B), ev.Raccooned(W),
-        ev.ResignationOffered(W, 2), ev.DoubleNamed(W, 4),
-        ev.ResignationAccepted(B), ev.ResignationRejected(B), ev.AcceptIllegal(B), ev.CorrectIllegal(W),
-        ev.CallDirector(None), ev.ManualPlay("8/5 6/5"), ev.DirectorOverride("set_dice", "5-3", "ab" * 32),
-        ev.MemberCubeMoved("Deniz", "double", "Ayşe"), ev.TimeCorrected(W, 60000),
+        ev.DiceObserved((3, 1), confidences=(0.99, 0.98), thrower=W),
+        ev.DiceObserved(None, ev.VoidReason.COCKED),
+        ev.ManualDice((6, 6)),
+        ev.BoardSeen((0,) * 25 + (15,), (15,) + (0,) * 25),
+        ev.LiftSeen(B, 25),
+        ev.PlaceSeen(W, 0),
+        ev.ClockPressed(W, 1000, 2000),
+        ev.ClockFlag(B),
+        ev.LinkChanged("clock", False, "x"),
+        ev.DoubleOffered(W),
+        ev.DoubleTaken(B),
+        ev.DoubleDropped(B),
+        ev.Beavered(B),
+        ev.Raccooned(W),
+        ev.ResignationOffered(W, 2),
+        ev.DoubleNamed(W, 4),
+        ev.ResignationAccepted(B),
+        ev.ResignationRejected(B),
+        ev.AcceptIllegal(B),
+        ev.CorrectIllegal(W),
+        ev.CallDirector(None),
+        ev.ManualPlay("8/5 6/5"),
+        ev.DirectorOverride("set_dice", "5-3", "ab" * 32),
+        ev.MemberCubeMoved("Deniz", "double", "Ayşe"),
+        ev.TimeCorrected(W, 60000),
         ev.ThrowQuestioned(None, ev.VoidReason.COCKED, ("borderline_cocked",), (0.55,), B),
-        ev.ThrowConfirmed(W), ev.ThrowCorrected(W, (6, 5)), ev.RethrowCalled(B),
+        ev.ThrowConfirmed(W),
+        ev.ThrowCorrected(W, (6, 5)),
+        ev.RethrowCalled(B),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
     for event in samples:

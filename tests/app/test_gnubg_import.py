@@ -34,22 +34,44 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict[st
     folder = tmp_path_factory.mktemp("demo")
     mat, journal = folder / "match.mat", folder / "match.sqlite"
     demo = subprocess.run(
-        [sys.executable, "-m", "app", "demo", "--length", "5", "--seed", "2", "--quiet", "--journal", str(journal),
-         "--export", str(mat)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "demo",
+            "--length",
+            "5",
+            "--seed",
+            "2",
+            "--quiet",
+            "--journal",
+            str(journal),
+            "--export",
+            str(mat),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert demo.returncode == 0, demo.stderr
     cases = [{"id": "demo", "path": str(mat)}]
     source, target = folder / "in.json", folder / "out.json"
     source.write_text(json.dumps(cases))
     env = dict(os.environ, TAVLA_ORACLE_IN=str(source), TAVLA_ORACLE_OUT=str(target), HOME=str(folder))
-    completed = subprocess.run([str(oracle.GNUBG), "-t", "-q", "-p", str(SCRIPT)], env=env,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               timeout=300)
+    completed = subprocess.run(
+        [str(oracle.GNUBG), "-t", "-q", "-p", str(SCRIPT)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
     assert target.exists(), completed.stdout[-3000:]
     answer = json.loads(target.read_text())[0]["match"]
     lines = completed.stdout.splitlines()
-    inside = lines[lines.index("@@BEGIN demo") + 1: lines.index("@@END demo")]
+    inside = lines[lines.index("@@BEGIN demo") + 1 : lines.index("@@END demo")]
     return Session.open(journal), answer, inside
 
 

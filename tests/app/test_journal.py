@@ -153,8 +153,13 @@ def test_an_override_written_into_the_journal_without_the_pin_is_refused_on_repl
     session.submit(ev.DiceObserved((3, 1)))
     session.submit(ev.CallDirector(W))
     forged = ev.event_to_dict(ev.DirectorOverride("resume", "", "ab" * 32))  # a proof made up, not from the PIN
-    session.journal.append("event", {"event": forged, "reaction": {"rulings": [
-        {"code": "resumed", "level": "info", "params": {}}], "commands": []}})
+    session.journal.append(
+        "event",
+        {
+            "event": forged,
+            "reaction": {"rulings": [{"code": "resumed", "level": "info", "params": {}}], "commands": []},
+        },
+    )
     session.close()
     resumed = Session.open(path)
     assert resumed.referee.halted and resumed.resumed is not None and resumed.resumed.mismatches == (4,)

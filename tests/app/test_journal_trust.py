@@ -43,8 +43,9 @@ def verify(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple
     return status, capsys.readouterr().out
 
 
-def test_a_rewritten_entry_with_a_recomputed_keyless_chain_is_found(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_rewritten_entry_with_a_recomputed_keyless_chain_is_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "j.sqlite"
     played(path).close()
     db = sqlite3.connect(path)
@@ -55,8 +56,9 @@ def test_a_rewritten_entry_with_a_recomputed_keyless_chain_is_found(tmp_path: Pa
         text = text.replace('"values":[3,1]', '"values":[6,6]') if seq == 2 else text
         material = json.dumps([seq, kind, at, text, previous], ensure_ascii=False, separators=(",", ":"))
         digest = hashlib.sha256(material.encode()).hexdigest()
-        statements.append(f"UPDATE journal SET payload = '{text}', prev = '{previous}', hash = '{digest}'"
-                          f" WHERE seq = {seq}")
+        statements.append(
+            f"UPDATE journal SET payload = '{text}', prev = '{previous}', hash = '{digest}' WHERE seq = {seq}"
+        )
         previous = digest
     tamper(path, *statements)
     status, out = verify(path, capsys)
@@ -65,8 +67,9 @@ def test_a_rewritten_entry_with_a_recomputed_keyless_chain_is_found(tmp_path: Pa
         Session.open(path)
 
 
-def test_a_cut_tail_is_found_from_the_head_file_and_from_a_recorded_head(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_cut_tail_is_found_from_the_head_file_and_from_a_recorded_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "j.sqlite"
     session = played(path)
     recorded = str(session.journal.last)
@@ -87,8 +90,11 @@ def test_a_cut_tail_is_found_from_the_head_file_and_from_a_recorded_head(tmp_pat
 def test_an_emptied_pin_record_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "j.sqlite"
     played(path, 5, pin_hash=hash_pin("482916")).close()
-    tamper(path, "UPDATE journal SET payload = replace(payload, substr(payload, instr(payload, 'scrypt-chain'), 100),"
-                 " '') WHERE seq = 1")
+    tamper(
+        path,
+        "UPDATE journal SET payload = replace(payload, substr(payload, instr(payload, 'scrypt-chain'), 100),"
+        " '') WHERE seq = 1",
+    )
     status, out = verify(path, capsys)
     assert status == 1 and "entry 1 was changed" in out
 
@@ -152,7 +158,8 @@ def test_a_second_app_on_the_same_journal_is_told_the_match_is_open_elsewhere(tm
 
 
 def test_a_damaged_payload_is_a_journal_error_and_salvage_keeps_what_came_before(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "j.sqlite"
     session = played(path, 20)
     session.journal.append("event", {"reaction": {}})  # sealed, but holds no event
@@ -171,8 +178,9 @@ def test_a_damaged_payload_is_a_journal_error_and_salvage_keeps_what_came_before
     assert "entry 5 is damaged: its payload is not JSON" in verify(path, capsys)[1]
 
 
-def test_a_journal_sealed_on_another_tablet_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_journal_sealed_on_another_tablet_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "j.sqlite"
     played(path, 5).close()
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "other.key"))

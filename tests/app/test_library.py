@@ -31,8 +31,9 @@ def test_matches_are_listed_newest_first_with_their_exports(tmp_path: Path) -> N
     (second / JOURNAL).write_bytes(b"y")
     os.utime(first / JOURNAL, (1_000_000_000, 1_000_000_000))
     empty = library.new_folder(when)  # a match never started (no journal) is not listed
-    assert [m.folder for m in library.matches()] == [second, first] and empty not in [m.folder for m in
-                                                                                       library.matches()]
+    assert [m.folder for m in library.matches()] == [second, first] and empty not in [
+        m.folder for m in library.matches()
+    ]
     last = library.last()
     assert last is not None and last.journal == second / JOURNAL
     assert library.matches()[1].exports == ("match.mat",)

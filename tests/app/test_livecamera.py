@@ -45,8 +45,12 @@ def test_a_rendered_video_gives_one_event_per_throw_then_the_camera_reports_its_
     tasks: queue.Queue[Task] = queue.Queue()
     throws: list[tuple[Image, ThrowObservation]] = []
     links: list[tuple[bool, str]] = []
-    camera = LiveCamera(str(folder), tasks.put, lambda image, obs: throws.append((image, obs)),
-                        lambda up, detail: links.append((up, detail))).start()
+    camera = LiveCamera(
+        str(folder),
+        tasks.put,
+        lambda image, obs: throws.append((image, obs)),
+        lambda up, detail: links.append((up, detail)),
+    ).start()
     try:
         picture = camera.picture(wait_s=10.0)
         assert picture is not None and picture.shape == (540, 960, 3)
@@ -91,4 +95,3 @@ def test_a_source_that_cannot_open_is_ruled_disconnected_and_the_dice_are_typed(
         assert any(r.code in ("opening_won", "dice") for r in controller.log)
     finally:
         controller.close()
-

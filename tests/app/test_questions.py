@@ -30,8 +30,9 @@ def rolling(mode: Mode = Mode.TOURNAMENT, **setup: Any) -> Table:
     return table
 
 
-def asked(values: tuple[int, int] | None = (5, 3), void: ev.VoidReason | None = None,
-          thrower: Color | None = B) -> ev.ThrowQuestioned:
+def asked(
+    values: tuple[int, int] | None = (5, 3), void: ev.VoidReason | None = None, thrower: Color | None = B
+) -> ev.ThrowQuestioned:
     return ev.ThrowQuestioned(values, void, ("low_confidence",), (0.93, 0.99), thrower)
 
 
@@ -145,9 +146,22 @@ def test_every_new_ruling_reads_in_turkish_and_english() -> None:
     assert "a value is hard to read" in english and "5-3" in english and "Ayşe" in english
     turkish = render(rulings[0], "tr", ("Ayşe", "Mehmet"))
     assert "bir zar zor okunuyor" in turkish and "Ayşe" in turkish
-    codes = ("throw_questioned", "void_questioned", "throw_confirmed", "throw_corrected", "rethrow_called",
-             "question_disputed", "rethrow", "director_rethrow", "director_dice", "no_question", "director_decides",
-             "not_asked", "already_answered", "answer_question_first")
+    codes = (
+        "throw_questioned",
+        "void_questioned",
+        "throw_confirmed",
+        "throw_corrected",
+        "rethrow_called",
+        "question_disputed",
+        "rethrow",
+        "director_rethrow",
+        "director_dice",
+        "no_question",
+        "director_decides",
+        "not_asked",
+        "already_answered",
+        "answer_question_first",
+    )
     for code in codes:
         assert code in _RULINGS["en"] and code in _RULINGS["tr"] and _RULINGS["en"][code] != _RULINGS["tr"][code]
 

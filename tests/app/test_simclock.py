@@ -51,7 +51,8 @@ def reading(table: SimulatedTable, side: Color) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("real_time", [True, False])
 def test_the_tablets_simulated_clock_ticks_in_real_time_and_the_demos_stands_still(
-        tmp_path: Path, real_time: bool) -> None:
+    tmp_path: Path, real_time: bool
+) -> None:
     table, session = running_table(tmp_path, real_time)
     try:
         side = session.referee.clock

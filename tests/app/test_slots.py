@@ -29,4 +29,3 @@ def test_the_same_buttons_keep_their_places() -> None:
 
 def test_buttons_without_consequence_take_the_first_free_slots() -> None:
     assert texts(place([("Sim >", None, False), ("Hakem", None, False)], ["A", "B", "C"])) == ["Sim >", "Hakem"]
-

@@ -30,8 +30,11 @@ def display() -> Iterator[str]:
     for number in range(140, 160):
         if Path(f"/tmp/.X{number}-lock").exists():
             continue
-        server = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(50):
             if Path(f"/tmp/.X11-unix/X{number}").exists() or server.poll() is not None:
                 break
@@ -48,10 +51,22 @@ def display() -> Iterator[str]:
 
 def drive(display: str, out: Path, *options: str) -> tuple[dict[str, object], Path]:
     out.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, DISPLAY=display, KIVY_WINDOW="sdl2", KIVY_LOG_MODE="PYTHON", KIVY_NO_ARGS="1",
-               KIVY_HOME=str(out / "kivy-home"))
-    completed = subprocess.run([sys.executable, "-m", "tests.app.ui_driver", str(out), *options], cwd=ROOT, env=env,
-                               capture_output=True, text=True, timeout=240)
+    env = dict(
+        os.environ,
+        DISPLAY=display,
+        KIVY_WINDOW="sdl2",
+        KIVY_LOG_MODE="PYTHON",
+        KIVY_NO_ARGS="1",
+        KIVY_HOME=str(out / "kivy-home"),
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "tests.app.ui_driver", str(out), *options],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     result_file = out / "result.json"
     assert result_file.exists(), completed.stderr[-4000:]
     result = json.loads(result_file.read_text(encoding="utf-8"))
@@ -68,15 +83,21 @@ def ran(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[st
 @pytest.fixture(scope="module")
 def ran_chouette(display: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], Path]:
     shots = os.environ.get("TAVLA_UI_SHOTS")
-    return drive(display, Path(shots) / "chouette" if shots else tmp_path_factory.mktemp("ui-chouette"),
-                 "--chouette")
+    return drive(display, Path(shots) / "chouette" if shots else tmp_path_factory.mktemp("ui-chouette"), "--chouette")
 
 
 def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     screens = result["screens"]
-    assert isinstance(screens, dict) and set(screens) == {"setup", "setup_en", "play", "question", "director",
-                                                          "history", "play_en"}
+    assert isinstance(screens, dict) and set(screens) == {
+        "setup",
+        "setup_en",
+        "play",
+        "question",
+        "director",
+        "history",
+        "play_en",
+    }
     for path in screens.values():
         data = Path(path).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -87,8 +108,13 @@ def test_every_screen_is_shown_at_tablet_size(ran: tuple[dict[str, object], Path
 def test_switching_the_language_on_the_set_up_screen_keeps_the_form(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     kept = result["after_language_switch"]
-    assert kept == {"white": "Ayşe Nur", "pin_kept": True, "variant": "Backgammon (tavla)",
-                    "calibration": "4/4 corners", "marks": 4}
+    assert kept == {
+        "white": "Ayşe Nur",
+        "pin_kept": True,
+        "variant": "Backgammon (tavla)",
+        "calibration": "4/4 corners",
+        "marks": 4,
+    }
 
 
 def test_taps_start_the_match_and_play_turns_judged_by_the_referee(ran: tuple[dict[str, object], Path]) -> None:
@@ -101,7 +127,8 @@ def test_taps_start_the_match_and_play_turns_judged_by_the_referee(ran: tuple[di
 
 
 def test_a_double_tap_on_the_cube_never_takes_and_take_needs_a_deliberate_second_tap(
-        ran: tuple[dict[str, object], Path]) -> None:
+    ran: tuple[dict[str, object], Path],
+) -> None:
     result, _ = ran
     assert result["after_double_tap"] == "DOUBLE"  # offered, not taken by the second touch
     assert result["take_slot_was_free"] is True  # "Kabul" is not where "Küp çevir" was
@@ -126,7 +153,8 @@ def test_the_play_screen_shows_the_dice_as_the_camera_read_them(ran: tuple[dict[
 
 
 def test_an_unsure_throw_is_asked_on_the_play_screen_and_confirmed_with_a_tap(
-        ran: tuple[dict[str, object], Path]) -> None:
+    ran: tuple[dict[str, object], Path],
+) -> None:
     result, _ = ran
     assert "Kamera bu atıştan emin değil" in str(result["question_banner"])
     assert isinstance(result["confirmed"], int) and result["confirmed"] >= 1
@@ -146,7 +174,8 @@ def test_export_and_language_switch(ran: tuple[dict[str, object], Path]) -> None
 
 
 def test_a_chouette_is_chosen_on_set_up_and_its_cubes_are_tapped_on_the_members_cards(
-        ran_chouette: tuple[dict[str, object], Path]) -> None:
+    ran_chouette: tuple[dict[str, object], Path],
+) -> None:
     result, _ = ran_chouette
     screens = result["screens"]
     assert isinstance(screens, dict) and set(screens) == {"setup_chouette", "play_chouette", "play_chouette_after"}
@@ -162,7 +191,8 @@ def test_a_chouette_is_chosen_on_set_up_and_its_cubes_are_tapped_on_the_members_
 
 
 def test_the_running_clock_ticks_on_screen_with_the_simulated_table(
-        ran_chouette: tuple[dict[str, object], Path]) -> None:
+    ran_chouette: tuple[dict[str, object], Path],
+) -> None:
     """``--sim`` runs the clock simulator in real time: the side on turn sees its delay and reserve count down."""
     result, _ = ran_chouette
     assert result["clock_running"] is True
@@ -174,8 +204,13 @@ def test_a_match_closed_with_the_window_is_resumed_from_the_set_up_screen(displa
     """The match is in the data folder, not a temp folder: after the window closed, one tap goes on with it."""
     folder = tmp_path / "data" / "matches" / "2026-12-01_10-00-00"
     folder.mkdir(parents=True)
-    demo = subprocess.run([sys.executable, "-m", "app", "demo", "--length", "1", "--quiet", "--journal",
-                           str(folder / "match.sqlite")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    demo = subprocess.run(
+        [sys.executable, "-m", "app", "demo", "--length", "1", "--quiet", "--journal", str(folder / "match.sqlite")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert demo.returncode == 0, demo.stderr
     result, _ = drive(display, tmp_path / "shots", "--resume", str(tmp_path / "data"))
     assert result["current_after_resume"] == "play"

@@ -23,8 +23,9 @@ CAL = Calibration.from_corners([(0, 0), (1000, 0), (1000, 800), (0, 800)])  # on
 
 
 def die(x: float, value: int, confidence: float = 0.999, y: float = 400) -> DieReading:
-    return DieReading(value, (int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15), False, confidence,
-                      CAL.zone((x, y), "bottom"))
+    return DieReading(
+        value, (int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15), False, confidence, CAL.zone((x, y), "bottom")
+    )
 
 
 def black_to_throw(mode: Mode = Mode.TOURNAMENT) -> Referee:

@@ -45,8 +45,9 @@ def find_button(root: Any, text: str) -> Button:
     for widget in root.walk():
         if isinstance(widget, Button) and widget.text.startswith(text) and widget.get_root_window() is not None:
             return widget
-    raise LookupError(f"no button {text!r} on screen; buttons: "
-                      f"{[w.text for w in root.walk() if isinstance(w, Button)]}")
+    raise LookupError(
+        f"no button {text!r} on screen; buttons: {[w.text for w in root.walk() if isinstance(w, Button)]}"
+    )
 
 
 def shot(out: Path, name: str) -> str:
@@ -82,9 +83,12 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield  # the rebuilt screen is laid out
     setup = app.screens["setup"]
     result["after_language_switch"] = {
-        "white": setup.white.text, "pin_kept": setup.pin.text == PIN,  # type: ignore[attr-defined]
-        "variant": setup.variant.text, "calibration": setup.calibration.text,  # type: ignore[attr-defined]
-        "marks": len(setup.picker.marks)}  # type: ignore[attr-defined]
+        "white": setup.white.text,
+        "pin_kept": setup.pin.text == PIN,  # type: ignore[attr-defined]
+        "variant": setup.variant.text,
+        "calibration": setup.calibration.text,  # type: ignore[attr-defined]
+        "marks": len(setup.picker.marks),
+    }  # type: ignore[attr-defined]
     result["screens"]["setup_en"] = shot(out, "1-setup-en")
     tap(find_button(app.root, "Türkçe"))
     yield
@@ -220,8 +224,7 @@ def double_tap_check(app: TavlaApp, result: dict[str, Any]) -> Iterator[None]:
     assert session is not None
     for _ in range(60):  # let the simulated players go on until the player on roll may double
         referee = session.referee
-        if referee.stage is Stage.ROLL and referee.to_act is not None and referee.match.game.may_double(
-                referee.to_act):
+        if referee.stage is Stage.ROLL and referee.to_act is not None and referee.match.game.may_double(referee.to_act):
             break
         tap(find_button(app.root, "Sim >"))
         yield

@@ -55,19 +55,21 @@ def _mutate(items: list[T], rng: random.Random, fresh: Callable[[], list[T]], ed
             items[at:at] = fresh()
         else:
             start = rng.randrange(len(items) + 1)
-            items[at:at] = items[start:start + rng.randint(1, 40)]
+            items[at:at] = items[start : start + rng.randint(1, 40)]
     return items
 
 
 def mutate(text: str, rng: random.Random) -> str:
     def fresh() -> list[str]:
         return [rng.choice(SPICE)] if rng.random() < 0.5 else [chr(rng.randrange(32, 127))]
+
     return "".join(_mutate(list(text), rng, fresh, 6))
 
 
 def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     def fresh() -> list[int]:
         return [rng.randrange(256)] * rng.choice([1, 4, 300])
+
     mutated: list[int] = _mutate(list(data), rng, fresh, 8)
     return bytes(mutated)
 
@@ -76,8 +78,14 @@ def plays(text: str) -> None:
     json.loads(answer_line(text))  # must answer with one JSON line, whatever comes in
 
 
-def run(name: str, seeds: list[str], check: Callable[[str], None], declared: tuple[type[BaseException], ...],
-        count: int, rng: random.Random) -> tuple[int, dict[str, int]]:
+def run(
+    name: str,
+    seeds: list[str],
+    check: Callable[[str], None],
+    declared: tuple[type[BaseException], ...],
+    count: int,
+    rng: random.Random,
+) -> tuple[int, dict[str, int]]:
     crashes: dict[str, int] = {}
     for _ in range(count):
         text = mutate(rng.choice(seeds), rng)
@@ -108,27 +116,53 @@ def main() -> None:
     xgids = [vector["xgid"] for vector in vectors]
     match_ids = [vector["match_id"] for vector in vectors if "match_id" in vector]
     start = "4HPwATDgc/ABMA"
-    events = [json.dumps(e) for e in (
-        {"kind": "dice_observed", "values": [3, 1], "void": None, "confidences": [0.9, 0.8], "thrower": "white"},
-        {"kind": "board_snapshot", "white": [0] * 26, "black": [0] * 26},
-        {"kind": "director_override", "command": "resume", "argument": "", "proof": "ab" * 32},
-        {"kind": "clock_pressed", "by": "black", "white_ms": 1000, "black_ms": 2000},
-        {"kind": "member_cube", "member": "A", "move": "double", "by": "B"})]
+    events = [
+        json.dumps(e)
+        for e in (
+            {"kind": "dice_observed", "values": [3, 1], "void": None, "confidences": [0.9, 0.8], "thrower": "white"},
+            {"kind": "board_snapshot", "white": [0] * 26, "black": [0] * 26},
+            {"kind": "director_override", "command": "resume", "argument": "", "proof": "ab" * 32},
+            {"kind": "clock_pressed", "by": "black", "white_ms": 1000, "black_ms": 2000},
+            {"kind": "member_cube", "member": "A", "move": "double", "by": "B"},
+        )
+    ]
     table: list[tuple[str, int, dict[str, int]]] = []
     began = time.perf_counter()
     suites: list[tuple[str, list[str], Callable[[str], None], tuple[type[BaseException], ...], int]] = [
-        ("rules plays (JSON lines)", [json.dumps({"id": 1, "position_id": start, "dice": [3, 1]}),
-                                      json.dumps({"id": "u", "variant": "uzun", "dice": [3, 3], "position": {
-                                          "white": [0] * 24 + [15, 0], "black": [0] * 12 + [15] + [0] * 13}})],
-         plays, (), n(60_000)),
+        (
+            "rules plays (JSON lines)",
+            [
+                json.dumps({"id": 1, "position_id": start, "dice": [3, 1]}),
+                json.dumps(
+                    {
+                        "id": "u",
+                        "variant": "uzun",
+                        "dice": [3, 3],
+                        "position": {"white": [0] * 24 + [15, 0], "black": [0] * 12 + [15] + [0] * 13},
+                    }
+                ),
+            ],
+            plays,
+            (),
+            n(60_000),
+        ),
         (".mat import", [mat], lambda text: None if read_mat(text, "f.mat") else None, (MatImportError,), n(8_000)),
         ("XGID", xgids, lambda text: None if decode_xgid(text) else None, (RulesError,), n(40_000)),
-        ("Match ID", match_ids, lambda text: None if decode_match_id(text) else None,
-         (RulesError,), n(40_000)),
-        ("Position ID", [start, "27YBAAAA/n8ACA"], lambda text: None if decode_position_id(text) else None,
-         (RulesError,), n(40_000)),
-        ("journal events", events, lambda text: None if event_from_dict(json.loads(text)) else None,
-         (ValueError, RecursionError), n(30_000)),
+        ("Match ID", match_ids, lambda text: None if decode_match_id(text) else None, (RulesError,), n(40_000)),
+        (
+            "Position ID",
+            [start, "27YBAAAA/n8ACA"],
+            lambda text: None if decode_position_id(text) else None,
+            (RulesError,),
+            n(40_000),
+        ),
+        (
+            "journal events",
+            events,
+            lambda text: None if event_from_dict(json.loads(text)) else None,
+            (ValueError, RecursionError),
+            n(30_000),
+        ),
     ]
     for name, seeds, check, declared, count in suites:
         ran, crashes = run(name, seeds, check, declared, count, rng)

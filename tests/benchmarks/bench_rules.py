@@ -28,7 +28,7 @@ from tests.rules.random_positions import random_cases
 REPEATS = 5
 """Runs of each timing; the machine is shared, so the best run is the code's own speed."""
 
-GNUBG_TIMER = '''
+GNUBG_TIMER = """
 import json, os, time
 import gnubg
 gnubg.command("set player 0 human")
@@ -44,7 +44,7 @@ for case in cases:
     gnubg.hint(100000)
     total += time.perf_counter() - start
 json.dump([{"seconds": total}], open(os.environ["TAVLA_ORACLE_OUT"], "w"))
-'''
+"""
 
 
 def percentiles(samples: list[float]) -> str:

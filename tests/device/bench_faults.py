@@ -46,8 +46,21 @@ def _compare(sent: list[Message], got: list[Message]) -> tuple[int, int, int]:
 
 def virtual(n: int) -> None:
     print(f"Part 1: virtual line, {n} device events + {n} host commands per row, retransmission timeout 50 ms")
-    header = ("faults", "frames sent", "damaged", "rejected", "retransmitted", "recovered",
-              "messages", "delivered", "lost", "duplicated", "wrong", "in order", "virtual time")
+    header = (
+        "faults",
+        "frames sent",
+        "damaged",
+        "rejected",
+        "retransmitted",
+        "recovered",
+        "messages",
+        "delivered",
+        "lost",
+        "duplicated",
+        "wrong",
+        "in order",
+        "virtual time",
+    )
     print(" | ".join(header))
     for name, faults in SCENARIOS:
         line = VirtualLine(down=Faults(seed=11, **faults), up=Faults(seed=12, **faults))  # type: ignore[arg-type]
@@ -91,18 +104,22 @@ def virtual(n: int) -> None:
 
 def real_pty(n: int) -> None:
     faults = {"corrupt": 0.05, "drop": 0.01, "duplicate": 0.01, "split": 1.0}
-    print(f"\nPart 2: clock simulator and ClockDriver over a pty pair, {n} presses + {n} commands, "
-          "5 % corrupted + 1 % dropped + 1 % duplicated + split writes both ways, cable pulled halfway")
+    print(
+        f"\nPart 2: clock simulator and ClockDriver over a pty pair, {n} presses + {n} commands, "
+        "5 % corrupted + 1 % dropped + 1 % duplicated + split writes both ways, cable pulled halfway"
+    )
     events: queue.Queue[object] = queue.Queue()
     out_faults = Faults(seed=21, **faults)  # type: ignore[arg-type]
     in_faults = Faults(seed=22, **faults)  # type: ignore[arg-type]
     started = time.monotonic()
     cpu = time.process_time()
-    with ClockSimulator(faults=out_faults, inbound_faults=in_faults, rto_ms=30, heartbeat_ms=200,
-                        host_timeout_ms=1500) as sim:
+    with ClockSimulator(
+        faults=out_faults, inbound_faults=in_faults, rto_ms=30, heartbeat_ms=200, host_timeout_ms=1500
+    ) as sim:
         assert isinstance(sim, ClockSimulator)
-        with ClockDriver(FixedPort(sim.port), events, rto_ms=30, heartbeat_ms=200, silence_ms=1500,
-                         hello_retry_ms=50, retry_s=0.1) as driver:
+        with ClockDriver(
+            FixedPort(sim.port), events, rto_ms=30, heartbeat_ms=200, silence_ms=1500, hello_retry_ms=50, retry_s=0.1
+        ) as driver:
             assert isinstance(driver, ClockDriver)
             seen: list[object] = []
 
@@ -127,8 +144,9 @@ def real_pty(n: int) -> None:
                 driver.set_time(Side(i % 2), 60_000 + i, 600_000)
                 drain(time.monotonic() + 0.05)
             deadline = time.monotonic() + 600
-            while (len([e for e in seen if isinstance(e, ButtonPressed)]) < n or driver.pending()) \
-                    and time.monotonic() < deadline:
+            while (
+                len([e for e in seen if isinstance(e, ButtonPressed)]) < n or driver.pending()
+            ) and time.monotonic() < deadline:
                 drain(time.monotonic() + 0.2)
             drain(time.monotonic() + 0.5)  # anything repeated would arrive now
             presses = [e for e in seen if isinstance(e, ButtonPressed)]
@@ -136,25 +154,37 @@ def real_pty(n: int) -> None:
             stats = driver.stats()
             device = sim.endpoint.link
             states = [e.state.value for e in seen if isinstance(e, LinkStatus)]
-            print("frames sent | bytes corrupted/dropped/duplicated | rejected | retransmitted | recovered | "
-                  "presses sent | received | lost | duplicated | commands acknowledged | in order | "
-                  "link states | wall | CPU")
-            print(" | ".join(str(v) for v in (
-                stats.frames_sent + device.frames_sent,
-                f"{out_faults.bytes_corrupted + in_faults.bytes_corrupted}/"
-                f"{out_faults.bytes_dropped + in_faults.bytes_dropped}/"
-                f"{out_faults.bytes_duplicated + in_faults.bytes_duplicated}",
-                stats.bad_frames + device.bad_frames,
-                stats.retransmits + device.retransmits,
-                driver.session.link.recovered + device.recovered,
-                n, len(presses), max(0, n - len(presses)), max(0, len(presses) - n),
-                f"{n - driver.pending()}/{n}",
-                "yes" if [p.side for p in presses] == expected_sides and sim.core.reserve == [
-                    60_000 + n - 2 + (n % 2), 60_000 + n - 1 - (n % 2)] else "NO",
-                " > ".join(states),
-                f"{time.monotonic() - started:.1f} s",
-                f"{time.process_time() - cpu:.1f} s",
-            )))
+            print(
+                "frames sent | bytes corrupted/dropped/duplicated | rejected | retransmitted | recovered | "
+                "presses sent | received | lost | duplicated | commands acknowledged | in order | "
+                "link states | wall | CPU"
+            )
+            print(
+                " | ".join(
+                    str(v)
+                    for v in (
+                        stats.frames_sent + device.frames_sent,
+                        f"{out_faults.bytes_corrupted + in_faults.bytes_corrupted}/"
+                        f"{out_faults.bytes_dropped + in_faults.bytes_dropped}/"
+                        f"{out_faults.bytes_duplicated + in_faults.bytes_duplicated}",
+                        stats.bad_frames + device.bad_frames,
+                        stats.retransmits + device.retransmits,
+                        driver.session.link.recovered + device.recovered,
+                        n,
+                        len(presses),
+                        max(0, n - len(presses)),
+                        max(0, len(presses) - n),
+                        f"{n - driver.pending()}/{n}",
+                        "yes"
+                        if [p.side for p in presses] == expected_sides
+                        and sim.core.reserve == [60_000 + n - 2 + (n % 2), 60_000 + n - 1 - (n % 2)]
+                        else "NO",
+                        " > ".join(states),
+                        f"{time.monotonic() - started:.1f} s",
+                        f"{time.process_time() - cpu:.1f} s",
+                    )
+                )
+            )
 
 
 def main() -> None:

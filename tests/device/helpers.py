@@ -39,8 +39,9 @@ class Events:
         return [e for e in self.seen if isinstance(e, kind)]
 
     def wait_count(self, kind: type[T], count: int, timeout: float = 15.0) -> list[T]:
-        self.wait_for(lambda seen: len([e for e in seen if isinstance(e, kind)]) >= count, timeout,
-                      f"{count} x {kind.__name__}")
+        self.wait_for(
+            lambda seen: len([e for e in seen if isinstance(e, kind)]) >= count, timeout, f"{count} x {kind.__name__}"
+        )
         return self.of(kind)
 
 

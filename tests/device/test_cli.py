@@ -41,15 +41,19 @@ def test_simulator_subprocess_is_scriptable_and_drivable(tmp_path: Path) -> None
     link = tmp_path / "clock"
     process = subprocess.Popen(
         [sys.executable, "-m", "device.sim", "clock", "--link", str(link), "--exit-at-eof"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     lines = Lines(process)
     try:
         assert lines.next() == f"port: {link}"
         events = Events(queue.Queue())
         with ClockDriver(FixedPort(str(link)), events.queue, **FAST_LINK):
-            events.wait_for(lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED
-                                             for e in seen))
+            events.wait_for(
+                lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED for e in seen)
+            )
             assert process.stdin is not None
             process.stdin.write("press white\npress white\nbogus\n")
             process.stdin.flush()

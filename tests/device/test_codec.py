@@ -42,8 +42,15 @@ sides = st.sampled_from(list(Side))
 counts = st.builds(SideCounts, st.tuples(*[st.integers(0, 15)] * 24), st.integers(0, 15), st.integers(0, 15))
 text = st.text(max_size=20)
 messages: st.SearchStrategy[Message] = st.one_of(
-    st.builds(Hello, st.sampled_from(list(DeviceKind)), st.integers(0, 255), st.integers(0, 255), text, text,
-              st.integers(0, 0xFFFF)),
+    st.builds(
+        Hello,
+        st.sampled_from(list(DeviceKind)),
+        st.integers(0, 255),
+        st.integers(0, 255),
+        text,
+        text,
+        st.integers(0, 0xFFFF),
+    ),
     st.builds(HelloRequest, st.integers(0, 0xFFFF)),
     st.builds(Heartbeat, u32),
     st.builds(DeviceError, st.sampled_from(list(ErrorCode)), st.integers(0, 255), text),
@@ -170,8 +177,7 @@ MESSAGE_TYPES = typing.get_args(Message)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(messages, min_size=1, max_size=5), st.lists(st.binary(max_size=30), min_size=6, max_size=6),
-       st.data())
+@given(st.lists(messages, min_size=1, max_size=5), st.lists(st.binary(max_size=30), min_size=6, max_size=6), st.data())
 def test_valid_frames_survive_any_garbage_between_them(
     sent: list[Message], garbage: list[bytes], data: st.DataObject
 ) -> None:

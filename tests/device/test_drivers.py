@@ -102,15 +102,22 @@ def test_clock_driver_commands_and_events(clock_sim: ClockSimulator, events: Eve
 def test_board_driver_snapshot_moves_and_health(board_sim: BoardSimulator, events: Events) -> None:
     with BoardDriver(FixedPort(board_sim.port), events.queue, **FAST_LINK):
         connected(events)
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED
-                                         for e in seen), what="snapshot on connect")
+        events.wait_for(
+            lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED for e in seen),
+            what="snapshot on connect",
+        )
         first = events.of(BoardSnapshot)[-1]
         assert first.white.total == first.black.total == 15
         assert first.own_counts(Side.BLACK) == first.own_counts(Side.WHITE)  # the start is symmetric
         board_sim.move(24, 18, Side.WHITE)
         board_sim.lift(1, Side.BLACK)  # lift and hold
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.SETTLED
-                                         and e.white.at(18) == 1 for e in seen), what="settled snapshot")
+        events.wait_for(
+            lambda seen: any(
+                isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.SETTLED and e.white.at(18) == 1
+                for e in seen
+            ),
+            what="settled snapshot",
+        )
         assert events.of(CheckerLifted) == [CheckerLifted(24, Side.WHITE), CheckerLifted(1, Side.BLACK)]
         assert events.of(CheckerPlaced) == [CheckerPlaced(18, Side.WHITE)]
         settled = events.of(BoardSnapshot)[-1]
@@ -160,13 +167,20 @@ def test_clock_reboot_gets_the_last_times_back(clock_sim: ClockSimulator, events
 
 def test_faulty_line_over_a_pty(events: Events) -> None:
     faults = dict(corrupt=0.05, drop=0.01, duplicate=0.01, split=True)
-    with ClockSimulator(faults=Faults(seed=3, **faults), inbound_faults=Faults(seed=4, **faults),  # type: ignore[arg-type]
-                        report_ms=200, **FAST_DEVICE) as sim:
+    with ClockSimulator(
+        faults=Faults(seed=3, **faults),
+        inbound_faults=Faults(seed=4, **faults),  # type: ignore[arg-type]
+        report_ms=200,
+        **FAST_DEVICE,
+    ) as sim:
         assert isinstance(sim, ClockSimulator)
         with ClockDriver(FixedPort(sim.port), events.queue, **FAST_LINK) as driver:
             assert isinstance(driver, ClockDriver)
-            events.wait_for(lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED
-                                             for e in seen), timeout=60, what="connection through the noise")
+            events.wait_for(
+                lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED for e in seen),
+                timeout=60,
+                what="connection through the noise",
+            )
             press_alternately(sim, 12)
             for i in range(12):
                 driver.set_time(Side(i % 2), 60_000 + i, 12_000)

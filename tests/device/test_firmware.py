@@ -86,8 +86,9 @@ def test_firmware_clock_with_the_clock_driver(clock_fw: tuple[Any, Any]) -> None
         presses = events.wait_count(ButtonPressed, 2)
         assert not presses[1].accepted
         events.wait_for(lambda seen: isinstance(seen[-1], TimeReport) and seen[-1].state is ClockState.FLAGGED)
-        poll_until(lambda: hal.display[1] == "Masa 3" and hal.display[0] == "  0:30  F 0.0",
-                   what=f"display, now {hal.display}")
+        poll_until(
+            lambda: hal.display[1] == "Masa 3" and hal.display[0] == "  0:30  F 0.0", what=f"display, now {hal.display}"
+        )
         assert hal.beeps and max(hal.beeps) >= 1000  # the flag sounded
     assert len(events.of(FlagFell)) == 1
 
@@ -96,8 +97,10 @@ def test_firmware_board_with_the_board_driver(board_fw: tuple[Any, Any]) -> None
     hal, runtime = board_fw
     events = Events(queue.Queue())
     with BoardDriver(FixedPort(hal.port), events.queue, **FAST_LINK):
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED
-                                         for e in seen), what="snapshot")
+        events.wait_for(
+            lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED for e in seen),
+            what="snapshot",
+        )
         snapshot = events.of(BoardSnapshot)[-1]
         assert (snapshot.white, snapshot.black) == standard_start()
         # A hand takes longer than the 60 ms debounce between lifting and placing: wait for each event.
@@ -108,8 +111,15 @@ def test_firmware_board_with_the_board_driver(board_fw: tuple[Any, Any]) -> None
         hal.lift(12, 1)
         events.wait_count(CheckerLifted, 2)
         hal.place(25, 1)  # onto the bar (black's bar area)
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.SETTLED
-                                         and e.black.bar == 1 and e.white.at(9) == 1 for e in seen))
+        events.wait_for(
+            lambda seen: any(
+                isinstance(e, BoardSnapshot)
+                and e.reason is SnapshotReason.SETTLED
+                and e.black.bar == 1
+                and e.white.at(9) == 1
+                for e in seen
+            )
+        )
         assert events.of(CheckerLifted) == [CheckerLifted(13, Side.WHITE), CheckerLifted(12, Side.BLACK)]
         assert events.of(CheckerPlaced) == [CheckerPlaced(9, Side.WHITE), CheckerPlaced(25, Side.BLACK)]
         hal.break_sensor(4, 2)
@@ -124,8 +134,25 @@ def test_format_of_the_clock_display() -> None:
 
 
 MICROPYTHON_MODULES = {
-    "struct", "binascii", "time", "sys", "os", "select", "machine", "micropython", "gc", "random",
-    "wire", "clockcore", "config", "ssd1306", "fw_runtime", "fw_clock", "fw_board", "fw_hal_pico", "fw_hal_unix",
+    "struct",
+    "binascii",
+    "time",
+    "sys",
+    "os",
+    "select",
+    "machine",
+    "micropython",
+    "gc",
+    "random",
+    "wire",
+    "clockcore",
+    "config",
+    "ssd1306",
+    "fw_runtime",
+    "fw_clock",
+    "fw_board",
+    "fw_hal_pico",
+    "fw_hal_unix",
 }
 HOST_ONLY = {"fw_hal_host.py", "run_host.py"}
 
@@ -154,13 +181,13 @@ def test_firmware_code_stays_within_micropython(path: Path) -> None:
 
 def test_protocol_document_lists_exactly_the_messages_of_the_code() -> None:
     document = (ROOT / "hardware" / "PROTOCOL.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `0x([0-9A-F]{2})` \| `(\w+)` \| `([BHISY*0-9()]+|-)` \| (yes|no) \|", document,
-                      re.MULTILINE)
+    rows = re.findall(
+        r"^\| `0x([0-9A-F]{2})` \| `(\w+)` \| `([BHISY*0-9()]+|-)` \| (yes|no) \|", document, re.MULTILINE
+    )
 
     def schema_of(text: str) -> str:  # the document writes 52 Bs as (B*52) and no fields as -
         return re.sub(r"\(B\*(\d+)\)", lambda m: "B" * int(m.group(1)), text).replace("-", "")
 
     listed = {int(code, 16): (name, schema_of(schema), rel == "yes") for code, name, schema, rel in rows}
-    assert listed == {code: (name, schema, reliable)
-                      for code, (name, schema, reliable) in wire.SCHEMAS.items()}
+    assert listed == {code: (name, schema, reliable) for code, (name, schema, reliable) in wire.SCHEMAS.items()}
     assert f"Protocol version {wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}" in document

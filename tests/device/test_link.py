@@ -29,8 +29,15 @@ def _exchange(line: VirtualLine, n: int, limit_ms: int = 120_000) -> None:
         line.device_event(event)
     for command in _commands(n):
         line.host_command(command)
-    line.run_until(lambda: len(line.host_events) >= n and len(line.device_commands) >= n
-                   and line.host.pending() == 0 and line.device.link.pending() == 0, limit_ms)
+    line.run_until(
+        lambda: (
+            len(line.host_events) >= n
+            and len(line.device_commands) >= n
+            and line.host.pending() == 0
+            and line.device.link.pending() == 0
+        ),
+        limit_ms,
+    )
 
 
 def _only(kind: type, items: list[object]) -> list[object]:
@@ -140,8 +147,7 @@ def test_an_old_device_answers_an_unknown_command_and_the_link_moves_on() -> Non
     assert line.run_until(lambda: line.connected, 1000)
     line.host.link.send(0x7E, b"\x01", True)  # a command from a newer protocol minor version
     line.host_command(_commands(1)[0])
-    line.run_until(lambda: line.host.pending() == 0 and any(isinstance(e, DeviceError) for e in line.host_events),
-                   3000)
+    line.run_until(lambda: line.host.pending() == 0 and any(isinstance(e, DeviceError) for e in line.host_events), 3000)
     [error] = [e for e in line.host_events if isinstance(e, DeviceError)]
     assert error.code is ErrorCode.UNKNOWN_TYPE and error.ref_type == 0x7E
     assert line.device_commands == _commands(1)  # the command after it still arrived

@@ -91,7 +91,9 @@ def firmware(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[s
         write_slots(tmp_path, standard_readings())
     process = subprocess.Popen(
         [MICROPYTHON, str(ROOT / "hardware" / "firmware" / "run_unix.py"), kind, str(tmp_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     yield process, tmp_path
     process.kill()
@@ -116,8 +118,9 @@ def standard_readings() -> list[int]:
 
 
 def connected(events: Events) -> None:
-    events.wait_for(lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED for e in seen),
-                    what="connection")
+    events.wait_for(
+        lambda seen: any(isinstance(e, LinkStatus) and e.state is LinkState.CONNECTED for e in seen), what="connection"
+    )
 
 
 @pytest.mark.parametrize("firmware", ["clock"], indirect=True)
@@ -146,8 +149,10 @@ def test_micropython_board(firmware: tuple[subprocess.Popen[bytes], Path]) -> No
     events = Events(queue.Queue())
     with BoardDriver(ProcessPort(process), events.queue, **FAST_LINK):
         connected(events)
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED
-                                         for e in seen), what="snapshot")
+        events.wait_for(
+            lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED for e in seen),
+            what="snapshot",
+        )
         snapshot = events.of(BoardSnapshot)[-1]
         assert (snapshot.white, snapshot.black) == standard_start()
         readings = standard_readings()
@@ -156,8 +161,10 @@ def test_micropython_board(firmware: tuple[subprocess.Popen[bytes], Path]) -> No
         events.wait_count(CheckerLifted, 1)
         readings[(9 - 1) * 6 + 0] = 100  # and lands on point 9
         write_slots(folder, readings)
-        events.wait_for(lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.SETTLED
-                                         for e in seen), what="settled snapshot")
+        events.wait_for(
+            lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.SETTLED for e in seen),
+            what="settled snapshot",
+        )
         assert events.of(CheckerLifted) == [CheckerLifted(13, Side.WHITE)]
         assert events.of(CheckerPlaced) == [CheckerPlaced(9, Side.WHITE)]
         settled = events.of(BoardSnapshot)[-1]

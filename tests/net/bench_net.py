@@ -79,8 +79,18 @@ def last_seq(path: Path) -> int:
         db.close()
 
 
-def worker(boards: list[str], recording: str, folder: str, configs: dict[str, BrokerConfig], turn_seconds: float,
-           entries: int, start_at: float, cut: tuple[float, float] | None, results: Any, seed: int) -> None:
+def worker(
+    boards: list[str],
+    recording: str,
+    folder: str,
+    configs: dict[str, BrokerConfig],
+    turn_seconds: float,
+    entries: int,
+    start_at: float,
+    cut: tuple[float, float] | None,
+    results: Any,
+    seed: int,
+) -> None:
     """One process hosting some boards: play their matches, publish them, report when all are acknowledged."""
     setup, events = recorded(Path(recording))
     events = events[:entries]
@@ -142,8 +152,15 @@ def worker(boards: list[str], recording: str, folder: str, configs: dict[str, Br
     if relay is not None:
         relay.close()
     late.sort()
-    results.put(("worker", ",".join(boards), played, late[len(late) // 2] if late else 0.0,
-                 late[int(len(late) * 0.99)] if late else 0.0))
+    results.put(
+        (
+            "worker",
+            ",".join(boards),
+            played,
+            late[len(late) // 2] if late else 0.0,
+            late[int(len(late) * 0.99)] if late else 0.0,
+        )
+    )
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -172,15 +189,19 @@ def main(argv: list[str] | None = None) -> int:
     director: Director | None = None
     server: DirectorServer | None = None
     try:
-        recording = Path(args.recording) if args.recording else record_demo(folder / "recording.sqlite", length=3,
-                                                                              board=True)
+        recording = (
+            Path(args.recording) if args.recording else record_demo(folder / "recording.sqlite", length=3, board=True)
+        )
         _, events = recorded(recording)
         events = events[: args.entries]
         turn = args.turn_seconds / args.speed
         play_seconds = schedule(events, turn)[-1] + turn
-        print(f"recording: {len(events)} events a board, {play_seconds:.0f} s of play at {args.speed:g}x"
-              f" ({len(events) / play_seconds:.1f} events/s a board, {args.boards} boards:"
-              f" {len(events) / play_seconds * args.boards:.0f} events/s offered)", flush=True)
+        print(
+            f"recording: {len(events)} events a board, {play_seconds:.0f} s of play at {args.speed:g}x"
+            f" ({len(events) / play_seconds:.1f} events/s a board, {args.boards} boards:"
+            f" {len(events) / play_seconds * args.boards:.0f} events/s offered)",
+            flush=True,
+        )
         broker.start()
         broker_cpu = 0.0
         context = multiprocessing.get_context("spawn")
@@ -189,10 +210,25 @@ def main(argv: list[str] | None = None) -> int:
         cut = (start_at + play_seconds * args.cut_at, args.cut) if args.cut > 0 else None
         configs = {board: broker.config(board) for board in boards}
         for index in range(args.procs):
-            mine = boards[index::args.procs]
-            processes.append(context.Process(target=worker, args=(
-                mine, str(recording), str(folder), configs, turn, args.entries, start_at,
-                cut if CUT_BOARD in mine else None, results, index), daemon=True))
+            mine = boards[index :: args.procs]
+            processes.append(
+                context.Process(
+                    target=worker,
+                    args=(
+                        mine,
+                        str(recording),
+                        str(folder),
+                        configs,
+                        turn,
+                        args.entries,
+                        start_at,
+                        cut if CUT_BOARD in mine else None,
+                        results,
+                        index,
+                    ),
+                    daemon=True,
+                )
+            )
             processes[-1].start()
         director = Director(broker.config("director"), PREFIX).start()
         server = DirectorServer(director, "127.0.0.1", 0).start()
@@ -228,11 +264,18 @@ def main(argv: list[str] | None = None) -> int:
         workers: list[tuple[Any, ...]] = []
         deadline = time.time() + args.timeout
         while len(workers) < args.procs and time.time() < deadline:
-            if caught_up is None and all(director.boards.get(b) is not None and director.boards[b].held >= seq
-                                         for b, seq in at_restart.items() if b != CUT_BOARD or cut is None):
+            if caught_up is None and all(
+                director.boards.get(b) is not None and director.boards[b].held >= seq
+                for b, seq in at_restart.items()
+                if b != CUT_BOARD or cut is None
+            ):
                 caught_up = time.time() - restarted
-            if "restored" in cut_info and "catch_up" not in cut_info and CUT_BOARD in director.boards and \
-                    director.boards[CUT_BOARD].held >= cut_info["restored_seq"]:
+            if (
+                "restored" in cut_info
+                and "catch_up" not in cut_info
+                and CUT_BOARD in director.boards
+                and director.boards[CUT_BOARD].held >= cut_info["restored_seq"]
+            ):
                 cut_info["catch_up"] = time.time() - cut_info["restored"]
             try:
                 message = results.get(timeout=0.1)
@@ -250,17 +293,23 @@ def main(argv: list[str] | None = None) -> int:
         stop_polling.set()
         assert broker.pid is not None
         broker_cpu += cpu_seconds(broker.pid)
-        lost = sum(max(0, total - director.boards[b].held) if b in director.boards else total
-                   for b, (total, _) in finished.items())
-        doubled = sum(max(0, director.boards[b].received - total) for b, (total, _) in finished.items()
-                      if b in director.boards)
+        lost = sum(
+            max(0, total - director.boards[b].held) if b in director.boards else total
+            for b, (total, _) in finished.items()
+        )
+        doubled = sum(
+            max(0, director.boards[b].received - total) for b, (total, _) in finished.items() if b in director.boards
+        )
         heads_differ = sum(1 for b, (_, head) in finished.items() if director.boards[b].head != head)
         dropped = sum(feed.duplicates for feed in director.boards.values())
         total_entries = sum(total for total, _ in finished.values())
         recovered = restarted + (caught_up if caught_up is not None else args.timeout)
-        steady = [lat for at, lat in director.latencies if not killed - 1 <= at <= recovered + 1
-                  and (cut is None or not cut[0] - 1 <= at <= cut_info.get("restored", 0)
-                       + cut_info.get("catch_up", 0))]
+        steady = [
+            lat
+            for at, lat in director.latencies
+            if not killed - 1 <= at <= recovered + 1
+            and (cut is None or not cut[0] - 1 <= at <= cut_info.get("restored", 0) + cut_info.get("catch_up", 0))
+        ]
         every = [lat for _, lat in director.latencies]
         first = min(at for at, _ in director.latencies)
         last = max(at for at, _ in director.latencies)
@@ -268,24 +317,36 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(f"boards {args.boards}, entries {total_entries} ({len(finished)} boards reported)")
         print(f"events/s delivered over the play: {total_entries / max(last - first, 1e-9):.0f}")
-        print(f"latency journal append -> director (outside the outages, {len(steady)} entries): p50 "
-              f"{percentile(steady, 0.5) * 1000:.0f} ms, p99 {percentile(steady, 0.99) * 1000:.0f} ms")
-        print(f"latency over all entries (outages included): p50 {percentile(every, 0.5) * 1000:.0f} ms, p99 "
-              f"{percentile(every, 0.99) * 1000:.0f} ms, max {max(every):.1f} s")
+        print(
+            f"latency journal append -> director (outside the outages, {len(steady)} entries): p50 "
+            f"{percentile(steady, 0.5) * 1000:.0f} ms, p99 {percentile(steady, 0.99) * 1000:.0f} ms"
+        )
+        print(
+            f"latency over all entries (outages included): p50 {percentile(every, 0.5) * 1000:.0f} ms, p99 "
+            f"{percentile(every, 0.99) * 1000:.0f} ms, max {max(every):.1f} s"
+        )
         print(f"page data (/api/boards) fetch: median {statistics.median(polls) * 1000:.0f} ms" if polls else "")
-        print(f"CPU: broker {broker_cpu:.1f} s, director {director_cpu:.1f} s, stations {station_cpu:.1f} s"
-              f" (playing), over {last - first:.0f} s")
-        print("replay lateness per worker (p50/p99 s): "
-              + ", ".join(f"{w[3]:.2f}/{w[4]:.2f}" for w in workers))
-        print(f"broker crash: catch-up {caught_up:.1f} s after restart" if caught_up is not None
-              else "broker crash: no catch-up measured")
+        print(
+            f"CPU: broker {broker_cpu:.1f} s, director {director_cpu:.1f} s, stations {station_cpu:.1f} s"
+            f" (playing), over {last - first:.0f} s"
+        )
+        print("replay lateness per worker (p50/p99 s): " + ", ".join(f"{w[3]:.2f}/{w[4]:.2f}" for w in workers))
+        print(
+            f"broker crash: catch-up {caught_up:.1f} s after restart"
+            if caught_up is not None
+            else "broker crash: no catch-up measured"
+        )
         if "restored" in cut_info:
-            print(f"station cut off {cut_info['restored'] - cut_info['cut']:.0f} s; it journaled entries "
-                  f"{cut_info['cut_seq'] + 1:.0f} to {cut_info['restored_seq']:.0f} meanwhile; the director held"
-                  " it all "
-                  f"{cut_info.get('catch_up', float('nan')):.1f} s after the network came back")
-        print(f"lost {lost}, doubled in the table {doubled}, duplicates dropped {dropped}, heads differing "
-              f"{heads_differ}, chain breaks {sum(f.chain_breaks for f in director.boards.values())}")
+            print(
+                f"station cut off {cut_info['restored'] - cut_info['cut']:.0f} s; it journaled entries "
+                f"{cut_info['cut_seq'] + 1:.0f} to {cut_info['restored_seq']:.0f} meanwhile; the director held"
+                " it all "
+                f"{cut_info.get('catch_up', float('nan')):.1f} s after the network came back"
+            )
+        print(
+            f"lost {lost}, doubled in the table {doubled}, duplicates dropped {dropped}, heads differing "
+            f"{heads_differ}, chain breaks {sum(f.chain_breaks for f in director.boards.values())}"
+        )
         return 0 if lost == 0 and doubled == 0 and heads_differ == 0 and len(finished) == args.boards else 1
     finally:
         for process in processes:

@@ -46,14 +46,50 @@ def _run(*command: str) -> None:
 def make_certificates(folder: Path) -> None:
     """ca.crt, server.crt and server.key (for 127.0.0.1 and localhost) in ``folder``."""
     ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
-    _run("openssl", "req", "-x509", *ec, "-keyout", str(folder / "ca.key"), "-out", str(folder / "ca.crt"),
-         "-days", "2", "-subj", "/CN=tavla test CA")
-    _run("openssl", "req", *ec, "-keyout", str(folder / "server.key"), "-out", str(folder / "server.csr"),
-         "-subj", "/CN=localhost")
+    _run(
+        "openssl",
+        "req",
+        "-x509",
+        *ec,
+        "-keyout",
+        str(folder / "ca.key"),
+        "-out",
+        str(folder / "ca.crt"),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=tavla test CA",
+    )
+    _run(
+        "openssl",
+        "req",
+        *ec,
+        "-keyout",
+        str(folder / "server.key"),
+        "-out",
+        str(folder / "server.csr"),
+        "-subj",
+        "/CN=localhost",
+    )
     (folder / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _run("openssl", "x509", "-req", "-in", str(folder / "server.csr"), "-CA", str(folder / "ca.crt"), "-CAkey",
-         str(folder / "ca.key"), "-CAcreateserial", "-out", str(folder / "server.crt"), "-days", "2",
-         "-extfile", str(folder / "ext.cnf"))
+    _run(
+        "openssl",
+        "x509",
+        "-req",
+        "-in",
+        str(folder / "server.csr"),
+        "-CA",
+        str(folder / "ca.crt"),
+        "-CAkey",
+        str(folder / "ca.key"),
+        "-CAcreateserial",
+        "-out",
+        str(folder / "server.crt"),
+        "-days",
+        "2",
+        "-extfile",
+        str(folder / "ext.cnf"),
+    )
 
 
 class Mosquitto:
@@ -91,18 +127,24 @@ class Mosquitto:
             f"user {getpass.getuser()}",
         ]
         if tls:
-            lines += [f"cafile {folder / 'ca.crt'}", f"certfile {folder / 'server.crt'}",
-                      f"keyfile {folder / 'server.key'}", "require_certificate false"]
+            lines += [
+                f"cafile {folder / 'ca.crt'}",
+                f"certfile {folder / 'server.crt'}",
+                f"keyfile {folder / 'server.key'}",
+                "require_certificate false",
+            ]
         (folder / "mosquitto.conf").write_text("\n".join(lines) + "\n")
 
     def config(self, user: str) -> BrokerConfig:
         """How ``user`` (the director or a board) reaches this broker."""
-        return BrokerConfig("127.0.0.1", self.port, user, self.passwords[user],
-                            str(self.folder / "ca.crt") if self.tls else None)
+        return BrokerConfig(
+            "127.0.0.1", self.port, user, self.passwords[user], str(self.folder / "ca.crt") if self.tls else None
+        )
 
     def start(self) -> "Mosquitto":
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

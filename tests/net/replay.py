@@ -20,8 +20,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def record_demo(path: Path, length: int = 1, seed: int = 1, board: bool = False) -> Path:
     """Run the headless demo (no camera: quicker) and keep its journal at ``path``."""
-    command = [sys.executable, "-m", "app", "demo", "--no-camera", "--seed", str(seed), "--length", str(length),
-               "--journal", str(path), "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "app",
+        "demo",
+        "--no-camera",
+        "--seed",
+        str(seed),
+        "--length",
+        str(length),
+        "--journal",
+        str(path),
+        "--quiet",
+    ]
     if not board:
         command.append("--no-board")
     subprocess.run(command, check=True, cwd=ROOT, capture_output=True, timeout=300)
@@ -37,4 +49,3 @@ def recorded(path: Path) -> tuple[MatchSetup, list[Event]]:
         journal.close()
     setup = MatchSetup.from_dict(entries[0].payload["setup"])
     return setup, [event_from_dict(e.payload["event"]) for e in entries if e.kind == "event"]
-

@@ -50,14 +50,16 @@ def station_for(session: Session, broker: Mosquitto | BrokerConfig, board: str, 
         with lock:
             return session.submit(event)
 
-    station = Station(session.journal.path, StationConfig(config, board, PREFIX, resend_after=resend_after),
-                      submit=submit)
+    station = Station(
+        session.journal.path, StationConfig(config, board, PREFIX, resend_after=resend_after), submit=submit
+    )
     session.listeners.append(lambda event, reaction: station.notify())
     return station
 
 
 def test_every_entry_reaches_the_director_once_across_a_broker_crash(
-        broker: Mosquitto, recording: Recording, tmp_path: Path) -> None:
+    broker: Mosquitto, recording: Recording, tmp_path: Path
+) -> None:
     setup, events = recording
     session = Session.create(tmp_path / "board1.sqlite", setup)
     director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()
@@ -67,13 +69,16 @@ def test_every_entry_reaches_the_director_once_across_a_broker_crash(
         third = len(events) // 3
         play(session, events[:third], pace=0.005)
         broker.kill()  # SIGKILL: whatever the broker held in memory is gone
-        play(session, events[third:2 * third], pace=0.005)  # the match goes on without a network
+        play(session, events[third : 2 * third], pace=0.005)  # the match goes on without a network
         assert not station.connected
         broker.start()
-        play(session, events[2 * third:], pace=0.005)
+        play(session, events[2 * third :], pace=0.005)
         total = len(session.journal)
-        wait_for(lambda: director.boards.get("1") is not None and director.boards["1"].held == total, 60,
-                 f"the director holding all {total} entries")
+        wait_for(
+            lambda: director.boards.get("1") is not None and director.boards["1"].held == total,
+            60,
+            f"the director holding all {total} entries",
+        )
         wait_for(lambda: station.acked == total, 30, "the station's acknowledged entry reaching the end")
         feed = director.boards["1"]
         print(f"crash: {total} entries, {feed.duplicates} duplicates dropped, {feed.gaps} gaps")
@@ -97,7 +102,8 @@ def test_every_entry_reaches_the_director_once_across_a_broker_crash(
 
 
 def test_a_station_without_a_broker_keeps_refereeing_and_catches_up_later(
-        broker: Mosquitto, recording: Recording, tmp_path: Path) -> None:
+    broker: Mosquitto, recording: Recording, tmp_path: Path
+) -> None:
     setup, events = recording
     broker.stop()  # nothing listens on the broker's port yet
     session = Session.create(tmp_path / "board2.sqlite", setup)
@@ -153,8 +159,17 @@ def test_the_broker_refuses_a_board_publishing_for_another_board(broker: Mosquit
     director = Director(broker.config("director"), PREFIX).start()
     try:
         wait_for(lambda: director.connected, 30, "the director connected")
-        forged = dumps({"board": "1", "seq": 1, "kind": "note", "at": "2026-01-01T00:00:00+00:00", "prev": "0",
-                        "hash": "f", "payload": {}})
+        forged = dumps(
+            {
+                "board": "1",
+                "seq": 1,
+                "kind": "note",
+                "at": "2026-01-01T00:00:00+00:00",
+                "prev": "0",
+                "hash": "f",
+                "payload": {},
+            }
+        )
         not_authorised = 0x87
         assert _publish_as(broker, "2", topics.events("1"), forged) == not_authorised
         assert _publish_as(broker, "2", topics.snapshot("1"), dumps({"board": "1"})) == not_authorised
@@ -191,7 +206,8 @@ def test_wrong_password_and_plain_tcp_are_refused(broker: Mosquitto) -> None:
 
 
 def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
-        broker: Mosquitto, recording: Recording, tmp_path: Path) -> None:
+    broker: Mosquitto, recording: Recording, tmp_path: Path
+) -> None:
     setup, events = recording
     session = Session.create(tmp_path / "board3.sqlite", setup)
     received: list[DirectorMessage] = []
@@ -211,8 +227,9 @@ def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
         wait_for(lambda: len(received) == 2, 15, "the two messages delivered")
         assert [m.kind for m in received] == ["on_the_way", "message"]
         assert received[1].text == "Masa 3: beş dakika ara."
-        wait_for(lambda: session.referee.times is not None and session.referee.times[1] == 250_000, 15,
-                 "the time corrected")
+        wait_for(
+            lambda: session.referee.times is not None and session.referee.times[1] == 250_000, 15, "the time corrected"
+        )
         last = session.history()[-1]
         assert last[2] == {"kind": "time_corrected", "color": "black", "remaining_ms": 250_000, "by": "director"}
         assert last[3].codes == ["time_set"]
@@ -233,7 +250,8 @@ def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
 
 
 def test_a_director_that_restarts_empty_gets_every_board_again(
-        broker: Mosquitto, recording: Recording, tmp_path: Path) -> None:
+    broker: Mosquitto, recording: Recording, tmp_path: Path
+) -> None:
     setup, events = recording
     session = Session.create(tmp_path / "board1.sqlite", setup)
     play(session, events)  # the whole match, finished before anyone listens
@@ -244,8 +262,11 @@ def test_a_director_that_restarts_empty_gets_every_board_again(
         wait_for(lambda: station.acked == total, 60, "the first director holding everything")
         director.stop()
         director = Director(broker.config("director"), PREFIX).start()  # its memory is gone
-        wait_for(lambda: "1" in director.boards and director.boards["1"].held == total, 60,
-                 "the second director holding everything")
+        wait_for(
+            lambda: "1" in director.boards and director.boards["1"].held == total,
+            60,
+            "the second director holding everything",
+        )
         assert director.boards["1"].head == session.journal.head
         assert [row["head"] for row in director.results()] == [session.journal.head]
     finally:

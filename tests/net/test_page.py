@@ -28,13 +28,22 @@ from tests.net.broker import Mosquitto
 from tests.net.conftest import PREFIX, wait_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
-def tournament(broker: Mosquitto, recording: tuple[MatchSetup, list[Event]],
-               tmp_path: Path) -> Iterator[tuple[DirectorServer, list[Session]]]:
+def tournament(
+    broker: Mosquitto, recording: tuple[MatchSetup, list[Event]], tmp_path: Path
+) -> Iterator[tuple[DirectorServer, list[Session]]]:
     setup, events = recording
     director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()
     server = DirectorServer(director, "127.0.0.1", 0).start()
@@ -45,16 +54,23 @@ def tournament(broker: Mosquitto, recording: tuple[MatchSetup, list[Event]],
     try:
         for number, (names, upto) in enumerate(zip(players, cut), start=1):
             board = str(number)
-            session = Session.create(tmp_path / f"board{board}.sqlite", MatchSetup.from_dict(
-                {**setup.to_dict(), "players": list(names)}))
+            session = Session.create(
+                tmp_path / f"board{board}.sqlite", MatchSetup.from_dict({**setup.to_dict(), "players": list(names)})
+            )
             for event in events[:upto]:
                 session.submit(event)
             if number == 2:
                 session.submit(CallDirector())
             sessions.append(session)
             stations.append(Station(session.journal.path, StationConfig(broker.config(board), board, PREFIX)).start())
-        wait_for(lambda: all(director.boards.get(str(n)) is not None and director.boards[str(n)].held ==
-                             len(sessions[n - 1].journal) for n in (1, 2, 3)), 60, "three boards on the director")
+        wait_for(
+            lambda: all(
+                director.boards.get(str(n)) is not None and director.boards[str(n)].held == len(sessions[n - 1].journal)
+                for n in (1, 2, 3)
+            ),
+            60,
+            "three boards on the director",
+        )
         yield server, sessions
     finally:
         for station in stations:
@@ -77,8 +93,8 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
         with sync_playwright() as playwright:
             # a fresh profile (user data folder) each run, so nothing of an earlier run is reused
             browser = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=FLAGS,
-                viewport={"width": 1500, "height": 900})
+                profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1500, "height": 900}
+            )
             try:
                 page = browser.new_page()
                 page.on("pageerror", lambda error: errors.append(str(error)))
@@ -103,8 +119,10 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
                 assert page.locator("#position circle").count() >= 10  # checkers drawn
                 assert "director_called" in page.locator("#rulings").inner_text()
                 page.click("#otw")
-                page.wait_for_function("document.querySelector('#boards tr.called') &&"
-                                       " document.querySelector('#boards tr.called').innerText.includes('on the way')")
+                page.wait_for_function(
+                    "document.querySelector('#boards tr.called') &&"
+                    " document.querySelector('#boards tr.called').innerText.includes('on the way')"
+                )
                 page.wait_for_function("document.querySelector('#sent').innerText.includes('seen by the station')")
                 page.screenshot(path=str(shots / "director-board-2.png"), full_page=True)
 

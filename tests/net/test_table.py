@@ -71,8 +71,9 @@ def test_an_entry_that_does_not_follow_the_chain_is_reported(tmp_path: Path) -> 
 
 def test_director_messages_other_than_the_three_allowed_are_refused_with_the_reason() -> None:
     assert parse_director_message(b'{"type": "message", "text": " Hello "}').text == "Hello"
-    assert parse_director_message(b'{"type": "time", "color": "white", "ms": 60000}').time_correction("d") == \
-        TimeCorrected(Color.WHITE, 60000, "d")
+    assert parse_director_message(b'{"type": "time", "color": "white", "ms": 60000}').time_correction(
+        "d"
+    ) == TimeCorrected(Color.WHITE, 60000, "d")
     for payload, reason in [
         (b'{"type": "undo_play"}', "may send only"),
         (b'{"type": "message", "text": ""}', "1 to 500"),
@@ -144,14 +145,37 @@ def test_the_tail_refuses_a_journal_changed_after_it_was_written(tmp_path: Path)
 def test_results_table_carries_each_finished_board_with_its_head_hash() -> None:
     director = Director(BrokerConfig(), PREFIX)
     feed = director.boards.setdefault("12", BoardFeed("12", held=40, head="ab" * 32))
-    feed.snapshot = {"result": {"players": ["Ayşe", "Mehmet"], "variant": "backgammon", "length": 3,
-                                "score": [3, 1], "winner": "Ayşe", "end": "score", "games": [{}, {}]}}
+    feed.snapshot = {
+        "result": {
+            "players": ["Ayşe", "Mehmet"],
+            "variant": "backgammon",
+            "length": 3,
+            "score": [3, 1],
+            "winner": "Ayşe",
+            "end": "score",
+            "games": [{}, {}],
+        }
+    }
     director.boards.setdefault("2", BoardFeed("2"))  # still playing: not in the table
     assert director.confirm("2") is False and director.confirm("12") is True
     rows = list(csv.DictReader(io.StringIO(director.results_csv())))
-    assert rows == [{"board": "12", "white": "Ayşe", "black": "Mehmet", "variant": "backgammon", "length": "3",
-                     "score_white": "3", "score_black": "1", "winner": "Ayşe", "end": "score", "games": "2",
-                     "seq": "40", "head": "ab" * 32, "confirmed": "True"}]
+    assert rows == [
+        {
+            "board": "12",
+            "white": "Ayşe",
+            "black": "Mehmet",
+            "variant": "backgammon",
+            "length": "3",
+            "score_white": "3",
+            "score_black": "1",
+            "winner": "Ayşe",
+            "end": "score",
+            "games": "2",
+            "seq": "40",
+            "head": "ab" * 32,
+            "confirmed": "True",
+        }
+    ]
 
 
 def test_topics_and_the_acl_keep_each_board_to_its_own_topics() -> None:

@@ -26,7 +26,8 @@ def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
 
 
 def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_correction(
-        broker: Mosquitto, tmp_path: Path) -> None:
+    broker: Mosquitto, tmp_path: Path
+) -> None:
     (tmp_path / "station").mkdir()
     controller = Controller(tmp_path / "station", language="en")
     config = broker.config("2")
@@ -38,16 +39,19 @@ def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_cor
         controller.send(ev.ManualDice((3, 1)))
         session = controller.session
         assert session is not None and controller.publisher is not None
-        wait_for(lambda: "2" in director.boards and director.boards["2"].held == len(session.journal), 30,
-                 "the board's journal at the director")
+        wait_for(
+            lambda: "2" in director.boards and director.boards["2"].held == len(session.journal),
+            30,
+            "the board's journal at the director",
+        )
         director.send("2", DirectorMessage("time", color="white", ms=123_000))
         director.send("2", DirectorMessage("message", text="Masa 2: ara"))
-        wait_for(lambda: session.referee.times is not None and session.referee.times[0] == 123_000, 30,
-                 "the time corrected")
+        wait_for(
+            lambda: session.referee.times is not None and session.referee.times[0] == 123_000, 30, "the time corrected"
+        )
         wait_for(lambda: controller.director_said == ["Masa 2: ara"], 30, "the message shown")
         last = session.history()[-1]
         assert last[2]["kind"] == "time_corrected" and last[2]["color"] == Color.WHITE.name.lower()
     finally:
         director.stop()
         controller.close()
-

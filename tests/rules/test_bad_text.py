@@ -20,14 +20,15 @@ from rules.xgid import decode_xgid
 
 GOLDEN = Path(__file__).with_name("golden")
 MAT = (GOLDEN / "gnubg_match.mat.txt").read_text(encoding="utf-8")
-LONG = st.sampled_from(["9" * 5000, "[" * 5000, "{\"id\":" * 2000, "-", ":", "\n", "é"])
+LONG = st.sampled_from(["9" * 5000, "[" * 5000, '{"id":' * 2000, "-", ":", "\n", "é"])
 TEXT = st.lists(st.one_of(st.text(max_size=40), LONG), max_size=6).map("".join)
 
 
 def spliced(base: str) -> st.SearchStrategy[str]:
     """``base`` with a piece cut out and something else put in its place."""
     return st.tuples(st.integers(0, len(base)), st.integers(0, 60), TEXT).map(
-        lambda cut: base[:cut[0]] + cut[2] + base[cut[0] + cut[1]:])
+        lambda cut: base[: cut[0]] + cut[2] + base[cut[0] + cut[1] :]
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -47,8 +48,14 @@ def test_a_damaged_mat_file_is_read_or_refused_with_file_and_line(text: str) -> 
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(TEXT, spliced("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"), spliced("cIkqAAAAAAAA"),
-                 spliced("4HPwATDgc/ABMA")))
+@given(
+    st.one_of(
+        TEXT,
+        spliced("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"),
+        spliced("cIkqAAAAAAAA"),
+        spliced("4HPwATDgc/ABMA"),
+    )
+)
 def test_ids_are_read_or_refused_with_a_rules_error(text: str) -> None:
     for decode in (decode_xgid, decode_match_id, decode_position_id):
         try:

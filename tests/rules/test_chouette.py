@@ -143,8 +143,14 @@ def test_a_game_played_out_settles_every_member_by_its_own_cube() -> None:
     """The team bears off its last checker: each member still in wins its cube's worth."""
     session = Chouette.new(PLAYERS)
     start = Position.build({6: 15}, {1: 1, 2: 5}, Color.BLACK)
-    game = ChouetteGame(replace(Game.new(start=start), phase=Phase.ROLL), "Box", Color.WHITE,
-                        session.game.members, session.game.cubes, session.game.settled)
+    game = ChouetteGame(
+        replace(Game.new(start=start), phase=Phase.ROLL),
+        "Box",
+        Color.WHITE,
+        session.game.members,
+        session.game.cubes,
+        session.game.settled,
+    )
     session = replace(session, game=game)
     session = session.apply(cube("Cap", CubeMove.DOUBLE, "Cap")).apply(cube("Cap", CubeMove.TAKE, "Box"))
     session = session.apply(cube("Deniz", CubeMove.DOUBLE, "Deniz")).apply(cube("Deniz", CubeMove.DROP, "Box"))

@@ -57,7 +57,10 @@ def test_a_drop_ends_the_game_and_the_dropper_pays_the_value_before_the_double()
     assert game.over and game.game.phase is Phase.OVER
     assert game.outcome is not None
     assert (game.outcome.winner, game.outcome.ending, game.outcome.points, game.outcome.cube) == (
-        WHITE, Ending.DROPPED, 2, 2,
+        WHITE,
+        Ending.DROPPED,
+        2,
+        2,
     )
 
 
@@ -73,13 +76,16 @@ def test_a_drop_ends_the_game_and_the_dropper_pays_the_value_before_the_double()
         (lambda: black_to_roll().double(BLACK).take(BLACK), CubeRule.NOT_DOUBLED),
         (lambda: black_to_roll().double(BLACK).drop(BLACK), CubeRule.NOT_DOUBLED),
         (lambda: black_to_roll().double(BLACK).beaver(WHITE), CubeRule.MONEY_ONLY),
-        (lambda: black_to_roll(CubeRules(money=True, beavers=False)).double(BLACK).beaver(WHITE),
-         CubeRule.BEAVERS_OFF),
+        (lambda: black_to_roll(CubeRules(money=True, beavers=False)).double(BLACK).beaver(WHITE), CubeRule.BEAVERS_OFF),
         (lambda: black_to_roll(MONEY).double(BLACK).beaver(WHITE).raccoon(BLACK), CubeRule.RACCOONS_OFF),
-        (lambda: black_to_roll(CubeRules(money=True, raccoons=True)).double(BLACK).take(WHITE).raccoon(BLACK),
-         CubeRule.NO_BEAVER),
-        (lambda: black_to_roll(CubeRules(money=True, raccoons=True)).double(BLACK).beaver(WHITE).raccoon(WHITE),
-         CubeRule.NO_BEAVER),
+        (
+            lambda: black_to_roll(CubeRules(money=True, raccoons=True)).double(BLACK).take(WHITE).raccoon(BLACK),
+            CubeRule.NO_BEAVER,
+        ),
+        (
+            lambda: black_to_roll(CubeRules(money=True, raccoons=True)).double(BLACK).beaver(WHITE).raccoon(WHITE),
+            CubeRule.NO_BEAVER,
+        ),
     ],
 )
 def test_every_illegal_cube_action_names_its_rule(make: object, rule: CubeRule) -> None:
@@ -190,8 +196,12 @@ def test_after_an_automatic_double_either_side_may_still_double() -> None:
         (MONEY, None, 1, {ResultKind.SINGLE: 1, ResultKind.GAMMON: 1, ResultKind.BACKGAMMON: 1}),
         (MONEY, None, 2, {ResultKind.SINGLE: 2, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 2}),
         (MONEY, WHITE, 2, {ResultKind.SINGLE: 2, ResultKind.GAMMON: 4, ResultKind.BACKGAMMON: 6}),
-        (CubeRules(money=True, jacoby=False), None, 1,
-         {ResultKind.SINGLE: 1, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3}),
+        (
+            CubeRules(money=True, jacoby=False),
+            None,
+            1,
+            {ResultKind.SINGLE: 1, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3},
+        ),
         (CubeRules(), None, 1, {ResultKind.SINGLE: 1, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3}),
         (CubeRules(), BLACK, 4, {ResultKind.SINGLE: 4, ResultKind.GAMMON: 8, ResultKind.BACKGAMMON: 12}),
     ],

@@ -25,8 +25,11 @@ GAMES = 3
 
 def played(variant: Variant, seed: int) -> list[tuple[Position, tuple[int, ...], Game]]:
     """Every position met in a random game of ``variant``, with the numbers to play there and the game."""
-    return [(game.position, game.pending if game.phase is Phase.PASSED else (game.dice or ()), game)
-            for game in random_game(variant, random.Random(seed)) if game.phase is not Phase.OVER]
+    return [
+        (game.position, game.pending if game.phase is Phase.PASSED else (game.dice or ()), game)
+        for game in random_game(variant, random.Random(seed))
+        if game.phase is not Phase.OVER
+    ]
 
 
 @pytest.fixture(params=VARIANTS, ids=lambda variant: variant.name)

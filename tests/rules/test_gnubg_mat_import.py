@@ -102,8 +102,12 @@ def imported(gnubg_available: None) -> dict[str, dict[str, Any]]:
         env = dict(os.environ, TAVLA_ORACLE_IN=str(source), TAVLA_ORACLE_OUT=str(target), HOME=folder)
         completed = subprocess.run(
             [str(oracle.GNUBG), "-t", "-q", "-p", str(SCRIPT)],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, timeout=300,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=300,
         )
         if not target.exists():
             raise RuntimeError(f"gnubg wrote no answer (exit {completed.returncode}):\n{completed.stdout[-3000:]}")
@@ -172,10 +176,7 @@ def test_gnubg_records_every_action_from_the_same_board(imported: dict[str, dict
     ours: Match = recordable(imported[name]["ours"])
     their_games = imported[name]["gnubg"]["games"]
     for game, their in zip([g for g in ours.games if g.actions], their_games):
-        theirs = [
-            (entry["action"], entry["player"], entry.get("board"))
-            for entry in their["game"]
-        ]
+        theirs = [(entry["action"], entry["player"], entry.get("board")) for entry in their["game"]]
         assert theirs == list(_as_gnubg_records(game))
 
 

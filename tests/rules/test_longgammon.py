@@ -21,7 +21,10 @@ def test_first_rolls_can_only_leave_the_24_point() -> None:
     assert plays == {"24/13", "24/19 24/18"}
     # Four sixes shared among checkers leaving the 24-point, none past the 6-point (not all home).
     assert {p.notation() for p in legal_plays(LonggammonPosition.start(), (6, 6))} == {
-        "24/18(4)", "24/12 24/18(2)", "24/12(2)", "24/6 24/18"
+        "24/18(4)",
+        "24/12 24/18(2)",
+        "24/12(2)",
+        "24/6 24/18",
     }
 
 

@@ -47,8 +47,12 @@ def play(match: Match, text: str) -> Match:
 def club_match() -> Match:
     """A 3-point match with every kind of entry: doubles, takes, drops, a resignation, Crawford."""
     header = MatchHeader(
-        ("Ayşe", "Bob"), event="Club Cup", round="Final", site="Istanbul",
-        date=datetime.date(2024, 5, 17), time=datetime.time(14, 30),
+        ("Ayşe", "Bob"),
+        event="Club Cup",
+        round="Final",
+        site="Istanbul",
+        date=datetime.date(2024, 5, 17),
+        time=datetime.time(14, 30),
     )
     match = Match.new(3, header)
     match = play(match.apply(OpeningThrow(1, 4)), "13/9 24/23")
@@ -258,21 +262,34 @@ BOB_DROPPED = "  1) 31: 8/5 6/5                Doubles => 2\n  2)  Drops        
         (GOOD_START + "  1) 33: 8/5 8/5 6/3 6/3\n", 5, "opening roll 33 is a double"),
         (GOOD_START + "  1) 31: 8/5 6/5\n  2) 64: 24/14\n", 6, "it is Bob's turn"),
         (GOOD_START + "  1) 31: 8/5 6/5                Doubles => 4\n", 5, "the cube goes to 2 here, not 4"),
-        (GOOD_START + BOB_DROPPED.replace("Wins 1 point", "Wins 2 points"), 6,
-         "the score does not add up: the game is worth 1, the file says 2"),
-        (GOOD_START + BOB_DROPPED.replace("Drops                       Wins", "Drops\n      Wins"), 7,
-         "Alice wins, but the game was won by Bob"),
-        (GOOD_START + BOB_DROPPED + "\n Game 2\n Alice : 0                      Bob : 0\n", 9,
-         "the score does not add up: the file says 0-0, the games before give 0-1"),
+        (
+            GOOD_START + BOB_DROPPED.replace("Wins 1 point", "Wins 2 points"),
+            6,
+            "the score does not add up: the game is worth 1, the file says 2",
+        ),
+        (
+            GOOD_START + BOB_DROPPED.replace("Drops                       Wins", "Drops\n      Wins"),
+            7,
+            "Alice wins, but the game was won by Bob",
+        ),
+        (
+            GOOD_START + BOB_DROPPED + "\n Game 2\n Alice : 0                      Bob : 0\n",
+            9,
+            "the score does not add up: the file says 0-0, the games before give 0-1",
+        ),
         (GOOD_START + "  1) 31: 8/5 6/5\n\n Game 2\n", 7, "game 1 (line 3) has no result"),
         (GOOD_START + BOB_DROPPED + "\n Game 3\n", 8, "game 3 is out of order"),
         (GOOD_START + BOB_DROPPED + "  3) 64: 24/14\n", 7, "game 1 is already over"),
-        (GOOD_START + BOB_DROPPED + "\n Game 2\n" + BOB_DROPPED + "\n Game 3\n"
-         "  1) 31: 8/5 6/5                Doubles => 2\n", 13, "nobody may double in the Crawford game"),
+        (
+            GOOD_START + BOB_DROPPED + "\n Game 2\n" + BOB_DROPPED + "\n Game 3\n"
+            "  1) 31: 8/5 6/5                Doubles => 2\n",
+            13,
+            "nobody may double in the Crawford game",
+        ),
         (GOOD_START + "  1) 31: 8/5 6/5                Wins 5 points\n", 5, "Bob wins 5 points"),
         ('; [EventDate "17 May"]\n' + GOOD_START, 0, "EventDate '17 May' is not a date"),
         ('; [Variation "HyperGammon (3)"]\n' + GOOD_START, 0, "backgammon and nackgammon records only"),
-        (' 3 point match\n\n Game 1\n A : 1                          B : 0\n', 4, "the score does not add up"),
+        (" 3 point match\n\n Game 1\n A : 1                          B : 0\n", 4, "the score does not add up"),
     ],
 )
 def test_a_bad_file_is_refused_with_file_line_and_reason(text: str, line: int, reason: str) -> None:
@@ -285,8 +302,10 @@ def test_a_bad_file_is_refused_with_file_line_and_reason(text: str, line: int, r
 
 def test_a_number_too_long_to_read_is_refused_with_file_and_line() -> None:
     text = GNUBG_MATCH.read_text(encoding="utf-8")
-    for bad, line in ((text.replace(" 5 point match", " " + "9" * 5000 + " point match", 1), 3),
-                      (text.replace(" Game 1", " Game " + "1" * 5000, 1), 5)):
+    for bad, line in (
+        (text.replace(" 5 point match", " " + "9" * 5000 + " point match", 1), 3),
+        (text.replace(" Game 1", " Game " + "1" * 5000, 1), 5),
+    ):
         with pytest.raises(MatImportError) as error:
             read_mat(bad, "long.mat")
         assert error.value.path == "long.mat" and error.value.line == line
@@ -313,11 +332,14 @@ def random_matches(draw: st.DrawFn) -> Match:
     )
     header = MatchHeader(
         (draw(st.sampled_from(["Ayşe", "A. Yılmaz", "x"])), draw(st.sampled_from(["Bob", "Can Öz", "y"]))),
-        event=draw(st.sampled_from(["", "Kulüp \"Tavla\" Kupası"])),
+        event=draw(st.sampled_from(["", 'Kulüp "Tavla" Kupası'])),
         date=draw(st.one_of(st.none(), st.dates(datetime.date(1990, 1, 1), datetime.date(2100, 1, 1)))),
     )
     start = Match.new(
-        length, header, crawford=draw(st.booleans()), cube=cube,
+        length,
+        header,
+        crawford=draw(st.booleans()),
+        cube=cube,
         first_move=draw(st.sampled_from(list(FirstMove))),
     )
     temperament = Temperament(
@@ -328,8 +350,7 @@ def random_matches(draw: st.DrawFn) -> Match:
         raccoon=0.5,
     )
     seed = draw(st.integers(0, 2**32))
-    match = random_match(start, seed, games=draw(st.integers(1, 3)) if length == 0 else None,
-                         temperament=temperament)
+    match = random_match(start, seed, games=draw(st.integers(1, 3)) if length == 0 else None, temperament=temperament)
     cut = draw(st.one_of(st.none(), st.integers(0, 60)))
     if cut is not None:  # the same match stopped part way (a record taken in the middle)
         rng = random.Random(seed)

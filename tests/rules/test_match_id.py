@@ -33,7 +33,7 @@ from tests.rules.gnubg import oracle
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "match_ids.json").read_text())["vectors"]
 
-GNUBG_SCRIPT = '''
+GNUBG_SCRIPT = """
 import json, os
 import gnubg
 
@@ -53,7 +53,7 @@ for case in cases:
         out.append({"error": str(error)})
 with open(os.environ["TAVLA_ORACLE_OUT"], "w") as handle:
     json.dump(out, handle)
-'''
+"""
 """Runs each case's gnubg commands and reports the Position ID and Match ID after them."""
 
 
@@ -85,15 +85,39 @@ def info_from_json(data: dict[str, Any]) -> MatchInfo:
 
 
 def raw_match_id(
-    cube_log2: int = 0, owner: int = 3, on_roll: int = 1, crawford: int = 0, state: int = 1, turn: int = 1,
-    double: int = 0, resign: int = 0, die1: int = 0, die2: int = 0, length: int = 0, score0: int = 0,
-    score1: int = 0, jacoby_off: int = 0, unused: int = 0,
+    cube_log2: int = 0,
+    owner: int = 3,
+    on_roll: int = 1,
+    crawford: int = 0,
+    state: int = 1,
+    turn: int = 1,
+    double: int = 0,
+    resign: int = 0,
+    die1: int = 0,
+    die2: int = 0,
+    length: int = 0,
+    score0: int = 0,
+    score1: int = 0,
+    jacoby_off: int = 0,
+    unused: int = 0,
 ) -> str:
     """A Match ID from raw field values, written independently of rules.match_id."""
     value = (
-        cube_log2 | owner << 4 | on_roll << 6 | crawford << 7 | state << 8 | turn << 11 | double << 12
-        | resign << 13 | die1 << 15 | die2 << 18 | length << 21 | score0 << 36 | score1 << 51
-        | jacoby_off << 66 | unused << 67
+        cube_log2
+        | owner << 4
+        | on_roll << 6
+        | crawford << 7
+        | state << 8
+        | turn << 11
+        | double << 12
+        | resign << 13
+        | die1 << 15
+        | die2 << 18
+        | length << 21
+        | score0 << 36
+        | score1 << 51
+        | jacoby_off << 66
+        | unused << 67
     )
     return base64.b64encode(value.to_bytes(9, "little")).decode()
 
@@ -147,14 +171,22 @@ def test_plain_ints_become_enums() -> None:
 
 
 def test_a_finished_game_keeps_its_cube_beside_the_next_crawford_flag() -> None:
-    info = MatchInfo(cube_value=2, cube_owner=Color.BLACK, crawford=True, game_state=GameState.OVER,
-                     match_length=7, score=(6, 3))
+    info = MatchInfo(
+        cube_value=2, cube_owner=Color.BLACK, crawford=True, game_state=GameState.OVER, match_length=7, score=(6, 3)
+    )
     assert decode_match_id(encode_match_id(info)) == info
 
 
 def test_mirrored_swaps_the_colours() -> None:
-    info = MatchInfo(cube_value=4, cube_owner=Color.WHITE, on_roll=Color.BLACK, turn=Color.WHITE,
-                     double_offered=True, match_length=9, score=(2, 7))
+    info = MatchInfo(
+        cube_value=4,
+        cube_owner=Color.WHITE,
+        on_roll=Color.BLACK,
+        turn=Color.WHITE,
+        double_offered=True,
+        match_length=9,
+        score=(2, 7),
+    )
     mirrored = info.mirrored()
     assert mirrored.score == (7, 2) and mirrored.cube_owner is Color.BLACK
     assert mirrored.on_roll is Color.WHITE and mirrored.turn is Color.BLACK
@@ -304,9 +336,7 @@ def random_plan(rng: random.Random) -> tuple[list[str], MatchInfo]:
         cube_value = 1 << rng.randint(1, 6) if owner is not None else rng.choice([1, 2])
         commands.append(f"set cube value {cube_value}")
         commands.append("set cube centre" if owner is None else f"set cube owner {int(owner)}")
-    may_double = not crawford and owner in (None, on_roll) and (
-        not length or cube_value < length - score[on_roll]
-    )
+    may_double = not crawford and owner in (None, on_roll) and (not length or cube_value < length - score[on_roll])
     actions = ["none", "roll", "roll", "resign", "roll+resign"] + ["double", "double+resign"] * may_double
     action = rng.choice(actions)
     turn, dice, double, resignation = on_roll, None, False, Resignation.NONE
@@ -321,9 +351,18 @@ def random_plan(rng: random.Random) -> tuple[list[str], MatchInfo]:
         commands.append("resign " + {1: "normal", 2: "gammon", 3: "backgammon"}[resignation])
         turn = turn.other
     info = MatchInfo(
-        cube_value=cube_value, cube_owner=owner, on_roll=on_roll, crawford=crawford,
-        game_state=GameState.PLAYING, turn=turn, double_offered=double, resignation=resignation,
-        dice=dice, match_length=length, score=score, jacoby=jacoby,
+        cube_value=cube_value,
+        cube_owner=owner,
+        on_roll=on_roll,
+        crawford=crawford,
+        game_state=GameState.PLAYING,
+        turn=turn,
+        double_offered=double,
+        resignation=resignation,
+        dice=dice,
+        match_length=length,
+        score=score,
+        jacoby=jacoby,
     )
     return commands, info
 

@@ -44,9 +44,7 @@ def _positions_from_play(count: int, seed: int) -> list[tuple[NackgammonPosition
 @pytest.mark.usefixtures("gnubg_available")
 def test_legal_plays_agree_with_gnubg_set_variation_nackgammon() -> None:
     cases = _positions_from_play(400, seed=7)
-    requests = [
-        {"id": i, "position_id": encode_position_id(p), "dice": list(d)} for i, (p, d) in enumerate(cases)
-    ]
+    requests = [{"id": i, "position_id": encode_position_id(p), "dice": list(d)} for i, (p, d) in enumerate(cases)]
     answers = oracle.legal_moves(requests, variation="nackgammon")
     for (position, dice), answer in zip(cases, answers):
         results = legal_results(position, dice)

@@ -151,8 +151,11 @@ def test_pinned_mother_wins_two_points_when_the_pinner_has_left_its_start() -> N
     game = _game(position).roll(6, 1)
     game = game.play([Step(7, 1, True), Step(6, 5)])
     assert game.phase is Phase.OVER and game.result is not None
-    assert (game.result.winner, game.result.kind, game.result.how) == (Color.BLACK, ResultKind.GAMMON,
-                                                                       GameEnd.MOTHER_PINNED)
+    assert (game.result.winner, game.result.kind, game.result.how) == (
+        Color.BLACK,
+        ResultKind.GAMMON,
+        GameEnd.MOTHER_PINNED,
+    )
     assert game.result.points == 2
 
 

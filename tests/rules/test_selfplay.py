@@ -54,8 +54,25 @@ def test_every_random_action_is_one_the_rules_accept() -> None:
 def test_the_command_writes_a_reproducible_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first, second = tmp_path / "a.mat", tmp_path / "b.mat"
     for out in (first, second):
-        assert main(["selfplay", "--length", "5", "--seed", "4", "--out", str(out), "--date", "2024-05-17",
-                     "--players", "Ayşe", "Mehmet"]) == 0
+        assert (
+            main(
+                [
+                    "selfplay",
+                    "--length",
+                    "5",
+                    "--seed",
+                    "4",
+                    "--out",
+                    str(out),
+                    "--date",
+                    "2024-05-17",
+                    "--players",
+                    "Ayşe",
+                    "Mehmet",
+                ]
+            )
+            == 0
+        )
     assert first.read_text() == second.read_text()
     match = load_mat(first)
     assert match.over and match.length == 5 and match.header.players == ("Ayşe", "Mehmet")

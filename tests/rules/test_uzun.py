@@ -81,8 +81,10 @@ def test_blacks_first_turn_doubles_match_the_seed_table(die: int) -> None:
     """Black moving first: the same table, each point p of White's numbering becoming p - 12."""
     start = UzunPosition.start(Color.BLACK)
     dice = (die, die)
-    in_black_numbering = [" ".join("/".join(str(WHITE_TO_BLACK[int(p)]) for p in m.split("/")) for m in row.split())
-                          for row in SEED_TABLE[die]]
+    in_black_numbering = [
+        " ".join("/".join(str(WHITE_TO_BLACK[int(p)]) for p in m.split("/")) for m in row.split())
+        for row in SEED_TABLE[die]
+    ]
     assert set(legal_results(start, dice)) == results_of(start, dice, *in_black_numbering)
     # the same plays mirror White's exactly
     assert {r.mirrored() for r in legal_results(start, dice)} == set(legal_results(UzunPosition.start(), dice))
@@ -151,11 +153,15 @@ def test_wrap_around_block_on_blacks_path() -> None:
     """3, 2, 1, 24, 23, 22 follow each other on Black's path (12 -> 1, then 24 -> 13)."""
     white = {24: 5, 23: 1, 22: 1, 2: 2, 1: 2, 5: 4}
     blocked = uzun(white, {12: 15})
-    assert not any(_holds(after, range(1, 4)) and after.white[22] and after.white[23] and after.white[24]
-                   for after in legal_results(blocked, (2, 1)))
+    assert not any(
+        _holds(after, range(1, 4)) and after.white[22] and after.white[23] and after.white[24]
+        for after in legal_results(blocked, (2, 1))
+    )
     open_ = uzun(white, {15: 1, 12: 14})  # a Black checker past the block
-    assert any(_holds(after, range(1, 4)) and after.white[22] and after.white[23] and after.white[24]
-               for after in legal_results(open_, (2, 1)))
+    assert any(
+        _holds(after, range(1, 4)) and after.white[22] and after.white[23] and after.white[24]
+        for after in legal_results(open_, (2, 1))
+    )
 
 
 def test_wrap_around_block_on_whites_path_across_13_12() -> None:

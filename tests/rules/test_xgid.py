@@ -76,8 +76,15 @@ def test_bottom_uppercase_player_is_black() -> None:
     assert position.black == (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1)
     assert position.white == (1, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)
     assert position.turn is Color.BLACK
-    assert info == MatchInfo(cube_value=2, cube_owner=Color.BLACK, on_roll=Color.BLACK, turn=Color.BLACK,
-                             dice=(5, 2), match_length=7, score=(1, 3))
+    assert info == MatchInfo(
+        cube_value=2,
+        cube_owner=Color.BLACK,
+        on_roll=Color.BLACK,
+        turn=Color.BLACK,
+        dice=(5, 2),
+        match_length=7,
+        score=(1, 3),
+    )
 
 
 def test_top_player_on_roll_and_cube() -> None:

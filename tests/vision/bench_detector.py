@@ -49,8 +49,7 @@ def crop_set(reader: Reader) -> Score:
     for path in sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))):
         crop = cv2.resize(load_image(path), (44, 44), interpolation=cv2.INTER_AREA)
         image = np.asarray(cv2.copyMakeBorder(crop, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
-        score.add(Path(path).name, [Label(int(Path(path).parent.name), (66.0, 66.0))],
-                  reader.read_all(image).dice)
+        score.add(Path(path).name, [Label(int(Path(path).parent.name), (66.0, 66.0))], reader.read_all(image).dice)
     return score
 
 
@@ -82,8 +81,9 @@ def blender(columns: list[Column], folder: Path) -> dict[str, list[tuple[int, in
         ref = load_image(sc.empty)
         row = out.setdefault(sc.kind, [(0, 0, 0)] * len(columns))
         for k, (_, reader, with_ref) in enumerate(columns):
-            obs = reader.read(image, Calibration.from_corners(sc.corners), sc.thrower,
-                              reference=ref if with_ref else None)
+            obs = reader.read(
+                image, Calibration.from_corners(sc.corners), sc.thrower, reference=ref if with_ref else None
+            )
             v, r, n = row[k]
             right = obs.values is not None and sorted(obs.values) == sorted(sc.values)
             row[k] = (v + (obs.verdict == "void"), r + right, n + 1)
@@ -99,8 +99,7 @@ def cubes(columns: list[Column], n: int) -> list[tuple[int, int, int]]:
         cal = Calibration.from_corners(t.corners)
         for k, (_, reader, _) in enumerate(columns):
             obs = reader.read(t.image, cal, t.thrower)
-            on_cube = [d for d in obs.dice
-                       if d.box[0] - 4 <= cx <= d.box[2] + 4 and d.box[1] - 4 <= cy <= d.box[3] + 4]
+            on_cube = [d for d in obs.dice if d.box[0] - 4 <= cx <= d.box[2] + 4 and d.box[1] - 4 <= cy <= d.box[3] + 4]
             a, b, c = out[k]
             out[k] = (a + bool(on_cube), b + max(0, len(obs.dice) - 2), c + (obs.verdict == "void"))
     return out
@@ -125,16 +124,28 @@ def _pct(a: int, b: int) -> str:
 
 
 def _score(s: Score) -> str:
-    return f"{_pct(s.correct, s.labels)}; wrong {s.wrong}, unreadable {s.unreadable}, missed {s.missed}, " \
-           f"invented {s.invented}"
+    return (
+        f"{_pct(s.correct, s.labels)}; wrong {s.wrong}, unreadable {s.unreadable}, missed {s.missed}, "
+        f"invented {s.invented}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--detector", type=Path, action="append", default=[],
-                    help="a detector for the rendered sets and latency (repeat to compare; default the shipped one)")
-    ap.add_argument("--left-out", action="append", default=[], metavar="SET=MODEL",
-                    help="the detector trained without SET, for SET's figure")
+    ap.add_argument(
+        "--detector",
+        type=Path,
+        action="append",
+        default=[],
+        help="a detector for the rendered sets and latency (repeat to compare; default the shipped one)",
+    )
+    ap.add_argument(
+        "--left-out",
+        action="append",
+        default=[],
+        metavar="SET=MODEL",
+        help="the detector trained without SET, for SET's figure",
+    )
     ap.add_argument("--only", default="real,heldout,cube,latency,blender")
     ap.add_argument("--per-kind", type=int, default=100)
     ap.add_argument("--cubes", type=int, default=200)
@@ -164,12 +175,15 @@ def main() -> None:
     rule = "|---" * (len(columns) + 1) + "|"
     if "heldout" in parts:
         rows = heldout(columns, args.per_kind)
-        print(f"\nheld-out rendered throws, true corners, {args.per_kind} a kind: voided (valid: accepted with "
-              "both values right); the detector needs no frame before the throw")
+        print(
+            f"\nheld-out rendered throws, true corners, {args.per_kind} a kind: voided (valid: accepted with "
+            "both values right); the detector needs no frame before the throw"
+        )
         print(header + "\n" + rule)
         for kind in KINDS:
-            cells = [f"voided {_pct(v, args.per_kind)}" + (f", right {r}" if kind == "valid" else "")
-                     for v, r in rows[kind]]
+            cells = [
+                f"voided {_pct(v, args.per_kind)}" + (f", right {r}" if kind == "valid" else "") for v, r in rows[kind]
+            ]
             print(f"| {kind} | " + " | ".join(cells) + " |", flush=True)
     if "blender" in parts:
         if args.blender_dir.is_dir() and load_set(args.blender_dir):
@@ -181,8 +195,10 @@ def main() -> None:
         else:
             print(f"\nBlender held-out set: none in {args.blender_dir} (python -m vision.train.blender_set)")
     if "cube" in parts:
-        print(f"\n{args.cubes} held-out boards with a doubling cube (valid throws, true corners, no frame before):"
-              " cube read as a die / dice invented / throws voided")
+        print(
+            f"\n{args.cubes} held-out boards with a doubling cube (valid throws, true corners, no frame before):"
+            " cube read as a die / dice invented / throws voided"
+        )
         for (label, _, _), (as_die, inv, voided) in zip(columns[1:], cubes(columns[1:], args.cubes)):
             print(f"  {label}: {as_die} / {inv} / {_pct(voided, args.cubes)}", flush=True)
     if "latency" in parts:
@@ -191,8 +207,11 @@ def main() -> None:
             w = latency(today, size, True, 20)
             r = latency(today, size, False, 20)
             d = latency(det, size, False, 20)
-            print(f"  {size[0]}x{size[1]}: today watch {w[0]:.1f} / {w[1]:.1f}; today read {r[0]:.1f} / {r[1]:.1f}; "
-                  f"detector {d[0]:.1f} / {d[1]:.1f}", flush=True)
+            print(
+                f"  {size[0]}x{size[1]}: today watch {w[0]:.1f} / {w[1]:.1f}; today read {r[0]:.1f} / {r[1]:.1f}; "
+                f"detector {d[0]:.1f} / {d[1]:.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

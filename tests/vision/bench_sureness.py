@@ -100,16 +100,21 @@ def main() -> None:
         sets["real two-dice photos"] = real_cases(reader)
     else:
         print(f"(no real photos at {REAL}: the rendered set only)")
-    print(f"{'set':22} {'throws':>6} {'setting':10} {'wrong auto':>10} {'wrong dice':>10} {'rethrown':>9} "
-          f"{'questions':>9}")
+    print(
+        f"{'set':22} {'throws':>6} {'setting':10} {'wrong auto':>10} {'wrong dice':>10} {'rethrown':>9} "
+        f"{'questions':>9}"
+    )
     for label, cases in sets.items():
         for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
-            print(f"{label:22} {len(cases):6d} {name:10} {wrong:9.1f}% {wrong_dice:9.1f}% {needless:8.1f}% "
-                  f"{asked:8.1f}%")
+            print(
+                f"{label:22} {len(cases):6d} {name:10} {wrong:9.1f}% {wrong_dice:9.1f}% {needless:8.1f}% {asked:8.1f}%"
+            )
         confidences = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
         if len(confidences):
-            print(f"{'':22} die confidences: median {np.median(confidences):.3f}, "
-                  f"10th percentile {np.percentile(confidences, 10):.3f}")
+            print(
+                f"{'':22} die confidences: median {np.median(confidences):.3f}, "
+                f"10th percentile {np.percentile(confidences, 10):.3f}"
+            )
 
 
 if __name__ == "__main__":

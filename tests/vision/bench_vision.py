@@ -78,10 +78,15 @@ def bench_heldout(reader: DiceReader, per_kind: int, with_reference: bool) -> li
             elif kind == "valid" and obs.values is not None and sorted(obs.values) == sorted(throw.values):
                 values_right += 1
         rows.append(_kind_row(kind, voided, per_kind, values_right, reasons))
-    how = ("settled frames with the board before the throw as background (the watch path)" if with_reference
-           else "single frames, no background frame (the read path)")
-    print(f"held-out rendered throws, {how} ({per_kind} a kind, 1280x720; automatic calibration failed on "
-          f"{auto_fail}, manual corners used there):")
+    how = (
+        "settled frames with the board before the throw as background (the watch path)"
+        if with_reference
+        else "single frames, no background frame (the read path)"
+    )
+    print(
+        f"held-out rendered throws, {how} ({per_kind} a kind, 1280x720; automatic calibration failed on "
+        f"{auto_fail}, manual corners used there):"
+    )
     print("\n".join(rows))
     return frames
 
@@ -89,8 +94,10 @@ def bench_heldout(reader: DiceReader, per_kind: int, with_reference: bool) -> li
 def _kind_row(kind: str, voided: int, total: int, values_right: int, reasons: dict[str, int]) -> str:
     """One kind's line of a held-out table: how many throws were voided, why, and (valid throws) values right."""
     extra = f", values right on {values_right}/{total}" if kind == "valid" else ""
-    return (f"  {kind:10s}: voided {voided}/{total} ({100 * voided / total:.1f} %){extra}; "
-            f"reasons {dict(sorted(reasons.items()))}")
+    return (
+        f"  {kind:10s}: voided {voided}/{total} ({100 * voided / total:.1f} %){extra}; "
+        f"reasons {dict(sorted(reasons.items()))}"
+    )
 
 
 def bench_latency(reader: DiceReader, frames: list[FramePair], label: str) -> None:
@@ -108,8 +115,10 @@ def bench_latency(reader: DiceReader, frames: list[FramePair], label: str) -> No
             reader.read(f, cal, reference=ref)
             times.append(time.perf_counter() - t0)
     ms = np.array(times) * 1000
-    print(f"latency per 1280x720 frame, one core, {label} ({len(ms)} reads): median {np.median(ms):.1f} ms, "
-          f"p95 {np.percentile(ms, 95):.1f} ms, max {ms.max():.1f} ms (target <= 20 ms)")
+    print(
+        f"latency per 1280x720 frame, one core, {label} ({len(ms)} reads): median {np.median(ms):.1f} ms, "
+        f"p95 {np.percentile(ms, 95):.1f} ms, max {ms.max():.1f} ms (target <= 20 ms)"
+    )
 
 
 def bench_video(reader: DiceReader, videos: int) -> None:
@@ -133,9 +142,12 @@ def bench_video(reader: DiceReader, videos: int) -> None:
             emitted += 1
             right += obs.values is not None and sorted(obs.values) == sorted(video.values)
     d = np.array(delays) * 1000
-    print(f"settle-to-verdict on {videos} rendered throw videos (30 fps, still 150 ms): {emitted} observations "
-          f"({right} valid and right); delay median {np.median(d):.0f} ms, max {d.max():.0f} ms (target <= 250 ms)"
-          if len(d) else f"settle-to-verdict: no observation from {videos} videos")
+    print(
+        f"settle-to-verdict on {videos} rendered throw videos (30 fps, still 150 ms): {emitted} observations "
+        f"({right} valid and right); delay median {np.median(d):.0f} ms, max {d.max():.0f} ms (target <= 250 ms)"
+        if len(d)
+        else f"settle-to-verdict: no observation from {videos} videos"
+    )
 
 
 COCKED_SETTINGS = (0.7, 0.5, 0.4, 0.3, 0.25, 0.2)  # values of ``cocked_from`` to weigh against each other
@@ -146,22 +158,35 @@ def bench_cocked_tradeoff(model: Path, per_kind: int) -> None:
     """What the ``cocked_from`` setting trades: valid throws voided against cocked throws accepted (watch path,
     true corners), on rendered throws apart from the held-out table's, so the table is not where it is set."""
     cv2.setNumThreads(1)
-    throws = {kind: [heldout_throw(TRADEOFF_FIRST + i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
-                     for i in range(per_kind)] for kind in ("valid", "cocked")}
-    print(f"cocked_from trade-off, watch path, true corners ({per_kind} valid and {per_kind} cocked throws from "
-          f"index {TRADEOFF_FIRST}):")
+    throws = {
+        kind: [
+            heldout_throw(TRADEOFF_FIRST + i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
+            for i in range(per_kind)
+        ]
+        for kind in ("valid", "cocked")
+    }
+    print(
+        f"cocked_from trade-off, watch path, true corners ({per_kind} valid and {per_kind} cocked throws from "
+        f"index {TRADEOFF_FIRST}):"
+    )
     model_run = OnnxReader(model, threads=1)  # loaded once; only the setting changes
     for cocked_from in COCKED_SETTINGS:
         reader = DiceReader(classifier=model_run, cocked_from=cocked_from)
-        verdicts = {kind: [reader.read(t.image, Calibration.from_corners(t.corners), t.thrower,
-                                       reference=t.reference).verdict for t in group]
-                    for kind, group in throws.items()}
+        verdicts = {
+            kind: [
+                reader.read(t.image, Calibration.from_corners(t.corners), t.thrower, reference=t.reference).verdict
+                for t in group
+            ]
+            for kind, group in throws.items()
+        }
         valid_voided = verdicts["valid"].count("void")
         cocked_accepted = verdicts["cocked"].count("valid")
         default = "  <- the default" if cocked_from == COCKED_SURE else ""
-        print(f"  cocked_from {cocked_from:.2f}: valid voided {valid_voided}/{per_kind} "
-              f"({100 * valid_voided / per_kind:.0f} %), cocked accepted {cocked_accepted}/{per_kind} "
-              f"({100 * cocked_accepted / per_kind:.0f} %){default}")
+        print(
+            f"  cocked_from {cocked_from:.2f}: valid voided {valid_voided}/{per_kind} "
+            f"({100 * valid_voided / per_kind:.0f} %), cocked accepted {cocked_accepted}/{per_kind} "
+            f"({100 * cocked_accepted / per_kind:.0f} %){default}"
+        )
 
 
 def bench_fairness(sessions: int) -> None:
@@ -177,9 +202,11 @@ def bench_fairness(sessions: int) -> None:
             m_load = FairnessMonitor()
             m_load.extend(zip(rng.choice(6, throws, p=loaded) + 1, rng.choice(6, throws, p=fair) + 1))
             caught += m_load.report().flagged
-        print(f"fairness, {throws} throws, alpha 0.001: false alarms {alarms}/{sessions} "
-              f"({100 * alarms / sessions:.2f} %), loaded die (six 22 %) caught {caught}/{sessions} "
-              f"({100 * caught / sessions:.1f} %)")
+        print(
+            f"fairness, {throws} throws, alpha 0.001: false alarms {alarms}/{sessions} "
+            f"({100 * alarms / sessions:.2f} %), loaded die (six 22 %) caught {caught}/{sessions} "
+            f"({100 * caught / sessions:.1f} %)"
+        )
 
 
 def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_failures: int = 4) -> None:
@@ -219,8 +246,7 @@ def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_f
                 voided += 1
                 reasons[str(obs.reason)] = reasons.get(str(obs.reason), 0) + 1
             values_right += kind == "valid" and right_values
-            place = {"cocked": str(sc.extra.get("support", "")).split("_")[0],
-                     "off_board": sc.dice[0].zone}.get(kind)
+            place = {"cocked": str(sc.extra.get("support", "")).split("_")[0], "off_board": sc.dice[0].zone}.get(kind)
             if place:
                 by_place.setdefault(place, [0, 0])
                 by_place[place][0] += obs.verdict == "void"
@@ -230,18 +256,25 @@ def bench_blender(reader: DiceReader, folder: Path, with_reference: bool, keep_f
                 kept_kind += 1
                 kept += 1
                 _save_failure(failures / f"{path}_{sc.name}.png", image, sc, cal, obs)
-        places = "; voided by place " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(by_place.items())) \
-            if by_place else ""
+        places = (
+            "; voided by place " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(by_place.items()))
+            if by_place
+            else ""
+        )
         rows.append(_kind_row(kind, voided, len(group), values_right, reasons) + places)
-    how = ("with the empty board as the frame before the throw (the watch path)" if with_reference
-           else "single frames, no frame before the throw (the read path)")
-    print(f"Blender held-out scenes, {how}, manual corners ({len(scenes)} scenes from {folder}; automatic "
-          f"corners within 25 px on {auto_ok}; {kept} failures drawn in {failures}):")
+    how = (
+        "with the empty board as the frame before the throw (the watch path)"
+        if with_reference
+        else "single frames, no frame before the throw (the read path)"
+    )
+    print(
+        f"Blender held-out scenes, {how}, manual corners ({len(scenes)} scenes from {folder}; automatic "
+        f"corners within 25 px on {auto_ok}; {kept} failures drawn in {failures}):"
+    )
     print("\n".join(rows))
 
 
-def _save_failure(path: Path, image: np.ndarray, scene: BlenderScene, cal: Calibration,
-                  obs: ThrowObservation) -> None:
+def _save_failure(path: Path, image: np.ndarray, scene: BlenderScene, cal: Calibration, obs: ThrowObservation) -> None:
     """The frame with the truth (green boxes, values, zones), the reading (red: cocked, orange: flat, with
     value and confidence), the board's corners and the bar line."""
     out = image.copy()
@@ -260,8 +293,10 @@ def _save_failure(path: Path, image: np.ndarray, scene: BlenderScene, cal: Calib
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
         label = f"{d.value if d.value is not None else '?'}{' cocked' if d.cocked else ''} {d.confidence:.2f}"
         cv2.putText(out, label, (x0, y0 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
-    title = (f"{scene.name}: truth {scene.kind} {list(scene.values)}, thrower {scene.thrower} | read "
-             f"{obs.verdict} {obs.reason or ''} {list(obs.values) if obs.values else ''}")
+    title = (
+        f"{scene.name}: truth {scene.kind} {list(scene.values)}, thrower {scene.thrower} | read "
+        f"{obs.verdict} {obs.reason or ''} {list(obs.values) if obs.values else ''}"
+    )
     cv2.putText(out, title, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
     cv2.putText(out, title, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
     cv2.imwrite(str(path), out)
@@ -271,11 +306,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="real,heldout,latency,video,cocked,fairness")
-    ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"),
-                    help="the Blender held-out set for --only blender (python -m vision.train.blender_set)")
-    ap.add_argument("--model", type=Path, action="append", default=[],
-                    help="the model to measure (default models/dice.onnx); repeat it to measure a candidate "
-                         "side by side with the shipped model in one run")
+    ap.add_argument(
+        "--blender-dir",
+        type=Path,
+        default=Path("/tmp/blender_set"),
+        help="the Blender held-out set for --only blender (python -m vision.train.blender_set)",
+    )
+    ap.add_argument(
+        "--model",
+        type=Path,
+        action="append",
+        default=[],
+        help="the model to measure (default models/dice.onnx); repeat it to measure a candidate "
+        "side by side with the shipped model in one run",
+    )
     args = ap.parse_args()
     parts = set(args.only.split(","))
     cv2.setNumThreads(1)
@@ -304,8 +348,9 @@ def measure(model: Path, parts: set[str], args: argparse.Namespace) -> None:
         single = bench_heldout(reader, n, with_reference=False)
     if "latency" in parts:
         if not settled:
-            settled = [(t.image, t.reference) for t in (heldout_throw(i, KINDS[i % 4], with_reference=True)
-                                                        for i in range(20))]
+            settled = [
+                (t.image, t.reference) for t in (heldout_throw(i, KINDS[i % 4], with_reference=True) for i in range(20))
+            ]
         if not single:
             single = [(t.image, None) for t in (heldout_throw(i, KINDS[i % 4]) for i in range(20))]
         bench_latency(reader, settled, "settled frame with the frame before the throw (watch)")

@@ -33,8 +33,9 @@ def test_without_onnxruntime_the_reader_runs_on_opencv(monkeypatch: pytest.Monke
     from vision import reader
 
     real = reader.importlib.util.find_spec
-    monkeypatch.setattr(reader.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "onnxruntime" else real(name, *a))
+    monkeypatch.setattr(
+        reader.importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a)
+    )
     assert reader.default_backend() == "opencv"
     assert OnnxReader().backend == "opencv"
     monkeypatch.undo()

@@ -52,8 +52,12 @@ def test_each_bad_file_gets_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_reader_refuses_frames_that_are_not_colour_images(reader: DiceReader) -> None:
-    for frame in (np.zeros((100, 100), np.uint8), np.zeros((100, 100, 3), np.float32),
-                  np.zeros((4, 4, 3), np.uint8), "frame.jpg"):
+    for frame in (
+        np.zeros((100, 100), np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((4, 4, 3), np.uint8),
+        "frame.jpg",
+    ):
         with pytest.raises(VisionError):
             reader.read(frame)  # type: ignore[arg-type]
 
@@ -67,8 +71,13 @@ def test_cli_reports_bad_files_per_line_and_goes_on(tmp_path: Path) -> None:
     files = [str(p) for p in bad_files(tmp_path).values()]
     good = tmp_path / "board.png"
     cv2.imwrite(str(good), np.full((240, 320, 3), 100, np.uint8))
-    done = subprocess.run([sys.executable, "-m", "vision", "read", "--json", *files, str(good)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", "read", "--json", *files, str(good)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["image"] for line in lines] == files + [str(good)]
@@ -103,10 +112,16 @@ def huge_images(tmp: Path) -> dict[str, Path]:
     ppm.write_bytes(b"P6\n2000000 2000\n255\n" + bytes(3000))
     png = tmp / "bomb.png"
     raw = zlib.compress(b"\x00" * (32000 * 3 + 1) * 400, 9)  # rows enough for a 1 MB file; the header says more
-    chunk = lambda kind, body: (struct.pack(">I", len(body)) + kind + body  # noqa: E731
-                                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
-    png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 32000, 32000, 8, 2, 0, 0, 0))
-                    + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    png.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 32000, 32000, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", raw)
+        + chunk(b"IEND", b"")
+    )
     return {"ppm": ppm, "png": png}
 
 
@@ -133,8 +148,13 @@ def test_cli_goes_on_after_huge_images_and_a_fifo(tmp_path: Path) -> None:
         files.append(str(tmp_path / "pipe.jpg"))
     good = tmp_path / "board.png"
     cv2.imwrite(str(good), np.full((240, 320, 3), 100, np.uint8))
-    done = subprocess.run([sys.executable, "-m", "vision", "read", "--json", *files, str(good)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", "read", "--json", *files, str(good)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["image"] for line in lines] == files + [str(good)], done.stderr
     assert all("error" in line for line in lines[:-1]) and lines[-1]["verdict"] == "void"

@@ -36,15 +36,30 @@ from vision.train.heldout import HELDOUT_SEED, KINDS
 
 def truth(kind: str = "valid", thrower: str = "top") -> dict[str, object]:
     return {
-        "kind": kind, "thrower": thrower, "values": [3, 5],
+        "kind": kind,
+        "thrower": thrower,
+        "values": [3, 5],
         "corners": [[300.5, 60.0], [1000.0, 70.0], [1020.0, 660.0], [280.0, 650.0]],
         "dice": [
-            {"value": 3, "box": [500, 300, 530, 331], "top_centre": [515.0, 314.0], "cocked": False,
-             "tilt_deg": 0.0, "zone": "right_half"},
-            {"value": 5, "box": [400, 200, 428, 229], "top_centre": [414.0, 213.5], "cocked": True,
-             "tilt_deg": 27.5, "zone": "right_half"},
+            {
+                "value": 3,
+                "box": [500, 300, 530, 331],
+                "top_centre": [515.0, 314.0],
+                "cocked": False,
+                "tilt_deg": 0.0,
+                "zone": "right_half",
+            },
+            {
+                "value": 5,
+                "box": [400, 200, 428, 229],
+                "top_centre": [414.0, 213.5],
+                "cocked": True,
+                "tilt_deg": 27.5,
+                "zone": "right_half",
+            },
         ],
-        "seed": 7, "support": "checker",
+        "seed": 7,
+        "support": "checker",
     }
 
 
@@ -78,13 +93,16 @@ def test_a_scene_reads_back_as_the_benchmark_uses_it(tmp_path: Path) -> None:
     assert cal.zone((100.0, 360.0), "bottom") == "off_board"
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"kind": "leaning"}, "kind must be one of"),
-    ({"thrower": "left"}, "thrower must be bottom or top"),
-    ({"corners": [[0, 0], [1, 1]]}, "corners must be four"),
-    ({"values": [3, 6]}, "do not match the dice"),
-    ({"dice": []}, "exactly two dice"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"kind": "leaning"}, "kind must be one of"),
+        ({"thrower": "left"}, "thrower must be bottom or top"),
+        ({"corners": [[0, 0], [1, 1]]}, "corners must be four"),
+        ({"values": [3, 6]}, "do not match the dice"),
+        ({"dice": []}, "exactly two dice"),
+    ],
+)
 def test_a_malformed_scene_is_named_and_explained(tmp_path: Path, change: dict[str, object], message: str) -> None:
     meta = truth()
     meta.update(change)
@@ -116,8 +134,9 @@ def test_bad_dice_and_missing_files_are_explained(tmp_path: Path) -> None:
         load_set(tmp_path / "nowhere")
 
 
-def test_missing_blender_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_blender_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no blender here
     with pytest.raises(BlenderMissingError, match="apt-get install -y blender"):
         find_blender()
@@ -168,12 +187,15 @@ def test_render_runs_blender_on_one_thread_and_skips_finished_scenes(tmp_path: P
     assert len(log.read_text().splitlines()) == 1
 
 
-def test_a_failed_render_is_reported_with_blenders_last_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failed_render_is_reported_with_blenders_last_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     exe, _ = fake_blender(tmp_path)
     out = tmp_path / "set"
-    monkeypatch.setattr("vision.train.blender_set.scene_names",
-                        lambda count, seed, train=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)])
+    monkeypatch.setattr(
+        "vision.train.blender_set.scene_names",
+        lambda count, seed, train=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)],
+    )
     assert main(["--out", str(out), "--count", "1", "--blender", str(exe)]) == 2
     err = capsys.readouterr().err
     assert "blender stopped after 1 of 2 scenes (exit 1)" in err and "the scene broke" in err
@@ -209,14 +231,36 @@ def training_scene(folder: Path) -> Path:
         image = empty.copy()
         draw_die(image, x0, 50, 34, value)
         cv2.imwrite(str(folder / f"train_00000_valid_p{k}.png"), image)
-    meta = {"kind": "cocked", "patches": [[100, 200, 280, 360], [500, 100, 680, 260]], "dice": [
-        {"value": 2, "box": [160, 250, 194, 284], "top_centre": [177.0, 267.0], "cocked": False,
-         "tilt_deg": 0.0, "zone": "right_half"},
-        {"value": 4, "box": [570, 150, 604, 184], "top_centre": [587.0, 167.0], "cocked": True,
-         "tilt_deg": 30.0, "zone": "right_half"},
-        {"value": 6, "box": [670, 150, 700, 180], "top_centre": [685.0, 165.0], "cocked": False,
-         "tilt_deg": 0.0, "zone": "right_half"},
-    ]}
+    meta = {
+        "kind": "cocked",
+        "patches": [[100, 200, 280, 360], [500, 100, 680, 260]],
+        "dice": [
+            {
+                "value": 2,
+                "box": [160, 250, 194, 284],
+                "top_centre": [177.0, 267.0],
+                "cocked": False,
+                "tilt_deg": 0.0,
+                "zone": "right_half",
+            },
+            {
+                "value": 4,
+                "box": [570, 150, 604, 184],
+                "top_centre": [587.0, 167.0],
+                "cocked": True,
+                "tilt_deg": 30.0,
+                "zone": "right_half",
+            },
+            {
+                "value": 6,
+                "box": [670, 150, 700, 180],
+                "top_centre": [685.0, 165.0],
+                "cocked": False,
+                "tilt_deg": 0.0,
+                "zone": "right_half",
+            },
+        ],
+    }
     path = folder / "train_00000_valid.json"
     path.write_text(json.dumps(meta))
     return path

@@ -65,8 +65,9 @@ def test_expected_die_size_follows_the_board_width() -> None:
     assert small.die_px() == pytest.approx(16.5, rel=0.01)
 
 
-@pytest.mark.parametrize("text", ["", "1,2 3,4 5,6", "a,b c,d e,f g,h", "1,2 3,4 5,6 7", "0,0 0,0 0,0 0,0",
-                                  "0,0 10,10 0,10 10,0 5,5"])
+@pytest.mark.parametrize(
+    "text", ["", "1,2 3,4 5,6", "a,b c,d e,f g,h", "1,2 3,4 5,6 7", "0,0 0,0 0,0 0,0", "0,0 10,10 0,10 10,0 5,5"]
+)
 def test_bad_manual_corners_are_refused_clearly(text: str) -> None:
     with pytest.raises(CalibrationError):
         parse_corners(text)

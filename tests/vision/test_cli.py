@@ -16,8 +16,9 @@ from .conftest import ROOT, need_real_photos
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
 
 
 def test_read_json_on_real_photos() -> None:
@@ -112,8 +113,18 @@ def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
     image = tmp_path / "throw.png"
     cv2.imwrite(str(image), video.frames[-1])
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in video.corners)
-    done = run("read", "--json", "--reader", "detector", "--corners", corners, "--thrower", video.thrower,
-               str(image), str(tmp_path / "missing.png"))
+    done = run(
+        "read",
+        "--json",
+        "--reader",
+        "detector",
+        "--corners",
+        corners,
+        "--thrower",
+        video.thrower,
+        str(image),
+        str(tmp_path / "missing.png"),
+    )
     assert done.returncode == 1, done.stderr  # one image missing: its line says so, the other is read
     line, missing = (json.loads(text) for text in done.stdout.splitlines())
     assert set(line) == {"image", "verdict", "reason", "dice"} and line["verdict"] in ("valid", "void")

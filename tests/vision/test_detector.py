@@ -115,14 +115,19 @@ def test_the_warped_view_shows_the_board_where_the_geometry_says() -> None:
     warped = view.warp(throw.image)
     assert warped.shape == (view.size[1], view.size[0], 3)
     x, y = view.to_view_points(np.array([[640.0, 360.0]]))[0]
-    assert np.array_equal(warped[int(y), int(x)], throw.image[360, 640]) or \
-        np.abs(warped[int(y), int(x)].astype(int) - throw.image[360, 640].astype(int)).max() < 40
+    assert (
+        np.array_equal(warped[int(y), int(x)], throw.image[360, 640])
+        or np.abs(warped[int(y), int(x)].astype(int) - throw.image[360, 640].astype(int)).max() < 40
+    )
 
 
-@pytest.mark.parametrize(("size", "expect"), [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)),
-                                               ((640, 480), (640, 480)), ((300, 200), (304, 208))])
-def test_photo_view_scales_only_to_keep_the_long_side_within_bounds(size: tuple[int, int],
-                                                               expect: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    ("size", "expect"),
+    [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)), ((640, 480), (640, 480)), ((300, 200), (304, 208))],
+)
+def test_photo_view_scales_only_to_keep_the_long_side_within_bounds(
+    size: tuple[int, int], expect: tuple[int, int]
+) -> None:
     view = photo_view((size[1], size[0], 3))
     assert view.size == expect
     image = np.full((size[1], size[0], 3), 90, np.uint8)

@@ -14,8 +14,10 @@ import pytest
 from vision.fairness import FairnessMonitor, chi_square, gamma_q
 
 
-@pytest.mark.parametrize("df,x,p", [(5, 11.0705, 0.05), (5, 20.515, 0.001), (20, 31.410, 0.05),
-                                    (20, 45.315, 0.001), (1, 3.8415, 0.05), (2, 0.0, 1.0)])
+@pytest.mark.parametrize(
+    "df,x,p",
+    [(5, 11.0705, 0.05), (5, 20.515, 0.001), (20, 31.410, 0.05), (20, 45.315, 0.001), (1, 3.8415, 0.05), (2, 0.0, 1.0)],
+)
 def test_p_values_match_chi_square_tables(df: int, x: float, p: float) -> None:
     assert gamma_q(df / 2, x / 2) == pytest.approx(p, rel=2e-3, abs=1e-9)
 
@@ -71,8 +73,13 @@ def test_fairness_command_reads_throws_and_flags_a_loaded_die(tmp_path: Path) ->
     path.write_text("\n".join(lines) + "\n")
     root = Path(__file__).resolve().parents[2]
     picture = tmp_path / "fairness.png"
-    done = subprocess.run([sys.executable, "-m", "vision", "fairness", str(path), "--picture", str(picture)],
-                          capture_output=True, text=True, cwd=root, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", "fairness", str(path), "--picture", str(picture)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+    )
     assert done.returncode == 3, done.stdout + done.stderr
     assert cv2.imread(str(picture)).shape == (300, 720, 3)
     assert "die 1: 400 values" in done.stdout and "LOOKS LOADED" in done.stdout.splitlines()[0]
@@ -82,6 +89,11 @@ def test_fairness_command_reads_throws_and_flags_a_loaded_die(tmp_path: Path) ->
 def test_fairness_command_with_no_valid_throw_judges_nothing_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "throws.jsonl"
     path.write_text(json.dumps({"verdict": "void", "reason": "cocked", "dice": []}) + "\n")
-    done = subprocess.run([sys.executable, "-m", "vision", "fairness", str(path)], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", "fairness", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+    )
     assert done.returncode == 1 and "no valid throw" in done.stderr

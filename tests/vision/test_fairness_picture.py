@@ -31,8 +31,10 @@ def test_the_band_is_the_fair_count_plus_or_minus_its_spread() -> None:
 def test_the_picture_shows_red_only_for_a_face_outside() -> None:
     fair = FaceCounts("die 1", (100, 98, 103, 99, 101, 99))
     loaded = FaceCounts("die 2", (80, 85, 90, 95, 100, 150))
+
     def red(picture: np.ndarray) -> int:
         return int(np.all(picture == OUT, axis=2).sum())
+
     assert red(fairness_picture((fair,))) == 0
     assert red(fairness_picture((fair, loaded))) > 200  # the six's bar (and the title) in red
     pooled = monitor([(1, 2)] * 10).face_counts()

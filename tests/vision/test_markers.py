@@ -29,8 +29,10 @@ def board_plane() -> NDArray[np.uint8]:
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     for marker, (x, y) in zip(MARKER_IDS, [(0, 0), (w - paper, 0), (w - paper, h - paper), (0, h - paper)]):
         patch = np.full((paper, paper), 255, np.uint8)
-        patch[margin:margin + black, margin:margin + black] = cv2.aruco.generateImageMarker(dictionary, marker, black)
-        plane[y:y + paper, x:x + paper] = patch[:, :, None]
+        patch[margin : margin + black, margin : margin + black] = cv2.aruco.generateImageMarker(
+            dictionary, marker, black
+        )
+        plane[y : y + paper, x : x + paper] = patch[:, :, None]
     return plane
 
 
@@ -79,14 +81,16 @@ def test_too_few_markers_say_nothing() -> None:
 def test_the_printed_sheet_holds_the_four_markers_readably() -> None:
     sheet = marker_sheet(marker_mm=40, dpi=150)
     assert sheet.shape == (round(297 * 150 / 25.4), round(210 * 150 / 25.4))
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
-                                       cv2.aruco.DetectorParameters())
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
+    )
     _, ids, _ = detector.detectMarkers(sheet)
     assert ids is not None and sorted(ids.ravel().tolist()) == list(MARKER_IDS)
 
 
 def test_read_with_markers_finds_the_board_or_names_the_missing_marker(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     marked, bare = tmp_path / "marked.png", tmp_path / "bare.png"
     cv2.imwrite(str(marked), photographed())
     cv2.imwrite(str(bare), np.full((720, 1280, 3), 90, np.uint8))

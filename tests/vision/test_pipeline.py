@@ -41,8 +41,9 @@ class FixedAnswers:
         return self.answers
 
 
-def read(monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[int, int, int, int]],
-         answers: list[NDArray[np.float32]]) -> list[tuple[int | None, tuple[int, int, int, int]]]:
+def read(
+    monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[int, int, int, int]], answers: list[NDArray[np.float32]]
+) -> list[tuple[int | None, tuple[int, int, int, int]]]:
     monkeypatch.setattr(pipeline, "propose", lambda *args, **kwargs: [proposal(b) for b in boxes])
     image = np.full((240, 320, 3), 128, np.uint8)
     dice = DiceReader(classifier=FixedAnswers(answers)).read_all(image).dice
@@ -51,19 +52,23 @@ def read(monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[int, int, int, int]]
 
 def test_a_die_seen_by_two_proposals_is_one_die_whose_box_covers_both(monkeypatch: pytest.MonkeyPatch) -> None:
     # the surest proposal holds the die with its shadow; another holds its upper face, up and to the left
-    assert read(monkeypatch, [(100, 100, 140, 140), (112, 116, 150, 150)], [sure(4, 0.90), sure(4, 0.95)]) \
-        == [(4, (100, 100, 150, 150))]
+    assert read(monkeypatch, [(100, 100, 140, 140), (112, 116, 150, 150)], [sure(4, 0.90), sure(4, 0.95)]) == [
+        (4, (100, 100, 150, 150))
+    ]
 
 
 def test_a_die_box_does_not_stretch_over_a_far_reaching_proposal(monkeypatch: pytest.MonkeyPatch) -> None:
     # a proposal that straddles the die and much of its surroundings is the same die, but too big to be it
-    assert read(monkeypatch, [(100, 100, 130, 130), (95, 110, 180, 170)], [sure(2, 0.97), sure(2, 0.80)]) \
-        == [(2, (100, 100, 130, 130))]
+    assert read(monkeypatch, [(100, 100, 130, 130), (95, 110, 180, 170)], [sure(2, 0.97), sure(2, 0.80)]) == [
+        (2, (100, 100, 130, 130))
+    ]
 
 
 def test_two_dice_apart_stay_two_readings(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert read(monkeypatch, [(20, 20, 50, 50), (200, 150, 230, 180)], [sure(6, 0.98), sure(1, 0.97)]) \
-        == [(6, (20, 20, 50, 50)), (1, (200, 150, 230, 180))]
+    assert read(monkeypatch, [(20, 20, 50, 50), (200, 150, 230, 180)], [sure(6, 0.98), sure(1, 0.97)]) == [
+        (6, (20, 20, 50, 50)),
+        (1, (200, 150, 230, 180)),
+    ]
 
 
 def leaning(cocked: float) -> NDArray[np.float32]:
@@ -98,8 +103,7 @@ def test_the_same_frame_is_always_read_the_same_way() -> None:
     reader = DiceReader()
 
     def look() -> tuple[list[tuple[int, int, int, int]], list[tuple[int | None, tuple[int, int, int, int], float]]]:
-        props = propose(throw.image, calibration.die_px(), calibration.region_mask(throw.image.shape),
-                        throw.reference)
+        props = propose(throw.image, calibration.die_px(), calibration.region_mask(throw.image.shape), throw.reference)
         dice = reader.dice(throw.image, calibration, "bottom", reference=throw.reference)
         return [p.box for p in props], [(d.value, d.box, d.confidence) for d in dice]
 

@@ -14,8 +14,11 @@ def test_reads_the_real_valid_photos(reader: DiceReader) -> None:
     score = Score()
     for path in sorted(folder.glob("*.jpg")):
         image = load_image(path)
-        score.add(path.name, read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0]),
-                  reader.read_all(image).dice)
+        score.add(
+            path.name,
+            read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0]),
+            reader.read_all(image).dice,
+        )
     assert score.labels > 250
     # what a referee cares about: values right, no die overlooked, nothing invented
     assert score.accuracy >= MIN_ACCURACY, score.summary() + "\n" + "\n".join(score.errors)

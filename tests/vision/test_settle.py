@@ -19,7 +19,7 @@ def frames_with_motion(still_before: int, moving: int, still_after: int, seed: i
         else:
             x, y = 150, 75
         if i >= still_before:
-            f[y:y + 20, x:x + 20] = 240
+            f[y : y + 20, x : x + 20] = 240
         out.append(f)
     return out
 

@@ -81,7 +81,8 @@ def test_a_slow_camera_is_named() -> None:
 
 
 def test_edge_blur_grows_with_the_blur_and_a_flat_picture_has_no_edges(
-        board: tuple[NDArray[np.uint8], Calibration]) -> None:
+    board: tuple[NDArray[np.uint8], Calibration],
+) -> None:
     image, _ = board
     blurs = [edge_blur_px(blurred(image, s)) for s in (0, 1, 2, 4)]
     assert blurs == sorted(blurs) and blurs[-1] > 3 * blurs[0]

@@ -14,8 +14,9 @@ CAL = Calibration.from_corners([(0, 0), (1000, 0), (1000, 800), (0, 800)])
 SHAPE = (900, 1100, 3)  # the picture reaches 50-100 px beyond the board
 
 
-def die(x: float, y: float = 400, value: int | None = 5, confidence: float = 0.999, cocked: float = 0.01,
-        side: int = 30) -> DieReading:
+def die(
+    x: float, y: float = 400, value: int | None = 5, confidence: float = 0.999, cocked: float = 0.01, side: int = 30
+) -> DieReading:
     box = (int(x - side / 2), int(y - side / 2), int(x + side / 2), int(y + side / 2))
     zone = CAL.zone((x, y), "bottom")
     is_cocked = cocked >= 0.5

@@ -43,8 +43,10 @@ def test_finetune_smoke_run_mines_hard_examples_and_exports(tmp_path: Path, caps
     from vision.train.__main__ import main
 
     out = tmp_path / "ft.onnx"
-    assert main(["--finetune", str(DEFAULT_MODEL), "--hard-negatives", "--smoke", "--out", str(out),
-                 "--threads", "1"]) == 0
+    assert (
+        main(["--finetune", str(DEFAULT_MODEL), "--hard-negatives", "--smoke", "--out", str(out), "--threads", "1"])
+        == 0
+    )
     report = capsys.readouterr().out
     assert "hard examples" in report and "selection, fine-tuned" in report
     probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
@@ -61,8 +63,9 @@ def test_finetune_refuses_to_overwrite_its_starting_model(tmp_path: Path) -> Non
     assert start.read_bytes() == b"x"
 
 
-def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
     pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
     from tests.vision.test_blender_set import training_scene
@@ -71,8 +74,22 @@ def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(tmp_pat
 
     training_scene(tmp_path / "scenes")
     out = tmp_path / "ft.onnx"
-    assert main(["--finetune", str(DEFAULT_MODEL), "--blender", str(tmp_path / "scenes"), "--smoke", "--out",
-                 str(out), "--threads", "1"]) == 0
+    assert (
+        main(
+            [
+                "--finetune",
+                str(DEFAULT_MODEL),
+                "--blender",
+                str(tmp_path / "scenes"),
+                "--smoke",
+                "--out",
+                str(out),
+                "--threads",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "Blender (x1)" in capsys.readouterr().out
     probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
     assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)

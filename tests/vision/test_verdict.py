@@ -33,8 +33,13 @@ def test_the_opening_throw_is_one_die_in_each_half_with_the_same_order_of_reason
 
 
 def test_each_reason_is_given_when_it_is_the_only_one() -> None:
-    only = {"dice_count": (die(),), "cocked": (die(), die(cocked=True)), "off_board": (die(), die(zone="off_board")),
-            "wrong_half": (die(), die(zone="wrong_half")), "unreadable": (die(), die(None))}
+    only = {
+        "dice_count": (die(),),
+        "cocked": (die(), die(cocked=True)),
+        "off_board": (die(), die(zone="off_board")),
+        "wrong_half": (die(), die(zone="wrong_half")),
+        "unreadable": (die(), die(None)),
+    }
     assert [judge(only[reason], True)[1] for reason in REASONS] == list(REASONS)
 
 
@@ -55,9 +60,15 @@ def test_observation_json_follows_the_cli_contract() -> None:
     obs = ThrowObservation("valid", None, (die(5), die(2)), source="a.jpg")
     assert obs.values == (5, 2)
     out = json.loads(json.dumps(obs.to_json()))
-    assert out == {"image": "a.jpg", "verdict": "valid", "reason": None,
-                   "dice": [{"value": 5, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99},
-                            {"value": 2, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99}]}
+    assert out == {
+        "image": "a.jpg",
+        "verdict": "valid",
+        "reason": None,
+        "dice": [
+            {"value": 5, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99},
+            {"value": 2, "box": [10, 10, 40, 40], "cocked": False, "confidence": 0.99},
+        ],
+    }
 
 
 def test_a_void_throw_has_no_values() -> None:

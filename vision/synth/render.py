@@ -19,7 +19,12 @@ Vec = NDArray[np.float64]
 
 # local face normals of the cube and the value printed on each (opposites sum to 7)
 FACE_NORMALS: dict[int, tuple[float, float, float]] = {
-    1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0),
+    1: (0, 0, 1),
+    6: (0, 0, -1),
+    2: (1, 0, 0),
+    5: (-1, 0, 0),
+    3: (0, 1, 0),
+    4: (0, -1, 0),
 }
 PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     1: [(0.5, 0.5)],
@@ -32,10 +37,18 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 
 DIE_COLOURS: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = [
     # (body BGR, pip BGR)
-    ((238, 240, 242), (20, 20, 20)), ((215, 235, 245), (25, 25, 30)), ((250, 250, 250), (30, 30, 160)),
-    ((40, 40, 180), (240, 240, 240)), ((30, 30, 30), (235, 235, 235)), ((60, 140, 40), (240, 240, 240)),
-    ((170, 90, 30), (240, 240, 240)), ((40, 190, 230), (20, 20, 20)), ((225, 225, 215), (60, 30, 20)),
-    ((120, 40, 120), (230, 230, 230)), ((200, 210, 225), (35, 35, 35)), ((20, 20, 110), (220, 220, 220)),
+    ((238, 240, 242), (20, 20, 20)),
+    ((215, 235, 245), (25, 25, 30)),
+    ((250, 250, 250), (30, 30, 160)),
+    ((40, 40, 180), (240, 240, 240)),
+    ((30, 30, 30), (235, 235, 235)),
+    ((60, 140, 40), (240, 240, 240)),
+    ((170, 90, 30), (240, 240, 240)),
+    ((40, 190, 230), (20, 20, 20)),
+    ((225, 225, 215), (60, 30, 20)),
+    ((120, 40, 120), (230, 230, 230)),
+    ((200, 210, 225), (35, 35, 35)),
+    ((20, 20, 110), (220, 220, 220)),
 ]
 
 
@@ -77,8 +90,12 @@ def rot_z(a: float) -> Vec:
 def rotation_to_top(value: int) -> Vec:
     """A rotation putting the face with ``value`` on top (+z)."""
     return {
-        1: np.eye(3), 6: rot_x(np.pi), 2: rot_y(-np.pi / 2), 5: rot_y(np.pi / 2),
-        3: rot_x(np.pi / 2), 4: rot_x(-np.pi / 2),
+        1: np.eye(3),
+        6: rot_x(np.pi),
+        2: rot_y(-np.pi / 2),
+        5: rot_y(np.pi / 2),
+        3: rot_x(np.pi / 2),
+        4: rot_x(-np.pi / 2),
     }[value]
 
 
@@ -115,6 +132,7 @@ class Camera:
 
 # ---------------------------------------------------------------- textures
 
+
 def _noise(rng: np.random.Generator, h: int, w: int, scale: int) -> NDArray[np.float32]:
     small = rng.standard_normal((max(2, h // scale), max(2, w // scale))).astype(np.float32)
     return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC), dtype=np.float32)
@@ -150,8 +168,9 @@ def random_colour(rng: np.random.Generator, light: bool | None = None) -> tuple[
     return (int(rng.integers(lo, hi)), int(rng.integers(lo, hi)), int(rng.integers(lo, hi)))
 
 
-def face_texture(value: int, body: tuple[int, int, int], pip: tuple[int, int, int], pip_radius: float,
-                 style: int, size: int = 96) -> tuple[Image, Image]:
+def face_texture(
+    value: int, body: tuple[int, int, int], pip: tuple[int, int, int], pip_radius: float, style: int, size: int = 96
+) -> tuple[Image, Image]:
     """The face of a die with its pips, and its mask (rounded corners)."""
     tex = np.zeros((size, size, 3), np.uint8)
     tex[:] = body
@@ -177,6 +196,7 @@ def face_texture(value: int, body: tuple[int, int, int], pip: tuple[int, int, in
 
 # ---------------------------------------------------------------- drawing
 
+
 def warp_quad(canvas: NDArray[np.float32], tex: Image, mask: Image, quad: Vec, shade: float) -> None:
     """Paint ``tex`` (with alpha ``mask``) onto ``canvas`` inside the image quad (tl, tr, br, bl)."""
     h, w = canvas.shape[:2]
@@ -196,8 +216,9 @@ def warp_quad(canvas: NDArray[np.float32], tex: Image, mask: Image, quad: Vec, s
     roi[:] = roi * (1 - alpha) + col * alpha
 
 
-def fill_poly(canvas: NDArray[np.float32], pts: Vec, colour: tuple[float, float, float], alpha: float = 1.0,
-              blur: int = 0) -> None:
+def fill_poly(
+    canvas: NDArray[np.float32], pts: Vec, colour: tuple[float, float, float], alpha: float = 1.0, blur: int = 0
+) -> None:
     h, w = canvas.shape[:2]
     x0, y0 = np.maximum(np.floor(pts.min(axis=0)).astype(int) - blur - 2, 0)
     x1, y1 = np.minimum(np.ceil(pts.max(axis=0)).astype(int) + blur + 3, [w, h])
@@ -249,8 +270,9 @@ class Die3D:
             u = u / np.linalg.norm(u)
             w = np.cross(nv, u)
             c = nv * half
-            local = np.array([c - u * half - w * half, c + u * half - w * half, c + u * half + w * half,
-                              c - u * half + w * half])
+            local = np.array(
+                [c - u * half - w * half, c + u * half - w * half, c + u * half + w * half, c - u * half + w * half]
+            )
             world = local @ self.rotation.T + self.centre
             out.append((v, self.rotation @ nv, world))
         return out
@@ -284,8 +306,13 @@ class Checker3D:
 
     def outline(self, z: float, n: int = 28) -> Vec:
         ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-        return np.column_stack([self.centre[0] + self.radius * np.cos(ang), self.centre[1] + self.radius * np.sin(ang),
-                                np.full(n, self.centre[2] + z)])
+        return np.column_stack(
+            [
+                self.centre[0] + self.radius * np.cos(ang),
+                self.centre[1] + self.radius * np.sin(ang),
+                np.full(n, self.centre[2] + z),
+            ]
+        )
 
 
 def draw_checker(canvas: NDArray[np.float32], cam: Camera, checker: Checker3D, light: Vec) -> None:
@@ -296,8 +323,9 @@ def draw_checker(canvas: NDArray[np.float32], cam: Camera, checker: Checker3D, l
     fill_poly(canvas, hull.astype(np.float64), side)
     shade = 0.6 + 0.4 * max(0.0, float(light[2]))
     fill_poly(canvas, top, (checker.colour[0] * shade, checker.colour[1] * shade, checker.colour[2] * shade))
-    inner = cam.project(Checker3D(checker.centre, checker.radius * 0.75, checker.height, checker.colour)
-                        .outline(checker.height))
+    inner = cam.project(
+        Checker3D(checker.centre, checker.radius * 0.75, checker.height, checker.colour).outline(checker.height)
+    )
     r0, r1, r2 = (min(255.0, c * shade * 1.12 + 8) for c in checker.colour)
     ring = (r0, r1, r2)
     fill_poly(canvas, inner, ring, alpha=0.5)
@@ -305,18 +333,35 @@ def draw_checker(canvas: NDArray[np.float32], cam: Camera, checker: Checker3D, l
 
 # ---------------------------------------------------------------- dice placement
 
-def make_die(rng: np.random.Generator, x: float, y: float, size: float, value: int, colours: tuple[
-        tuple[int, int, int], tuple[int, int, int]], tilt: float = 0.0, base_z: float = 0.0,
-        pip_radius: float | None = None, style: int | None = None) -> Die3D:
+
+def make_die(
+    rng: np.random.Generator,
+    x: float,
+    y: float,
+    size: float,
+    value: int,
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]],
+    tilt: float = 0.0,
+    base_z: float = 0.0,
+    pip_radius: float | None = None,
+    style: int | None = None,
+) -> Die3D:
     rotation = rot_z(rng.uniform(0, 2 * np.pi)) @ rotation_to_top(value)
     cocked = tilt > 0
     if cocked:
         axis_angle = rng.uniform(0, 2 * np.pi)
         tilt_rot = rot_z(axis_angle) @ rot_x(tilt) @ rot_z(-axis_angle)
         rotation = tilt_rot @ rotation
-    die = Die3D(size, rotation, np.array([x, y, 0.0]), colours[0], colours[1],
-                pip_radius if pip_radius is not None else float(rng.uniform(0.07, 0.11)),
-                style if style is not None else int(rng.integers(0, 3)), cocked)
+    die = Die3D(
+        size,
+        rotation,
+        np.array([x, y, 0.0]),
+        colours[0],
+        colours[1],
+        pip_radius if pip_radius is not None else float(rng.uniform(0.07, 0.11)),
+        style if style is not None else int(rng.integers(0, 3)),
+        cocked,
+    )
     low = die.corners()[:, 2].min()
     die.centre = np.array([x, y, base_z - low])
     return die
@@ -328,8 +373,13 @@ def die_truth(cam: Camera, die: Die3D) -> DieTruth:
     x1, y1 = pts.max(axis=0)
     top = max(die.face_quads(), key=lambda f: f[1][2])
     tc = cam.project(top[2].mean(axis=0, keepdims=True))[0]
-    return DieTruth(die.top_value(), die.cocked, (int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))),
-                    (float(tc[0]), float(tc[1])), (float(die.centre[0]), float(die.centre[1])))
+    return DieTruth(
+        die.top_value(),
+        die.cocked,
+        (int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))),
+        (float(tc[0]), float(tc[1])),
+        (float(die.centre[0]), float(die.centre[1])),
+    )
 
 
 def finish(rng: np.random.Generator, canvas: NDArray[np.float32], strength: float = 1.0) -> Image:
@@ -398,8 +448,14 @@ def draw_clutter(rng: np.random.Generator, canvas: NDArray[np.float32]) -> None:
 
 # ---------------------------------------------------------------- scenes
 
-def table_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), n_dice: int | None = None,
-                cocked_rate: float = 0.2, dice_pool: list[int] | None = None) -> Scene:
+
+def table_scene(
+    rng: np.random.Generator,
+    size: tuple[int, int] = (640, 480),
+    n_dice: int | None = None,
+    cocked_rate: float = 0.2,
+    dice_pool: list[int] | None = None,
+) -> Scene:
     """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet."""
     w, h = size
     surface = str(rng.choice(["wood", "felt", "leather", "plain"]))
@@ -419,8 +475,9 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), n_
     tex = surface_texture(rng, surface, tex_size, tex_size, base).astype(np.float32)
     world_to_tex = np.array([[scale, 0, tex_size / 2], [0, scale, tex_size / 2], [0, 0, 1]])
     hom = cam.plane_homography() @ np.linalg.inv(world_to_tex)
-    canvas = np.asarray(cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR,
-                                            borderMode=cv2.BORDER_REFLECT), dtype=np.float32)
+    canvas = np.asarray(
+        cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), dtype=np.float32
+    )
     draw_clutter(rng, canvas)
     light = random_light(rng)
     ambient = float(rng.uniform(0.35, 0.7))
@@ -459,8 +516,13 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), n_
             if any((x - a) ** 2 + (y - b) ** 2 < (die_size * 2.5) ** 2 for a, b in placed):
                 continue
             checkers.append(Checker3D(np.array([x, y, 0.0]), die_size * 1.3, die_size * 0.45, random_colour(rng)))
-    draw_shadows(canvas, cam, [d.corners() for d in dice] + [np.vstack([c.outline(0), c.outline(c.height)])
-                                                                 for c in checkers], light, rng.uniform(0.2, 0.5))
+    draw_shadows(
+        canvas,
+        cam,
+        [d.corners() for d in dice] + [np.vstack([c.outline(0), c.outline(c.height)]) for c in checkers],
+        light,
+        rng.uniform(0.2, 0.5),
+    )
     order: list[tuple[float, object]] = [(float(np.linalg.norm(d.centre - cam.position)), d) for d in dice]
     order += [(float(np.linalg.norm(c.centre - cam.position)), c) for c in checkers]
     for _, obj in sorted(order, key=lambda t: -t[0]):
@@ -473,8 +535,14 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), n_
     return Scene(image, [die_truth(cam, d) for d in dice])
 
 
-def cocked_die(rng: np.random.Generator, x: float, y: float, size: float, value: int,
-               colours: tuple[tuple[int, int, int], tuple[int, int, int]]) -> tuple[Die3D, Checker3D | None]:
+def cocked_die(
+    rng: np.random.Generator,
+    x: float,
+    y: float,
+    size: float,
+    value: int,
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]],
+) -> tuple[Die3D, Checker3D | None]:
     """A die leaning on a checker (returned as its support), on the rim, or on another die (no support drawn)."""
     tilt = float(rng.uniform(0.25, 0.75))  # 14..43 degrees
     die = make_die(rng, x, y, size, value, colours, tilt=tilt)
@@ -492,6 +560,7 @@ def cocked_die(rng: np.random.Generator, x: float, y: float, size: float, value:
 
 
 # ---------------------------------------------------------------- the board
+
 
 @dataclass
 class BoardStyle:
@@ -520,9 +589,19 @@ def random_board_style(rng: np.random.Generator, dice_pool: list[int] | None = N
     while abs(sum(table) - sum(frame)) < 150:
         table = random_colour(rng)
     pool = dice_pool if dice_pool is not None else list(range(len(DIE_COLOURS)))
-    return BoardStyle(field_kind, field, frame, str(rng.choice(["wood", "plain", "felt"])), table,
-                      random_colour(rng), random_colour(rng), (230, 235, 240), (30, 30, 40),
-                      DIE_COLOURS[int(rng.choice(pool))], float(rng.uniform(14, 19)))
+    return BoardStyle(
+        field_kind,
+        field,
+        frame,
+        str(rng.choice(["wood", "plain", "felt"])),
+        table,
+        random_colour(rng),
+        random_colour(rng),
+        (230, 235, 240),
+        (30, 30, 40),
+        DIE_COLOURS[int(rng.choice(pool))],
+        float(rng.uniform(14, 19)),
+    )
 
 
 def board_camera(rng: np.random.Generator, size: tuple[int, int] = (1280, 720)) -> Camera:
@@ -550,8 +629,9 @@ def board_texture(rng: np.random.Generator, style: BoardStyle, res: float) -> tu
         b = w2t @ np.array([x1, y1, 1.0])
         return int(min(a[0], b[0])), int(min(a[1], b[1])), int(max(a[0], b[0])), int(max(a[1], b[1]))
 
-    fx0, fy0, fx1, fy1 = rect(-BOARD_W / 2 - FRAME_W, -BOARD_H / 2 - FRAME_W, BOARD_W / 2 + FRAME_W,
-                              BOARD_H / 2 + FRAME_W)
+    fx0, fy0, fx1, fy1 = rect(
+        -BOARD_W / 2 - FRAME_W, -BOARD_H / 2 - FRAME_W, BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
+    )
     tex[fy0:fy1, fx0:fx1] = surface_texture(rng, "wood", fy1 - fy0, fx1 - fx0, style.frame)
     for sign in (-1, 1):
         x0 = BAR_W / 2 if sign > 0 else -BOARD_W / 2
@@ -585,18 +665,28 @@ class ThrowSpec:
     thrower: str  # bottom | top
 
 
-def board_scene(rng: np.random.Generator, style: BoardStyle, cam: Camera, spec: ThrowSpec,
-                dice_override: list[Die3D] | None = None, checkers_override: list[Checker3D] | None = None,
-                background: Image | None = None, camera_effects: bool = True) -> tuple[Scene, list[Die3D],
-                                                                                      list[Checker3D]]:
+def board_scene(
+    rng: np.random.Generator,
+    style: BoardStyle,
+    cam: Camera,
+    spec: ThrowSpec,
+    dice_override: list[Die3D] | None = None,
+    checkers_override: list[Checker3D] | None = None,
+    background: Image | None = None,
+    camera_effects: bool = True,
+) -> tuple[Scene, list[Die3D], list[Checker3D]]:
     """A whole board with checkers and two thrown dice, as the referee camera sees it."""
     w, h = cam.size
     light = random_light(rng)
     if background is None:
         tex, w2t = board_texture(rng, style, 1.3)
         hom = cam.plane_homography() @ np.linalg.inv(w2t)
-        canvas = np.asarray(cv2.warpPerspective(tex.astype(np.float32), hom, (w, h), flags=cv2.INTER_LINEAR,
-                                                borderMode=cv2.BORDER_REFLECT), dtype=np.float32)
+        canvas = np.asarray(
+            cv2.warpPerspective(
+                tex.astype(np.float32), hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+            ),
+            dtype=np.float32,
+        )
     else:
         canvas = background.astype(np.float32)
     s = style.die_size
@@ -632,7 +722,8 @@ def board_scene(rng: np.random.Generator, style: BoardStyle, cam: Camera, spec: 
                     x = right * rng.uniform(BOARD_W / 2 + FRAME_W + s, BOARD_W / 2 + FRAME_W + 60)
                     y = rng.uniform(-BOARD_H / 3, BOARD_H / 3)
                 if all((x - d.centre[0]) ** 2 + (y - d.centre[1]) ** 2 > (2.2 * s) ** 2 for d in dice) and all(
-                        (x - c.centre[0]) ** 2 + (y - c.centre[1]) ** 2 > (c.radius + s * 1.2) ** 2 for c in checkers):
+                    (x - c.centre[0]) ** 2 + (y - c.centre[1]) ** 2 > (c.radius + s * 1.2) ** 2 for c in checkers
+                ):
                     break
             value = int(rng.integers(1, 7))
             if spec.kind == "cocked" and i == 0:
@@ -644,8 +735,13 @@ def board_scene(rng: np.random.Generator, style: BoardStyle, cam: Camera, spec: 
             else:
                 die = make_die(rng, x, y, s, value, style.dice, pip_radius=0.09, style=0)
             dice.append(die)
-    draw_shadows(canvas, cam, [d.corners() for d in dice] + [np.vstack([c.outline(0), c.outline(c.height)])
-                                                                 for c in checkers], light, 0.3)
+    draw_shadows(
+        canvas,
+        cam,
+        [d.corners() for d in dice] + [np.vstack([c.outline(0), c.outline(c.height)]) for c in checkers],
+        light,
+        0.3,
+    )
     order: list[tuple[float, object]] = [(float(np.linalg.norm(d.centre - cam.position)), d) for d in dice]
     order += [(float(np.linalg.norm(c.centre - cam.position)), c) for c in checkers]
     for _, obj in sorted(order, key=lambda t: -t[0]):
@@ -656,6 +752,11 @@ def board_scene(rng: np.random.Generator, style: BoardStyle, cam: Camera, spec: 
             draw_checker(canvas, cam, obj, light)
     image = finish(rng, canvas, strength=0.5) if camera_effects else np.clip(canvas, 0, 255).astype(np.uint8)
     corners = cam.project(board_corners_world())
-    scene = Scene(image, [die_truth(cam, d) for d in dice], corners, (BOARD_W, BOARD_H),
-                  {"kind": spec.kind, "thrower": spec.thrower})
+    scene = Scene(
+        image,
+        [die_truth(cam, d) for d in dice],
+        corners,
+        (BOARD_W, BOARD_H),
+        {"kind": spec.kind, "thrower": spec.thrower},
+    )
     return scene, dice, checkers

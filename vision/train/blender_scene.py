@@ -41,7 +41,12 @@ KINDS = ("valid", "cocked", "wrong_half", "off_board")
 
 # value on each local face (opposite faces sum to 7), as in vision.synth.render
 FACES: dict[int, tuple[float, float, float]] = {
-    1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0),
+    1: (0, 0, 1),
+    6: (0, 0, -1),
+    2: (1, 0, 0),
+    5: (-1, 0, 0),
+    3: (0, 1, 0),
+    4: (0, -1, 0),
 }
 PIPS: dict[int, list[tuple[float, float]]] = {
     1: [(0, 0)],
@@ -64,8 +69,6 @@ DICE = [
 ]
 
 
-
-
 def training_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tuple[float, float, float], float]:
     """Dice for training scenes: random body and pip colours, never the held-out presets above (the held-out
     set keeps its dice apart from training, as the OpenCV renderer's held-out set does)."""
@@ -80,8 +83,16 @@ def training_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tu
 
 # ---------------------------------------------------------------- materials
 
-def material(name: str, colour: tuple[float, float, float], roughness: float = 0.5, kind: str = "plain",
-             rng: random.Random | None = None, transmission: float = 0.0, specular: float = 0.5) -> bpy.types.Material:
+
+def material(
+    name: str,
+    colour: tuple[float, float, float],
+    roughness: float = 0.5,
+    kind: str = "plain",
+    rng: random.Random | None = None,
+    transmission: float = 0.0,
+    specular: float = 0.5,
+) -> bpy.types.Material:
     """A principled material; ``kind`` adds a procedural texture: wood grain, felt fuzz or leather grain."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
@@ -103,8 +114,9 @@ def material(name: str, colour: tuple[float, float, float], roughness: float = 0
     ramp.color_ramp.elements[1].color = (*colour, 1.0)
     if kind == "wood":
         mapping = nodes.new("ShaderNodeMapping")
-        mapping.inputs["Scale"].default_value = (1.0, r.uniform(6, 14), 1.0) if r.random() < 0.5 else \
-            (r.uniform(6, 14), 1.0, 1.0)
+        mapping.inputs["Scale"].default_value = (
+            (1.0, r.uniform(6, 14), 1.0) if r.random() < 0.5 else (r.uniform(6, 14), 1.0, 1.0)
+        )
         mapping.inputs["Rotation"].default_value = (0, 0, r.uniform(-0.05, 0.05))
         wave = nodes.new("ShaderNodeTexWave")
         wave.wave_type = "BANDS"
@@ -135,10 +147,12 @@ def random_colour(rng: random.Random, light: bool | None = None) -> tuple[float,
     h, s = rng.random(), rng.uniform(0.2, 0.8)
     v = rng.uniform(0.45, 0.8) if light else rng.uniform(0.05, 0.35) if light is False else rng.uniform(0.05, 0.9)
     import colorsys
+
     return colorsys.hsv_to_rgb(h, s, v)
 
 
 # ---------------------------------------------------------------- geometry
+
 
 def linked(name: str, data: bpy.types.ID, mat: bpy.types.Material | None = None) -> bpy.types.Object:
     """A new object in the scene from mesh (or light, camera) data, with its material."""
@@ -156,15 +170,32 @@ def bevel(obj: bpy.types.Object, width_mm: float, segments: int) -> None:
     mod.segments = segments
 
 
-def box(name: str, x0: float, y0: float, z0: float, x1: float, y1: float, z1: float,
-        mat: bpy.types.Material, rounding: float = 0.0) -> bpy.types.Object:
+def box(
+    name: str,
+    x0: float,
+    y0: float,
+    z0: float,
+    x1: float,
+    y1: float,
+    z1: float,
+    mat: bpy.types.Material,
+    rounding: float = 0.0,
+) -> bpy.types.Object:
     """An axis-aligned box from two corners in millimetres, its edges rounded by ``rounding`` mm."""
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
     bmesh.ops.create_cube(bm, size=1.0)
     for v in bm.verts:
-        v.co = Vector(((x0 + x1) / 2 + v.co.x * (x1 - x0), (y0 + y1) / 2 + v.co.y * (y1 - y0),
-                       (z0 + z1) / 2 + v.co.z * (z1 - z0))) * MM
+        v.co = (
+            Vector(
+                (
+                    (x0 + x1) / 2 + v.co.x * (x1 - x0),
+                    (y0 + y1) / 2 + v.co.y * (y1 - y0),
+                    (z0 + z1) / 2 + v.co.z * (z1 - z0),
+                )
+            )
+            * MM
+        )
     bm.to_mesh(mesh)
     bm.free()
     obj = linked(name, mesh, mat)
@@ -173,12 +204,12 @@ def box(name: str, x0: float, y0: float, z0: float, x1: float, y1: float, z1: fl
     return obj
 
 
-def cylinder(name: str, x: float, y: float, z0: float, radius: float, height: float,
-             mat: bpy.types.Material) -> bpy.types.Object:
+def cylinder(
+    name: str, x: float, y: float, z0: float, radius: float, height: float, mat: bpy.types.Material
+) -> bpy.types.Object:
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
-    bmesh.ops.create_cone(bm, cap_ends=True, segments=48, radius1=radius * MM, radius2=radius * MM,
-                          depth=height * MM)
+    bmesh.ops.create_cone(bm, cap_ends=True, segments=48, radius1=radius * MM, radius2=radius * MM, depth=height * MM)
     bmesh.ops.translate(bm, verts=bm.verts, vec=Vector((x, y, z0 + height / 2)) * MM)
     bm.to_mesh(mesh)
     bm.free()
@@ -195,8 +226,9 @@ def triangle(name: str, pts: list[tuple[float, float]], z: float, mat: bpy.types
     return linked(name, mesh, mat)
 
 
-def make_die(name: str, size: float, body: bpy.types.Material, pip: bpy.types.Material,
-             pip_radius: float) -> tuple[bpy.types.Object, bpy.types.Object]:
+def make_die(
+    name: str, size: float, body: bpy.types.Material, pip: bpy.types.Material, pip_radius: float
+) -> tuple[bpy.types.Object, bpy.types.Object]:
     """A die centred on its origin, value 1 up: a bevelled cube and, as a child, its painted pips."""
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
@@ -220,8 +252,15 @@ def make_die(name: str, size: float, body: bpy.types.Material, pip: bpy.types.Ma
         rot = Matrix((t1, t2, n)).transposed().to_4x4()  # disc axis (z) along the face normal
         for u, v in PIPS[value]:
             centre = n * (size / 2 - depth / 2 + 0.05) + t1 * (u * spacing) + t2 * (v * spacing)
-            geom = bmesh.ops.create_cone(bm, cap_ends=True, segments=20, radius1=pip_radius * size * MM,
-                                         radius2=pip_radius * size * MM, depth=depth * MM, matrix=rot)
+            geom = bmesh.ops.create_cone(
+                bm,
+                cap_ends=True,
+                segments=20,
+                radius1=pip_radius * size * MM,
+                radius2=pip_radius * size * MM,
+                depth=depth * MM,
+                matrix=rot,
+            )
             bmesh.ops.translate(bm, verts=geom["verts"], vec=centre * MM)
     bm.to_mesh(pmesh)
     bm.free()
@@ -242,6 +281,7 @@ def value_rotation(value: int) -> Matrix:
 
 
 # ---------------------------------------------------------------- the scene
+
 
 @dataclass
 class PlacedDie:
@@ -351,8 +391,12 @@ class Throw:
             else:
                 h = self.frame_h
                 wall = r.choice(("top", "bottom", "end", "bar"))
-                psi = {"top": math.pi / 2, "bottom": -math.pi / 2, "end": 0.0 if self.right > 0 else math.pi,
-                       "bar": math.pi if self.right > 0 else 0.0}[wall]
+                psi = {
+                    "top": math.pi / 2,
+                    "bottom": -math.pi / 2,
+                    "end": 0.0 if self.right > 0 else math.pi,
+                    "bar": math.pi if self.right > 0 else 0.0,
+                }[wall]
             if h > 0.97 * s * math.sin(math.radians(40)):  # too high to rest on its rim: the edge leans on the wall
                 g = s * math.cos(a)
             else:
@@ -363,8 +407,13 @@ class Throw:
                 # the wall's inner face lies g beyond the pivot edge along u
                 along = r.uniform(-1, 1)
                 if wall in ("top", "bottom"):
-                    wall_pos = Vector((self.right * r.uniform(BAR_W / 2 + s, BOARD_W / 2 - s),
-                                       (BOARD_H / 2) * (1 if wall == "top" else -1), 0))
+                    wall_pos = Vector(
+                        (
+                            self.right * r.uniform(BAR_W / 2 + s, BOARD_W / 2 - s),
+                            (BOARD_H / 2) * (1 if wall == "top" else -1),
+                            0,
+                        )
+                    )
                 else:
                     wall_x = BOARD_W / 2 if wall == "end" else BAR_W / 2
                     wall_pos = Vector((self.right * wall_x, along * (BOARD_H / 2 - s), 0))
@@ -375,11 +424,17 @@ class Throw:
             checker_xy = pivot + u * (g + self.checker_r)
             if support == "checker":
                 cx, cy = checker_xy.x, checker_xy.y
-                if not (BAR_W / 2 + self.checker_r < self.right * cx < BOARD_W / 2 - self.checker_r
-                        and abs(cy) < BOARD_H / 2 - self.checker_r):
+                if not (
+                    BAR_W / 2 + self.checker_r < self.right * cx < BOARD_W / 2 - self.checker_r
+                    and abs(cy) < BOARD_H / 2 - self.checker_r
+                ):
                     continue
-                others = [c for c in self.checkers if math.hypot(c[0] - cx, c[1] - cy) > 2 * self.checker_r
-                          and math.hypot(c[0] - x, c[1] - y) > self.checker_r + s]
+                others = [
+                    c
+                    for c in self.checkers
+                    if math.hypot(c[0] - cx, c[1] - cy) > 2 * self.checker_r
+                    and math.hypot(c[0] - x, c[1] - y) > self.checker_r + s
+                ]
                 self.checkers = others + [(cx, cy, r.randrange(2))]
             if self.free(x, y, s, checkers=False):
                 break
@@ -427,8 +482,12 @@ class Throw:
                     base = BOARD_H / 2 if top else -BOARD_H / 2
                     tip = base - length if top else base + length
                     mat = pa if (i + int(top)) % 2 else pb
-                    triangle(f"point_{side}_{i}_{top}", [(px + 0.5, base), (px + POINT_W - 0.5, base),
-                                                         (px + POINT_W / 2, tip)], 0.15, mat)
+                    triangle(
+                        f"point_{side}_{i}_{top}",
+                        [(px + 0.5, base), (px + POINT_W - 0.5, base), (px + POINT_W / 2, tip)],
+                        0.15,
+                        mat,
+                    )
         for k, (x, y, colour) in enumerate(self.checkers):
             cylinder(f"checker_{k}", x, y, 0.0, self.checker_r, self.checker_h, checker_mats[colour])
         # dice
@@ -513,8 +572,7 @@ def project(scene: bpy.types.Scene, cam: bpy.types.Object, p: Vector) -> tuple[f
     return (v.x * SIZE[0], (1.0 - v.y) * SIZE[1])
 
 
-def die_truth(scene: bpy.types.Scene, cam: bpy.types.Object, die: bpy.types.Object,
-              d: PlacedDie) -> dict[str, object]:
+def die_truth(scene: bpy.types.Scene, cam: bpy.types.Object, die: bpy.types.Object, d: PlacedDie) -> dict[str, object]:
     depsgraph = bpy.context.evaluated_depsgraph_get()
     ev = die.evaluated_get(depsgraph)
     mesh = ev.to_mesh()
@@ -525,11 +583,16 @@ def die_truth(scene: bpy.types.Scene, cam: bpy.types.Object, die: bpy.types.Obje
     s = d.size
     up_value, up_normal = max(((v, rot @ Vector(n)) for v, n in FACES.items()), key=lambda t: t[1].z)
     top = die.matrix_world @ (Vector(FACES[up_value]) * (s / 2 * MM))
-    return {"value": up_value, "box": [math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)),
-                                       math.ceil(max(ys))],
-            "top_centre": [round(c, 1) for c in project(scene, cam, top)], "cocked": d.cocked,
-            "tilt_deg": round(d.tilt_deg, 1), "zone": d.zone, "size_mm": round(s, 2),
-            "world_mm": [round(d.x, 1), round(d.y, 1)]}
+    return {
+        "value": up_value,
+        "box": [math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys))],
+        "top_centre": [round(c, 1) for c in project(scene, cam, top)],
+        "cocked": d.cocked,
+        "tilt_deg": round(d.tilt_deg, 1),
+        "zone": d.zone,
+        "size_mm": round(s, 2),
+        "world_mm": [round(d.x, 1), round(d.y, 1)],
+    }
 
 
 def box_of(truth: dict[str, object]) -> list[int]:
@@ -542,8 +605,9 @@ def patch_regions(boxes: list[list[int]], die_px: float) -> list[tuple[int, int,
     """Pixel regions round the dice (their shadows and the light they bounce included), merged when they
     overlap."""
     grow = int(2.5 * die_px) + 8
-    regions = [[max(0, b[0] - grow), max(0, b[1] - grow), min(SIZE[0], b[2] + grow), min(SIZE[1], b[3] + grow)]
-               for b in boxes]
+    regions = [
+        [max(0, b[0] - grow), max(0, b[1] - grow), min(SIZE[0], b[2] + grow), min(SIZE[1], b[3] + grow)] for b in boxes
+    ]
     merged = True
     while merged and len(regions) > 1:
         merged = False
@@ -577,8 +641,9 @@ def setup_render(samples: int, seed: int) -> None:
     scene.view_settings.exposure = random.Random(seed).uniform(-0.7, -0.1)
 
 
-def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_run: bool = False,
-                 train: bool = False) -> None:
+def render_scene(
+    out: Path, name: str, kind: str, seed: int, samples: int, dry_run: bool = False, train: bool = False
+) -> None:
     """Build, render and write one scene; ``dry_run`` writes only its truth (NAME.json), rendering nothing.
     ``train``: a training scene (random dice colours), rendered only round the dice (``render_patches``)."""
     t0 = time.time()
@@ -591,18 +656,33 @@ def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_r
     setup_render(samples, seed)
     truth = [die_truth(scene, cam, dice[2 * i], d) for i, d in enumerate(throw.dice)]
     ox, oy = BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
-    corners = [project(scene, cam, Vector((x, y, throw.frame_h)) * MM)
-               for x, y in ((-ox, oy), (ox, oy), (ox, -oy), (-ox, -oy))]
-    inner = [project(scene, cam, Vector((x, y, 0)) * MM) for x, y in
-             ((-BOARD_W / 2, BOARD_H / 2), (BOARD_W / 2, BOARD_H / 2), (BOARD_W / 2, -BOARD_H / 2),
-              (-BOARD_W / 2, -BOARD_H / 2))]
+    corners = [
+        project(scene, cam, Vector((x, y, throw.frame_h)) * MM) for x, y in ((-ox, oy), (ox, oy), (ox, -oy), (-ox, -oy))
+    ]
+    inner = [
+        project(scene, cam, Vector((x, y, 0)) * MM)
+        for x, y in (
+            (-BOARD_W / 2, BOARD_H / 2),
+            (BOARD_W / 2, BOARD_H / 2),
+            (BOARD_W / 2, -BOARD_H / 2),
+            (-BOARD_W / 2, -BOARD_H / 2),
+        )
+    ]
     meta = {
-        "name": name, "seed": seed, "kind": kind, "thrower": throw.thrower,
-        "values": [t["value"] for t in truth], "dice": truth,
+        "name": name,
+        "seed": seed,
+        "kind": kind,
+        "thrower": throw.thrower,
+        "values": [t["value"] for t in truth],
+        "dice": truth,
         "corners": [[round(x, 1), round(y, 1)] for x, y in corners],
         "playing_corners": [[round(x, 1), round(y, 1)] for x, y in inner],
-        "image_size": list(SIZE), "dice_preset": throw.preset[0], "support": throw.support,
-        "frame_height_mm": round(throw.frame_h, 1), "samples": samples, "blender": bpy.app.version_string,
+        "image_size": list(SIZE),
+        "dice_preset": throw.preset[0],
+        "support": throw.support,
+        "frame_height_mm": round(throw.frame_h, 1),
+        "samples": samples,
+        "blender": bpy.app.version_string,
     }
     if dry_run:
         (out / f"{name}.json").write_text(json.dumps(meta, indent=1))
@@ -641,7 +721,7 @@ def render_scene(out: Path, name: str, kind: str, seed: int, samples: int, dry_r
         by0 = max(0, min(SIZE[1] - ph, round(SIZE[1] - y1)))
         for row in range(ph):
             dst = ((by0 + row) * SIZE[0] + bx0) * 4
-            pixels[dst:dst + pw * 4] = buf[row * pw * 4:(row + 1) * pw * 4]
+            pixels[dst : dst + pw * 4] = buf[row * pw * 4 : (row + 1) * pw * 4]
         bpy.data.images.remove(patch)
         patch_path.unlink()
     frame.pixels.foreach_set(pixels)
@@ -702,8 +782,15 @@ def main(argv: list[str]) -> None:
     failed = []
     for job in jobs:
         try:
-            render_scene(out, str(job["name"]), str(job["kind"]), int(job["seed"]), args.samples, args.dry_run,
-                         bool(job.get("train", False)))
+            render_scene(
+                out,
+                str(job["name"]),
+                str(job["kind"]),
+                int(job["seed"]),
+                args.samples,
+                args.dry_run,
+                bool(job.get("train", False)),
+            )
         except Exception:  # one broken scene must not lose the rest of the batch
             traceback.print_exc()
             failed.append(str(job["name"]))
@@ -713,4 +800,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else [])
+    main(sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else [])

@@ -41,9 +41,11 @@ DEFAULT_SEED = 2_000_000  # training renders below 1,000,000, the OpenCV held-ou
 TRAIN_SEED = 100_000  # Blender training scenes (``--train``)
 TRAIN_KINDS = ("valid", "cocked", "off_board", "cocked")  # the dice's poses and places that training needs
 ZONES = ("right_half", "wrong_half", "frame", "off_board")
-MISSING_BLENDER = ("blender was not found{where}. It renders this held-out set only (a development tool, "
-                   "never a test or runtime dependency): install it with `apt-get install -y blender`, or "
-                   "give its path with --blender.")
+MISSING_BLENDER = (
+    "blender was not found{where}. It renders this held-out set only (a development tool, "
+    "never a test or runtime dependency): install it with `apt-get install -y blender`, or "
+    "give its path with --blender."
+)
 
 
 class BlenderMissingError(VisionError):
@@ -79,10 +81,12 @@ def scene_names(count: int, seed: int, train: bool = False) -> list[tuple[str, s
     """(name, kind, seed) of every scene, kinds interleaved so that a part-rendered set stays balanced.
     Training scenes: ``count`` of each of TRAIN_KINDS (cocked twice), named ``train_NNNNN_KIND``."""
     if train:
-        return [(f"train_{len(TRAIN_KINDS) * i + k:05d}_{kind}", kind, seed + len(TRAIN_KINDS) * i + k)
-                for i in range(count) for k, kind in enumerate(TRAIN_KINDS)]
-    return [(f"{kind}_{i:03d}", kind, seed + len(KINDS) * i + k) for i in range(count) for k, kind in
-            enumerate(KINDS)]
+        return [
+            (f"train_{len(TRAIN_KINDS) * i + k:05d}_{kind}", kind, seed + len(TRAIN_KINDS) * i + k)
+            for i in range(count)
+            for k, kind in enumerate(TRAIN_KINDS)
+        ]
+    return [(f"{kind}_{i:03d}", kind, seed + len(KINDS) * i + k) for i in range(count) for k, kind in enumerate(KINDS)]
 
 
 def is_complete(out: Path, name: str, train: bool = False) -> bool:
@@ -130,8 +134,14 @@ def _die(raw: object, where: str) -> DieTruth:
     zone = raw.get("zone")
     if zone not in ZONES:
         raise VisionError(f"{where}: a die's zone must be one of {', '.join(ZONES)}, got {zone!r}")
-    return DieTruth(value, (b[0], b[1], b[2], b[3]), _pair(raw.get("top_centre"), f"{where}: top_centre"),
-                    bool(raw.get("cocked", False)), str(zone), _number(raw.get("tilt_deg", 0.0), f"{where}: tilt"))
+    return DieTruth(
+        value,
+        (b[0], b[1], b[2], b[3]),
+        _pair(raw.get("top_centre"), f"{where}: top_centre"),
+        bool(raw.get("cocked", False)),
+        str(zone),
+        _number(raw.get("tilt_deg", 0.0), f"{where}: tilt"),
+    )
 
 
 def load_scene(json_path: Path | str) -> BlenderScene:
@@ -196,9 +206,17 @@ def load_training_patches(json_path: Path | str) -> list[TrainingPatch]:
             raise VisionError(f"{path}: a patch must be [x0, y0, x1, y1], got {region!r}")
         x0, y0, x1, y1 = (int(_number(v, f"{path}: patch")) for v in region)
         inside = tuple(
-            DieTruth(d.value, (d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0),
-                     (d.top_centre[0] - x0, d.top_centre[1] - y0), d.cocked, d.zone, d.tilt_deg)
-            for d in dice if d.box[0] >= x0 and d.box[1] >= y0 and d.box[2] <= x1 and d.box[3] <= y1)
+            DieTruth(
+                d.value,
+                (d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0),
+                (d.top_centre[0] - x0, d.top_centre[1] - y0),
+                d.cocked,
+                d.zone,
+                d.tilt_deg,
+            )
+            for d in dice
+            if d.box[0] >= x0 and d.box[1] >= y0 and d.box[2] <= x1 and d.box[3] <= y1
+        )
         image, empty = path.with_name(f"{path.stem}_p{k}.png"), path.with_name(f"{path.stem}_p{k}_empty.png")
         if inside and image.is_file() and empty.is_file():
             out.append(TrainingPatch(image, empty, inside))
@@ -213,8 +231,7 @@ def load_set(folder: Path | str) -> list[BlenderScene]:
     return [load_scene(p) for p in sorted(root.glob("*.json"))]
 
 
-def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | None = None,
-           train: bool = False) -> int:
+def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | None = None, train: bool = False) -> int:
     """Render the missing scenes; returns how many were rendered."""
     exe = find_blender(blender)
     out.mkdir(parents=True, exist_ok=True)
@@ -228,8 +245,24 @@ def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | No
         json.dump(todo, f)
         jobs = f.name
     env = dict(os.environ, LP_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    command = [exe, "-b", "--factory-startup", "--python-exit-code", "1", "-t", "1", "-P", str(SCENE_SCRIPT),
-               "--", "--out", str(out), "--jobs", jobs, "--samples", str(samples)]
+    command = [
+        exe,
+        "-b",
+        "--factory-startup",
+        "--python-exit-code",
+        "1",
+        "-t",
+        "1",
+        "-P",
+        str(SCENE_SCRIPT),
+        "--",
+        "--out",
+        str(out),
+        "--jobs",
+        jobs,
+        "--samples",
+        str(samples),
+    ]
     t0 = time.perf_counter()
     tail: deque[str] = deque(maxlen=15)
     try:
@@ -253,14 +286,21 @@ def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | No
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.train.blender_set", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m vision.train.blender_set",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--count", type=int, default=30, help="scenes of each kind (default 30)")
-    ap.add_argument("--seed", type=int, default=None,
-                    help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train)")
-    ap.add_argument("--train", action="store_true",
-                    help="training scenes instead: random dice colours, only the patches round the dice rendered")
+    ap.add_argument(
+        "--seed", type=int, default=None, help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train)"
+    )
+    ap.add_argument(
+        "--train",
+        action="store_true",
+        help="training scenes instead: random dice colours, only the patches round the dice rendered",
+    )
     ap.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (default 8)")
     ap.add_argument("--blender", help="the blender executable (default: blender on PATH)")
     args = ap.parse_args(argv)

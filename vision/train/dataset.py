@@ -31,9 +31,15 @@ class Target:
     label: int
 
 
-def label_proposals(image: NDArray[np.uint8], targets: list[Target], die_px: float | None,
-                    rng: np.random.Generator, neg_keep: float = 1.0,
-                    jitter: int = 2, reference: NDArray[np.uint8] | None = None) -> list[tuple[NDArray[np.uint8], int]]:
+def label_proposals(
+    image: NDArray[np.uint8],
+    targets: list[Target],
+    die_px: float | None,
+    rng: np.random.Generator,
+    neg_keep: float = 1.0,
+    jitter: int = 2,
+    reference: NDArray[np.uint8] | None = None,
+) -> list[tuple[NDArray[np.uint8], int]]:
     out: list[tuple[NDArray[np.uint8], int]] = []
     for p in propose(image, die_px, None, reference):
         cx, cy = p.centre
@@ -97,8 +103,14 @@ def blender_crops(folders: list[Path], rng: np.random.Generator) -> tuple[NDArra
                     continue
                 image, empty = np.asarray(raw, np.uint8), np.asarray(raw_empty, np.uint8)
                 noisy = np.clip(image + rng.normal(0, rng.uniform(0, 4), image.shape), 0, 255).astype(np.uint8)
-                targets = [Target(d.top_centre, float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])),
-                                  CLASS_COCKED if d.cocked else d.value - 1) for d in patch.dice]
+                targets = [
+                    Target(
+                        d.top_centre,
+                        float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])),
+                        CLASS_COCKED if d.cocked else d.value - 1,
+                    )
+                    for d in patch.dice
+                ]
                 die_px = float(np.median([t.size for t in targets]))
                 crops += label_proposals(noisy, targets, die_px, rng, neg_keep=0.5, jitter=2, reference=empty)
                 crops += label_proposals(noisy, targets, die_px, rng, neg_keep=0.3, jitter=0)
@@ -141,8 +153,11 @@ def real_photo(path: str) -> tuple[NDArray[np.uint8], list[Target]] | None:
     targets = [Target((xc * w, yc * h), 0.0, c) for c, xc, yc, _, _ in label_rows(path)]
     # the die size is not labelled; the proposer's median die-sized blob is a good stand-in
     props = propose(image)
-    sizes = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in props
-             if any(p.box[0] <= t.centre[0] <= p.box[2] and p.box[1] <= t.centre[1] <= p.box[3] for t in targets)]
+    sizes = [
+        max(p.box[2] - p.box[0], p.box[3] - p.box[1])
+        for p in props
+        if any(p.box[0] <= t.centre[0] <= p.box[2] and p.box[1] <= t.centre[1] <= p.box[3] for t in targets)
+    ]
     size = float(np.median(sizes)) if sizes else 50.0
     for t in targets:
         t.size = size

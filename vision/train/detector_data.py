@@ -53,7 +53,7 @@ def targets(dice: list[Die]) -> NDArray[np.float32]:
     for d in dice:
         cx, cy = d.x / STRIDE, d.y / STRIDE
         sigma = max(0.6, d.side / STRIDE / 4)
-        t[0] = np.maximum(t[0], np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sigma ** 2)))
+        t[0] = np.maximum(t[0], np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sigma**2)))
         ci, cj = int(np.floor(cy)), int(np.floor(cx))
         if 0 <= ci < CELLS and 0 <= cj < CELLS:
             t[0, ci, cj] = 1.0
@@ -94,8 +94,14 @@ def camera(rng: np.random.Generator, image: Image) -> Image:
     return np.asarray(out, np.uint8)
 
 
-def patches(rng: np.random.Generator, image: Image, dice: list[Die], n: int,
-            scale_to: tuple[float, float] = SIZE_RANGE, empty_share: float = 0.25) -> list[tuple[Image, list[Die]]]:
+def patches(
+    rng: np.random.Generator,
+    image: Image,
+    dice: list[Die],
+    n: int,
+    scale_to: tuple[float, float] = SIZE_RANGE,
+    empty_share: float = 0.25,
+) -> list[tuple[Image, list[Die]]]:
     """``n`` patches of ``image``, scaled so its dice measure a random size in ``scale_to``; most patches hold a
     die, ``empty_share`` of them lie anywhere (surfaces, checkers, clutter, board points)."""
     out = []
@@ -120,21 +126,33 @@ def patches(rng: np.random.Generator, image: Image, dice: list[Die], n: int,
         else:
             x0, y0 = int(rng.integers(0, w - PATCH + 1)), int(rng.integers(0, h - PATCH + 1))
         x0, y0 = min(max(x0, 0), w - PATCH), min(max(y0, 0), h - PATCH)
-        crop = small[y0:y0 + PATCH, x0:x0 + PATCH]
-        inside = [Die(d.x * s - x0, d.y * s - y0, d.side * s, d.value, d.cocked) for d in dice
-                  if -0.3 * d.side * s < d.x * s - x0 < PATCH + 0.3 * d.side * s
-                  and -0.3 * d.side * s < d.y * s - y0 < PATCH + 0.3 * d.side * s]
+        crop = small[y0 : y0 + PATCH, x0 : x0 + PATCH]
+        inside = [
+            Die(d.x * s - x0, d.y * s - y0, d.side * s, d.value, d.cocked)
+            for d in dice
+            if -0.3 * d.side * s < d.x * s - x0 < PATCH + 0.3 * d.side * s
+            and -0.3 * d.side * s < d.y * s - y0 < PATCH + 0.3 * d.side * s
+        ]
         out.append((np.ascontiguousarray(crop), inside))
     return out
 
 
 # ---------------------------------------------------------------- the doubling cube
 
-def draw_cube(rng: np.random.Generator, canvas: NDArray[np.float32], cam: render.Camera, x: float, y: float,
-              size: float, light: render.Vec) -> None:
+
+def draw_cube(
+    rng: np.random.Generator,
+    canvas: NDArray[np.float32],
+    cam: render.Camera,
+    x: float,
+    y: float,
+    size: float,
+    light: render.Vec,
+) -> None:
     """A doubling cube (numerals 2..64 on its faces) standing on the table at x, y (mm): never a die."""
-    die = render.make_die(rng, x, y, size, int(rng.integers(1, 7)), (render.random_colour(rng),
-                                                                      render.random_colour(rng)))
+    die = render.make_die(
+        rng, x, y, size, int(rng.integers(1, 7)), (render.random_colour(rng), render.random_colour(rng))
+    )
     body = render.random_colour(rng, light=bool(rng.random() < 0.6))
     ink = tuple(int(255 - c) for c in body) if rng.random() < 0.5 else render.random_colour(rng)
     numerals = ["2", "4", "8", "16", "32", "64"]
@@ -147,10 +165,22 @@ def draw_cube(rng: np.random.Generator, canvas: NDArray[np.float32], cam: render
         text = numerals[k]
         scale = 2.2 if len(text) == 1 else 1.6
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 5)
-        cv2.putText(tex, text, ((96 - tw) // 2, (96 + th) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                    (int(ink[0]), int(ink[1]), int(ink[2])), 5, cv2.LINE_AA)
-        tex = cv2.warpAffine(tex, cv2.getRotationMatrix2D((48, 48), float(rng.choice([0, 90, 180, 270])), 1),
-                             (96, 96), borderMode=cv2.BORDER_REPLICATE)
+        cv2.putText(
+            tex,
+            text,
+            ((96 - tw) // 2, (96 + th) // 2),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            (int(ink[0]), int(ink[1]), int(ink[2])),
+            5,
+            cv2.LINE_AA,
+        )
+        tex = cv2.warpAffine(
+            tex,
+            cv2.getRotationMatrix2D((48, 48), float(rng.choice([0, 90, 180, 270])), 1),
+            (96, 96),
+            borderMode=cv2.BORDER_REPLICATE,
+        )
         mask = np.full((96, 96), 255, np.uint8)
         shade = 0.55 + 0.45 * max(0.0, float(np.dot(normal, light)))
         render.warp_quad(canvas, np.asarray(tex, np.uint8), mask, cam.project(quad), shade)
@@ -158,15 +188,19 @@ def draw_cube(rng: np.random.Generator, canvas: NDArray[np.float32], cam: render
 
 # ---------------------------------------------------------------- rendered scenes
 
+
 def table_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
     scene = render.table_scene(rng, size=(640, 480), dice_pool=TRAIN_DICE, cocked_rate=0.25)
-    dice = [Die(d.top_centre[0], d.top_centre[1], float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])),
-                d.value, d.cocked) for d in scene.dice]
+    dice = [
+        Die(d.top_centre[0], d.top_centre[1], float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])), d.value, d.cocked)
+        for d in scene.dice
+    ]
     return patches(rng, scene.image, dice, n)
 
 
-def board_with_cube(rng: np.random.Generator, style: render.BoardStyle, cam: render.Camera, spec: render.ThrowSpec,
-                    cube_share: float) -> tuple[Image, render.Scene, list[render.Die3D], tuple[float, float] | None]:
+def board_with_cube(
+    rng: np.random.Generator, style: render.BoardStyle, cam: render.Camera, spec: render.ThrowSpec, cube_share: float
+) -> tuple[Image, render.Scene, list[render.Die3D], tuple[float, float] | None]:
     """A rendered board throw, with a doubling cube on the board ``cube_share`` of the time; the cube's image
     position (None without one)."""
     scene, dice3d, _ = render.board_scene(rng, style, cam, spec, camera_effects=False)
@@ -205,19 +239,24 @@ def board_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Di
 def cube_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
     """Desk scenes with a doubling cube and no flat die near it: patches centred on the cube."""
     w, h = 640, 480
-    cam = render.Camera(np.array([rng.uniform(-30, 30), -rng.uniform(0, 150), rng.uniform(250, 450)]),
-                        np.zeros(3), float(rng.uniform(0.7, 1.1)) * w, (w, h))
-    tex = render.surface_texture(rng, str(rng.choice(["wood", "felt", "leather", "plain"])), h, w,
-                                 render.random_colour(rng)).astype(np.float32)
+    cam = render.Camera(
+        np.array([rng.uniform(-30, 30), -rng.uniform(0, 150), rng.uniform(250, 450)]),
+        np.zeros(3),
+        float(rng.uniform(0.7, 1.1)) * w,
+        (w, h),
+    )
+    tex = render.surface_texture(
+        rng, str(rng.choice(["wood", "felt", "leather", "plain"])), h, w, render.random_colour(rng)
+    ).astype(np.float32)
     render.draw_clutter(rng, tex)
     draw_cube(rng, tex, cam, 0.0, 0.0, float(rng.uniform(18, 28)), render.random_light(rng))
     image = render.finish(rng, tex)
     cx, cy = cam.project(np.array([[0.0, 0.0, 10.0]]))[0]
-    return patches(rng, image, [Die(float(cx), float(cy), 40.0, 1, False)], n, empty_share=0.0,
-                   scale_to=(20.0, 60.0))
+    return patches(rng, image, [Die(float(cx), float(cy), 40.0, 1, False)], n, empty_share=0.0, scale_to=(20.0, 60.0))
 
 
 # ---------------------------------------------------------------- real photos
+
 
 def real_scene(path: str, set_name: str) -> tuple[Image, list[Die]] | None:
     """One labelled real photo: webcam labels box the pip pattern (the die is about 1.3 times it), tray
@@ -256,14 +295,15 @@ def cut_crops(scenes: list[tuple[Image, list[Die]]]) -> list[tuple[Image, int]]:
             r = int(0.58 * d.side)
             x0, y0 = int(d.x) - r, int(d.y) - r
             if x0 >= 0 and y0 >= 0 and x0 + 2 * r <= image.shape[1] and y0 + 2 * r <= image.shape[0]:
-                out.append((image[y0:y0 + 2 * r, x0:x0 + 2 * r].copy(), d.value))
+                out.append((image[y0 : y0 + 2 * r, x0 : x0 + 2 * r].copy(), d.value))
     return out
 
 
 def pasted_patch(rng: np.random.Generator, crops: list[tuple[Image, int]]) -> tuple[Image, list[Die]]:
     """1-3 real die crops pasted with soft edges onto a rendered surface (and sometimes a cube beside them)."""
-    surf = render.surface_texture(rng, str(rng.choice(["wood", "felt", "leather", "plain"])), PATCH, PATCH,
-                                  render.random_colour(rng)).astype(np.float32)
+    surf = render.surface_texture(
+        rng, str(rng.choice(["wood", "felt", "leather", "plain"])), PATCH, PATCH, render.random_colour(rng)
+    ).astype(np.float32)
     dice: list[Die] = []
     for _ in range(int(rng.integers(1, 4))):
         crop, value = crops[int(rng.integers(len(crops)))]
@@ -281,16 +321,18 @@ def pasted_patch(rng: np.random.Generator, crops: list[tuple[Image, int]]) -> tu
         x0, y0 = int(x - size / 2), int(y - size / 2)
         x1, y1 = min(PATCH, x0 + size), min(PATCH, y0 + size)
         roi = surf[y0:y1, x0:x1]
-        a = alpha[:y1 - y0, :x1 - x0]
-        roi[:] = roi * (1 - a) + small[:y1 - y0, :x1 - x0] * a
+        a = alpha[: y1 - y0, : x1 - x0]
+        roi[:] = roi * (1 - a) + small[: y1 - y0, : x1 - x0] * a
         dice.append(Die(float(x), float(y), side, value, False))
     return np.clip(surf, 0, 255).astype(np.uint8), dice
 
 
 # ---------------------------------------------------------------- assembling a set
 
-def rendered_set(seed: int, n_table: int, n_board: int, n_cube: int, log: object = None) -> tuple[
-        NDArray[np.uint8], NDArray[np.float32]]:
+
+def rendered_set(
+    seed: int, n_table: int, n_board: int, n_cube: int, log: object = None
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     rng = np.random.default_rng(seed)
     items: list[tuple[Image, list[Die]]] = []
     for _ in range(n_table):
@@ -302,8 +344,9 @@ def rendered_set(seed: int, n_table: int, n_board: int, n_cube: int, log: object
     return stack(rng, items)
 
 
-def real_set(seed: int, leave_out: str | None, per_photo: int = 6, pasted: int = 3000) -> tuple[
-        NDArray[np.uint8], NDArray[np.float32]]:
+def real_set(
+    seed: int, leave_out: str | None, per_photo: int = 6, pasted: int = 3000
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Patches of the real scene sets and pasted real crops, without the set ``leave_out`` (its scenes, and any
     crop cut from them)."""
     rng = np.random.default_rng(seed)
@@ -325,8 +368,9 @@ def real_set(seed: int, leave_out: str | None, per_photo: int = 6, pasted: int =
     return stack(rng, items)
 
 
-def stack(rng: np.random.Generator, items: list[tuple[Image, list[Die]]]) -> tuple[
-        NDArray[np.uint8], NDArray[np.float32]]:
+def stack(
+    rng: np.random.Generator, items: list[tuple[Image, list[Die]]]
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     if not items:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 7, CELLS, CELLS), np.float32)
     x = np.stack([camera(rng, im) for im, _ in items])

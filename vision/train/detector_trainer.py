@@ -24,8 +24,9 @@ from vision.train import detector_data as dd
 
 
 def conv(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
 
 
 class Detector(nn.Module):
@@ -51,21 +52,25 @@ def loss_fn(out: torch.Tensor, t: torch.Tensor) -> tuple[torch.Tensor, dict[str,
     heat, value, cocked, size, off, w = t[:, 0], t[:, 1], t[:, 2], t[:, 3], t[:, 4:6], t[:, 6]
     p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
     pos = (heat >= 1.0).float()
-    l_heat = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p)).sum()
+    l_heat = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p**2 * torch.log(1 - p)).sum()
     l_heat = l_heat / pos.sum().clamp(min=1.0)
     m = w > 0
     if m.any():
         logits = out[:, 1:7].permute(0, 2, 3, 1)[m]
         l_val = nn.functional.cross_entropy(logits, value[m].long(), label_smoothing=0.02)
-        l_cock = nn.functional.binary_cross_entropy_with_logits(out[:, 7][m], cocked[m],
-                                                                pos_weight=torch.tensor(3.0))
+        l_cock = nn.functional.binary_cross_entropy_with_logits(out[:, 7][m], cocked[m], pos_weight=torch.tensor(3.0))
         l_size = (out[:, 8][m] - size[m]).abs().mean()
         l_off = (out[:, 9:11].permute(0, 2, 3, 1)[m] - off.permute(0, 2, 3, 1)[m]).abs().mean()
     else:
         l_val = l_cock = l_size = l_off = out.sum() * 0
     total = l_heat + 2.0 * l_val + l_cock + 0.5 * l_size + l_off
-    return total, {"heat": l_heat.item(), "value": l_val.item(), "cocked": l_cock.item(), "size": l_size.item(),
-                   "offset": l_off.item()}
+    return total, {
+        "heat": l_heat.item(),
+        "value": l_val.item(),
+        "cocked": l_cock.item(),
+        "size": l_size.item(),
+        "offset": l_off.item(),
+    }
 
 
 def dihedral(x: torch.Tensor, t: torch.Tensor, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -87,8 +92,9 @@ def _render_part(args: tuple[int, int, int, int]) -> tuple[NDArray[np.uint8], ND
     return dd.rendered_set(*args)
 
 
-def rendered(cache: Path | None, parts: list[tuple[int, int, int, int]], workers: int,
-             log: object) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+def rendered(
+    cache: Path | None, parts: list[tuple[int, int, int, int]], workers: int, log: object
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     xs, ts = [], []
     todo = []
     for part in parts:
@@ -114,14 +120,31 @@ def export(model: nn.Module, out: Path) -> None:
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, 128, 160)
-    torch.onnx.export(model, (dummy,), str(out), dynamo=False, input_names=["image"], output_names=["dice"],
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "dice": {2: "rows", 3: "cols"}}, opset_version=13,
-                      do_constant_folding=True)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(out),
+        dynamo=False,
+        input_names=["image"],
+        output_names=["dice"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "dice": {2: "rows", 3: "cols"}},
+        opset_version=13,
+        do_constant_folding=True,
+    )
 
 
-def train(x: NDArray[np.uint8], t: NDArray[np.float32], minutes: float, batch: int, seed: int, lr: float,
-          log_path: Path | None, max_steps: int = 0, checkpoint: Path | None = None,
-          init: Path | None = None) -> Detector:
+def train(
+    x: NDArray[np.uint8],
+    t: NDArray[np.float32],
+    minutes: float,
+    batch: int,
+    seed: int,
+    lr: float,
+    log_path: Path | None,
+    max_steps: int = 0,
+    checkpoint: Path | None = None,
+    init: Path | None = None,
+) -> Detector:
     """AdamW, warm-up then cosine decay over whichever runs out first: ``max_steps`` or ``minutes`` of wall
     time (a shared machine's speed varies by a factor of ten). ``checkpoint`` keeps the weights every 200
     steps. ``init``: start from such a checkpoint (a second, shorter run at a lower rate)."""
@@ -158,8 +181,11 @@ def train(x: NDArray[np.uint8], t: NDArray[np.float32], minutes: float, batch: i
         if checkpoint is not None and step % 200 == 0:
             torch.save(model.state_dict(), checkpoint)
         if step % 50 == 0 and log:
-            log.write(f"step {step} {elapsed / 60:.1f} min lr {opt.param_groups[0]['lr']:.2e} "
-                      + " ".join(f"{k} {v:.3f}" for k, v in running.items()) + "\n")
+            log.write(
+                f"step {step} {elapsed / 60:.1f} min lr {opt.param_groups[0]['lr']:.2e} "
+                + " ".join(f"{k} {v:.3f}" for k, v in running.items())
+                + "\n"
+            )
             log.flush()
     if log:
         log.write(f"done: {step} steps, {(time.time() - start) / 60:.1f} min\n")
@@ -170,8 +196,12 @@ def train(x: NDArray[np.uint8], t: NDArray[np.float32], minutes: float, batch: i
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("models/detector.onnx"))
-    ap.add_argument("--leave-out", choices=(*dd.REAL_SETS, "none"), default="webcam_white_dice",
-                    help="the real set kept out of training whole (its figure is the one that counts)")
+    ap.add_argument(
+        "--leave-out",
+        choices=(*dd.REAL_SETS, "none"),
+        default="webcam_white_dice",
+        help="the real set kept out of training whole (its figure is the one that counts)",
+    )
     ap.add_argument("--cache", type=Path, help="keep the rendered patches here for the next run")
     ap.add_argument("--parts", type=int, default=4, help="rendered parts (each 700 desk, 120 board, 200 cube)")
     ap.add_argument("--workers", type=int, default=2)
@@ -206,12 +236,24 @@ def main(argv: list[str] | None = None) -> int:
     # real patches count twice: they are fewer and closer to what the reader meets
     x = np.concatenate([rx, real_x, real_x])
     t = np.concatenate([rt, real_t, real_t])
-    model = train(x, t, 0.2 if args.smoke else args.minutes, 4 if args.smoke else args.batch, args.seed, args.lr,
-                  args.log, max_steps=3 if args.smoke else args.steps,
-                  checkpoint=None if args.smoke else args.out.with_suffix(".pt"), init=args.init)
+    model = train(
+        x,
+        t,
+        0.2 if args.smoke else args.minutes,
+        4 if args.smoke else args.batch,
+        args.seed,
+        args.lr,
+        args.log,
+        max_steps=3 if args.smoke else args.steps,
+        checkpoint=None if args.smoke else args.out.with_suffix(".pt"),
+        init=args.init,
+    )
     export(model, args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, "
-          f"{sum(p.numel() for p in model.parameters()):,} parameters)", flush=True)
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB, "
+        f"{sum(p.numel() for p in model.parameters()):,} parameters)",
+        flush=True,
+    )
     return 0
 
 

@@ -64,14 +64,23 @@ class FinetuneConfig:
 def folded_model() -> nn.Sequential:
     """``trainer.build_model`` as exported: batch norm folded into the convolutions (the ONNX holds no
     separate batch-norm statistics), so the shipped weights load exactly and export to the same graph."""
+
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=True), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 12), nn.MaxPool2d(2),
-        *block(12, 24), nn.MaxPool2d(2),
-        *block(24, 32), *block(32, 32), nn.MaxPool2d(2),
-        *block(32, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(64, len(CLASSES)),
+        *block(3, 12),
+        nn.MaxPool2d(2),
+        *block(12, 24),
+        nn.MaxPool2d(2),
+        *block(24, 32),
+        *block(32, 32),
+        nn.MaxPool2d(2),
+        *block(32, 64),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.1),
+        nn.Linear(64, len(CLASSES)),
     )
 
 
@@ -81,8 +90,9 @@ def load_onnx(path: Path) -> nn.Sequential:
     init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     tensors = [init[name] for node in graph.node if node.op_type in ("Conv", "Gemm") for name in node.input[1:3]]
     model = folded_model()
-    params: list[torch.Tensor] = [p for m in model if isinstance(m, (nn.Conv2d, nn.Linear))
-                                  for p in (m.weight, m.bias) if p is not None]
+    params: list[torch.Tensor] = [
+        p for m in model if isinstance(m, (nn.Conv2d, nn.Linear)) for p in (m.weight, m.bias) if p is not None
+    ]
     if len(params) != len(tensors) or any(tuple(p.shape) != t.shape for p, t in zip(params, tensors)):
         raise ValueError(f"{path} does not hold the reader's architecture")
     with torch.no_grad():
@@ -102,8 +112,13 @@ def decision(pr: NDArray[np.float32]) -> int:
     return value if pr[value] >= 0.7 else -1
 
 
-def hard_examples(image: NDArray[np.uint8], targets: list[dataset.Target], die_px: float | None,
-                  reader: OnnxReader, rng: np.random.Generator) -> list[tuple[NDArray[np.uint8], int]]:
+def hard_examples(
+    image: NDArray[np.uint8],
+    targets: list[dataset.Target],
+    die_px: float | None,
+    reader: OnnxReader,
+    rng: np.random.Generator,
+) -> list[tuple[NDArray[np.uint8], int]]:
     """The crops of one image the reader gets wrong, with their true class. Besides the plain rules of
     ``dataset.label_proposals``, a proposal near a die whose box misses the die's upper-face centre (a side
     face, a piece of the die, a shadow-split half) is ``not_die``: the true die is read from its own crop."""
@@ -118,8 +133,9 @@ def hard_examples(image: NDArray[np.uint8], targets: list[dataset.Target], die_p
             label = best.label
         elif dist > 0.9:
             label = CLASS_NOT_DIE
-        elif best is not None and not (p.box[0] <= best.centre[0] <= p.box[2]
-                                       and p.box[1] <= best.centre[1] <= p.box[3]):
+        elif best is not None and not (
+            p.box[0] <= best.centre[0] <= p.box[2] and p.box[1] <= best.centre[1] <= p.box[3]
+        ):
             label = CLASS_NOT_DIE
         else:
             continue
@@ -175,8 +191,15 @@ def _rendered_part(args: tuple[int, int, int, str]) -> tuple[Crops, Crops]:
 def rendered(cfg: FinetuneConfig) -> tuple[Crops, Crops]:
     chunks = max(1, cfg.workers * 4)
     # seeds 100_000 on: apart from the training run's (seed * 1000 + chunk) and the held-out set's (1,000,000 on)
-    jobs = [(100_000 + cfg.seed * 1000 + i, cfg.table_scenes // chunks + (i < cfg.table_scenes % chunks),
-             cfg.board_scenes // chunks + (i < cfg.board_scenes % chunks), str(cfg.start)) for i in range(chunks)]
+    jobs = [
+        (
+            100_000 + cfg.seed * 1000 + i,
+            cfg.table_scenes // chunks + (i < cfg.table_scenes % chunks),
+            cfg.board_scenes // chunks + (i < cfg.board_scenes % chunks),
+            str(cfg.start),
+        )
+        for i in range(chunks)
+    ]
     if cfg.workers <= 1:
         parts = [_rendered_part(j) for j in jobs]
     else:
@@ -229,8 +252,9 @@ def selection_score(model: Path, real_paths: list[str], throws: int) -> tuple[Sc
         right[kind] = 0
         for i in range(throws):
             throw = heldout_throw(SELECTION_INDEX + i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
-            obs = reader.read(throw.image, Calibration.from_corners(throw.corners), throw.thrower,
-                              reference=throw.reference)
+            obs = reader.read(
+                throw.image, Calibration.from_corners(throw.corners), throw.thrower, reference=throw.reference
+            )
             if kind == "valid":
                 ok = obs.verdict != "void" and obs.values is not None and sorted(obs.values) == sorted(throw.values)
             else:
@@ -267,13 +291,19 @@ def run(cfg: FinetuneConfig) -> str:
     log = fit(model, x, y, opt, sched, loss_fn, cfg.epochs, cfg.batch, cfg.max_steps, rng)
     export(model, cfg.out)
     t_train = time.time() - t0 - t_data
-    lines = [f"crops: {len(xs)} rendered, {len(xr)} real from {len(tune_paths)} Train photos; hard examples "
-             f"{len(hxr)} real, {len(hxs)} rendered (classes {np.bincount(np.concatenate([hyr, hys]), minlength=8)}), "
-             f"each x{cfg.hard_weight}", f"data {t_data:.0f} s, training {t_train:.0f} s", *log,
-             f"wrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)"]
+    lines = [
+        f"crops: {len(xs)} rendered, {len(xr)} real from {len(tune_paths)} Train photos; hard examples "
+        f"{len(hxr)} real, {len(hxs)} rendered (classes {np.bincount(np.concatenate([hyr, hys]), minlength=8)}), "
+        f"each x{cfg.hard_weight}",
+        f"data {t_data:.0f} s, training {t_train:.0f} s",
+        *log,
+        f"wrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)",
+    ]
     if cfg.selection_throws or hold_paths:
         for name, path in (("start", cfg.start), ("fine-tuned", cfg.out)):
             score, right, total_right = selection_score(path, hold_paths, cfg.selection_throws)
-            lines.append(f"selection, {name}: held-out Train photos ({len(hold_paths)}) {score.summary()}; rendered "
-                         f"held-out throws right {total_right}/{len(KINDS) * cfg.selection_throws} {right}")
+            lines.append(
+                f"selection, {name}: held-out Train photos ({len(hold_paths)}) {score.summary()}; rendered "
+                f"held-out throws right {total_right}/{len(KINDS) * cfg.selection_throws} {right}"
+            )
     return "\n".join(lines)

@@ -30,8 +30,9 @@ class HeldoutThrow:
     reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
 
 
-def heldout_throw(index: int, kind: str, size: tuple[int, int] = (1280, 720),
-                  with_reference: bool = False) -> HeldoutThrow:
+def heldout_throw(
+    index: int, kind: str, size: tuple[int, int] = (1280, 720), with_reference: bool = False
+) -> HeldoutThrow:
     """One held-out throw; ``with_reference`` renders the empty board first and the dice onto it (what the
     ``watch`` path sees: the last still frame before the throw, then the settled frame)."""
     rng = np.random.default_rng(HELDOUT_SEED + index)
@@ -43,8 +44,15 @@ def heldout_throw(index: int, kind: str, size: tuple[int, int] = (1280, 720),
         assert scene.corners is not None
         return HeldoutThrow(scene.image, kind, thrower, tuple(d.value for d in scene.dice), scene.corners)
     empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower), dice_override=[])
-    scene, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower), checkers_override=[],
-                                     background=empty.image, camera_effects=False)
+    scene, _, _ = render.board_scene(
+        rng,
+        style,
+        cam,
+        render.ThrowSpec(kind, thrower),
+        checkers_override=[],
+        background=empty.image,
+        camera_effects=False,
+    )
     noisy = np.clip(scene.image + rng.normal(0, 2.0, scene.image.shape), 0, 255).astype(np.uint8)
     assert scene.corners is not None
     return HeldoutThrow(noisy, kind, thrower, tuple(d.value for d in scene.dice), scene.corners, empty.image)
@@ -60,8 +68,14 @@ class ThrowVideo:
     thrower: Thrower
 
 
-def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.0, empty_frames: int = 8,
-                moving_frames: int = 12, still_frames: int = 20) -> ThrowVideo:
+def throw_video(
+    seed: int,
+    size: tuple[int, int] = (1280, 720),
+    fps: float = 30.0,
+    empty_frames: int = 8,
+    moving_frames: int = 12,
+    still_frames: int = 20,
+) -> ThrowVideo:
     """A board, then two dice tumbling in (new place and turn each frame), then the dice at rest."""
     rng = np.random.default_rng(HELDOUT_SEED + 500_000 + seed)
     style = render.random_board_style(rng, HELDOUT_DICE)
@@ -69,8 +83,15 @@ def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.
     thrower: Thrower = "bottom" if seed % 2 == 0 else "top"
     empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("valid", thrower), dice_override=[])
     still_rng = np.random.default_rng(seed)
-    final, dice, _ = render.board_scene(still_rng, style, cam, render.ThrowSpec("valid", thrower),
-                                        checkers_override=[], background=empty.image, camera_effects=False)
+    final, dice, _ = render.board_scene(
+        still_rng,
+        style,
+        cam,
+        render.ThrowSpec("valid", thrower),
+        checkers_override=[],
+        background=empty.image,
+        camera_effects=False,
+    )
     frames = [empty.image] * empty_frames
     right = 1.0 if thrower == "bottom" else -1.0
     for i in range(moving_frames):
@@ -79,10 +100,21 @@ def throw_video(seed: int, size: tuple[int, int] = (1280, 720), fps: float = 30.
             progress = (i + 1) / (moving_frames + 1)
             x = d.centre[0] + right * (1 - progress) * 120 + rng.normal(0, 5)
             y = d.centre[1] + (1 - progress) * 80 * (1 if i % 2 else -1)
-            moving.append(render.make_die(rng, x, y, d.size, int(rng.integers(1, 7)), (d.body, d.pip),
-                                          pip_radius=d.pip_radius, style=d.style))
-        frame, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec("valid", thrower), dice_override=moving,
-                                         checkers_override=[], background=empty.image, camera_effects=False)
+            moving.append(
+                render.make_die(
+                    rng, x, y, d.size, int(rng.integers(1, 7)), (d.body, d.pip), pip_radius=d.pip_radius, style=d.style
+                )
+            )
+        frame, _, _ = render.board_scene(
+            rng,
+            style,
+            cam,
+            render.ThrowSpec("valid", thrower),
+            dice_override=moving,
+            checkers_override=[],
+            background=empty.image,
+            camera_effects=False,
+        )
         frames.append(frame.image)
     frames += [final.image] * still_frames
     # sensor noise: no two frames are identical, even when nothing moves

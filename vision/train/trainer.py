@@ -45,14 +45,23 @@ class TrainConfig:
 def build_model() -> nn.Sequential:
     """About 35k parameters, about 4.5 M multiply-adds a 48 px crop: small enough to read 20 crops in a few
     milliseconds on one core, and to train on two CPU threads in well under an hour."""
+
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 12), nn.MaxPool2d(2),
-        *block(12, 24), nn.MaxPool2d(2),
-        *block(24, 32), *block(32, 32), nn.MaxPool2d(2),
-        *block(32, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(64, len(CLASSES)),
+        *block(3, 12),
+        nn.MaxPool2d(2),
+        *block(12, 24),
+        nn.MaxPool2d(2),
+        *block(24, 32),
+        *block(32, 32),
+        nn.MaxPool2d(2),
+        *block(32, 64),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.1),
+        nn.Linear(64, len(CLASSES)),
     )
 
 
@@ -99,8 +108,14 @@ def _real_subset(paths: list[str], seed: int) -> Batch:
 
 def _render(cfg: TrainConfig) -> Batch:
     chunks = max(1, cfg.workers * 4)
-    jobs = [(cfg.seed * 1000 + i, cfg.table_scenes // chunks + (i < cfg.table_scenes % chunks),
-             cfg.board_scenes // chunks + (i < cfg.board_scenes % chunks)) for i in range(chunks)]
+    jobs = [
+        (
+            cfg.seed * 1000 + i,
+            cfg.table_scenes // chunks + (i < cfg.table_scenes % chunks),
+            cfg.board_scenes // chunks + (i < cfg.board_scenes % chunks),
+        )
+        for i in range(chunks)
+    ]
     if cfg.workers <= 1:
         parts = [_synthetic_part(j) for j in jobs]
     else:
@@ -139,7 +154,7 @@ def run(cfg: TrainConfig) -> str:
     n_real = len(xr)
     perm = rng.permutation(n_real)
     hold = perm[: n_real // 10]
-    keep = perm[n_real // 10:]
+    keep = perm[n_real // 10 :]
     x = np.concatenate([xs] + [xr[keep]] * 2 + [xb] * cfg.blender_weight)
     y = np.concatenate([ys] + [yr[keep]] * 2 + [yb] * cfg.blender_weight)
     if cfg.start is not None:
@@ -154,6 +169,7 @@ def run(cfg: TrainConfig) -> str:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=total)
     # weight classes against their frequency so "not a die" does not swamp the values
     loss_fn = class_weighted_loss(y)
+
     def held_out() -> str:
         acc = _accuracy(model, xr[hold], yr[hold]) if len(hold) else float("nan")
         return f", real held-out crop accuracy {acc:.4f}"
@@ -161,15 +177,28 @@ def run(cfg: TrainConfig) -> str:
     log = fit(model, x, y, opt, sched, loss_fn, cfg.epochs, cfg.batch, cfg.max_steps, rng, held_out)
     export(model, cfg.out)
     blender = f", {len(xb)} Blender (x{cfg.blender_weight})" if cfg.blender else ""
-    return (f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out){blender}; "
-            f"classes {np.bincount(y, minlength=8)}"
-            f"\ndata {t_data:.0f} s, training {time.time() - t0 - t_data:.0f} s\n" + "\n".join(log)
-            + f"\nwrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)")
+    return (
+        f"crops: {len(xs)} rendered, {n_real} real ({len(hold)} held out){blender}; "
+        f"classes {np.bincount(y, minlength=8)}"
+        f"\ndata {t_data:.0f} s, training {time.time() - t0 - t_data:.0f} s\n"
+        + "\n".join(log)
+        + f"\nwrote {cfg.out} ({cfg.out.stat().st_size / 1024:.0f} KiB)"
+    )
 
 
-def fit(model: nn.Module, x: NDArray[np.uint8], y: NDArray[np.int64], opt: torch.optim.Optimizer,
-        sched: torch.optim.lr_scheduler.LRScheduler, loss_fn: nn.Module, epochs: int, batch: int, max_steps: int,
-        rng: np.random.Generator, epoch_note: Callable[[], str] = str) -> list[str]:
+def fit(
+    model: nn.Module,
+    x: NDArray[np.uint8],
+    y: NDArray[np.int64],
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler,
+    loss_fn: nn.Module,
+    epochs: int,
+    batch: int,
+    max_steps: int,
+    rng: np.random.Generator,
+    epoch_note: Callable[[], str] = str,
+) -> list[str]:
     """The one training loop (from scratch and fine-tuning): shuffled batches, augmented, one scheduler step a
     batch, stopping early after ``max_steps`` (0: no limit). Returns a log line per epoch, each ending with
     ``epoch_note()`` (a held-out figure, say)."""
@@ -181,7 +210,7 @@ def fit(model: nn.Module, x: NDArray[np.uint8], y: NDArray[np.int64], opt: torch
         order = rng.permutation(len(x))
         running = 0.0
         for b in range(steps_per_epoch):
-            idx = order[b * batch:(b + 1) * batch]
+            idx = order[b * batch : (b + 1) * batch]
             xb = torch.from_numpy(preprocess(augment(x[idx], rng)))
             yb = torch.from_numpy(y[idx])
             opt.zero_grad()
@@ -211,8 +240,16 @@ def export(model: nn.Sequential, out: Path) -> None:
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP, CROP)
-    torch.onnx.export(model, (dummy,), str(out), dynamo=False, input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(out),
+        dynamo=False,
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=13,
+    )
 
 
 def class_weighted_loss(y: NDArray[np.int64]) -> nn.CrossEntropyLoss:

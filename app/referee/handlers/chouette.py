@@ -30,8 +30,14 @@ class ChouetteHandlers(Handling):
         try:
             after = session.apply(MemberCube(event.member, CubeMove(event.move), event.by))
         except IllegalCubeAction as error:
-            self.say("member_cube_refused", Level.WARNING, by=event.by, member=event.member,
-                     rule=error.rule.name.lower(), detail=str(error))
+            self.say(
+                "member_cube_refused",
+                Level.WARNING,
+                by=event.by,
+                member=event.member,
+                rule=error.rule.name.lower(),
+                detail=str(error),
+            )
             return
         except RulesError as error:
             self.say("action_refused", Level.WARNING, detail=str(error))
@@ -67,16 +73,32 @@ class ChouetteHandlers(Handling):
         result = game.game.result
         if result is not None and result.winner is not None:
             side = "box" if result.winner is game.box_color else "team"
-            self.say("chouette_game_over", Level.OK, side=side, box=game.box,
-                     captain=captain or game.captain, kind=KIND[result.kind])
+            self.say(
+                "chouette_game_over",
+                Level.OK,
+                side=side,
+                box=game.box,
+                captain=captain or game.captain,
+                kind=KIND[result.kind],
+            )
         settled = [[member, points] for member, points in zip(game.members, game.settled)]
         self.say("chouette_settled", Level.OK, box=game.box, settled=settled)
         self.say("ledger", Level.INFO, ledger=[[name, session.balance(name)] for name in session.players])
-        self.say("line_turns", Level.INFO, box=session.box, captain=session.captain, line=list(session.line),
-                 stays=session.box == game.box)
+        self.say(
+            "line_turns",
+            Level.INFO,
+            box=session.box,
+            captain=session.captain,
+            line=list(session.line),
+            stays=session.box == game.box,
+        )
         self.run_clock(None)
         self.set(
-            game_boards=(session.game.game.position,), undo=(), turn_boards=(), clock_started=False, flagged=None,
+            game_boards=(session.game.game.position,),
+            undo=(),
+            turn_boards=(),
+            clock_started=False,
+            flagged=None,
             last_throw=None,
         )
         self.say("new_game", Level.INFO, number=len(session.finished) + 1, crawford=False)

@@ -62,8 +62,9 @@ class ClockHandlers(PlayHandlers):
         self.say("flag_fell", Level.ERROR, player=event.color)
         self.run_clock(None)
         assert match.result is not None
-        self.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value,
-                 score=list(match.score))
+        self.say(
+            "match_over", Level.OK, player=match.result.winner, end=match.result.end.value, score=list(match.score)
+        )
 
     def on_time_corrected(self, event: ev.TimeCorrected) -> None:
         self.set_remaining(event.color, event.remaining_ms)

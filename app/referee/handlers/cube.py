@@ -88,15 +88,25 @@ class CubeHandlers(Handling):
             self.say("game_drawn", Level.OK, score=score)
         else:
             self.say(
-                "game_over", Level.OK, player=outcome.winner, kind=KIND[outcome.kind], ending=outcome.ending.value,
-                cube=outcome.cube, points=outcome.points, score=score,
+                "game_over",
+                Level.OK,
+                player=outcome.winner,
+                kind=KIND[outcome.kind],
+                ending=outcome.ending.value,
+                cube=outcome.cube,
+                points=outcome.points,
+                score=score,
             )
         self.run_clock(None)
         if match.result is not None:
             self.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value, score=score)
             return
         self.set(
-            game_boards=(match.game.position,), undo=(), turn_boards=(), clock_started=False, flagged=None,
+            game_boards=(match.game.position,),
+            undo=(),
+            turn_boards=(),
+            clock_started=False,
+            flagged=None,
             last_throw=None,
         )
         self.say("new_game", Level.INFO, number=len(match.games), crawford=match.is_crawford)

@@ -52,8 +52,16 @@ class DirectorHandlers(QuestionHandlers):
                 self.say("override_refused", Level.WARNING, command=command, reason="nothing_to_undo")
                 return
             tally, boards, before_dice = state.undo[-1]
-            self.adopt(tally, game_boards=boards, undo=state.undo[:-1], flagged=None, last_play=None,
-                       turn_boards=(game_of(tally).position,), in_hand=0, before_dice=before_dice)
+            self.adopt(
+                tally,
+                game_boards=boards,
+                undo=state.undo[:-1],
+                flagged=None,
+                last_play=None,
+                turn_boards=(game_of(tally).position,),
+                in_hand=0,
+                before_dice=before_dice,
+            )
             self.say("play_undone", Level.INFO, player=self.state.mover)
             if state.clock_started and not state.halted:
                 self.run_clock(self.state.mover)

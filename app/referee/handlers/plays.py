@@ -212,8 +212,9 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
             return
         dice = state.dice
         if dice is None:
-            self.say("manual_unreadable", Level.WARNING, text=event.text,
-                     detail="numbers passed on are played on the board")
+            self.say(
+                "manual_unreadable", Level.WARNING, text=event.text, detail="numbers passed on are played on the board"
+            )
             return
         try:
             play = parse_play(state.position, dice, event.text)
@@ -224,8 +225,7 @@ class PlayHandlers(CubeHandlers, ChouetteHandlers):
             return
         except IllegalPlay as error:
             rules = [violation.name.lower() for violation in error.violations]
-            self.say("manual_illegal", Level.ERROR, player=state.mover, text=event.text, rules=rules,
-                     detail=str(error))
+            self.say("manual_illegal", Level.ERROR, player=state.mover, text=event.text, rules=rules, detail=str(error))
             return
         except (InvalidNotation, RulesError) as error:
             self.say("manual_unreadable", Level.WARNING, text=event.text, detail=str(error))

@@ -36,8 +36,13 @@ class QuestionHandlers(ThrowHandlers):
         asked = both if thrower is None or state.mode is Mode.TOURNAMENT else (thrower.other,)
         self.set(question=Question(event.values, void, thrower, event.doubts, asked, opening=opening, at=state.events))
         reading = {"dice": list(event.values)} if event.values is not None else {"reason": void}
-        self.say("throw_questioned" if event.values is not None else "void_questioned", Level.WARNING,
-                 doubts=list(event.doubts), asked=list(asked), **reading)
+        self.say(
+            "throw_questioned" if event.values is not None else "void_questioned",
+            Level.WARNING,
+            doubts=list(event.doubts),
+            asked=list(asked),
+            **reading,
+        )
 
     def on_throw_confirmed(self, event: ev.ThrowConfirmed) -> None:
         self.answer(event.by, "confirm", None)

@@ -28,8 +28,7 @@ class ThrowHandlers(Handling):
         if not self.ready(stage):
             return
         if stage in (Stage.DOUBLE, Stage.RESIGNATION):
-            self.irregular("throw_before_answer", thrower if thrower is not None else state.mover,
-                           waiting=state.to_act)
+            self.irregular("throw_before_answer", thrower if thrower is not None else state.mover, waiting=state.to_act)
             return
         if stage is Stage.NAME_DOUBLE:
             self.say("name_double_first", Level.WARNING, player=state.mover)

@@ -28,12 +28,8 @@ def digest(after_ids: list[str]) -> str:
 def cases() -> list[dict[str, object]]:
     """Every roll from the start, then seeded random positions of every kind."""
     start = encode_position_id(Position.start())
-    rows: list[dict[str, object]] = [
-        {"position_id": start, "dice": [a, b]} for a in range(1, 7) for b in range(a, 7)
-    ]
-    rows += [
-        {"position_id": encode_position_id(p), "dice": list(d)} for p, d in random_cases(20261129, 600)
-    ]
+    rows: list[dict[str, object]] = [{"position_id": start, "dice": [a, b]} for a in range(1, 7) for b in range(a, 7)]
+    rows += [{"position_id": encode_position_id(p), "dice": list(d)} for p, d in random_cases(20261129, 600)]
     for index, row in enumerate(rows):
         row["id"] = index
     return rows

@@ -46,8 +46,7 @@ def main():
         else:
             board = gnubg.board()
             entry["moves"] = [
-                {"move": h["move"], "after_id": after_id(board, gnubg.parsemove(h["move"]))}
-                for h in hints
+                {"move": h["move"], "after_id": after_id(board, gnubg.parsemove(h["move"]))} for h in hints
             ]
         out.append(entry)
     with open(os.environ["TAVLA_ORACLE_OUT"], "w") as handle:
