@@ -58,7 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.lang is None:
         args.lang = "en" if args.command in ("demo", "export") else "tr"
     try:
-        return _run(args)
+        code = _run(args)
+        sys.stdout.flush()  # a reader gone early is found here, not at interpreter exit
+        return code
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

@@ -134,7 +134,7 @@ def test_the_demo_pin_record_is_the_demo_pin_hashed() -> None:
     assert hash_pin(DEMO_PIN, bytes(range(16))) == DEMO_PIN_HASH
 
 
-def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament() -> None:
+def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament(tmp_path: Path) -> None:
     stored = hash_pin("kırmızı kale 7")
     assert check_pin("kırmızı kale 7", stored) and not check_pin("kırmızı kale", stored)
     for bad in ("", "123", "short", "9" * 13):
@@ -142,9 +142,13 @@ def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament() -> N
             hash_pin(bad)
     from app.ui.controller import Controller
 
-    controller = Controller.__new__(Controller)  # the PIN is checked before any device is looked for
-    message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
-    assert message is not None and "needs a director PIN" in message
+    controller = Controller(tmp_path, language="en")
+    try:
+        message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
+        assert message is not None and "needs a director PIN" in message
+        assert not (tmp_path / "match.sqlite").exists()  # nothing was started
+    finally:
+        controller.close()
 
 
 def test_an_override_written_into_the_journal_without_the_pin_is_refused_on_replay(tmp_path: Path) -> None:
