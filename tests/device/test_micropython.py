@@ -34,7 +34,7 @@ from device.messages import (
 )
 from device.sim import standard_start
 from device.transport import Transport, TransportError
-from tests.device.helpers import FAST_LINK, Events
+from tests.device.helpers import FAST_LINK, Events, poll_until
 
 ROOT = Path(__file__).resolve().parents[2]
 # The venv's console script first (installed by the test extra), then whatever is on PATH.
@@ -133,6 +133,8 @@ def test_micropython_clock(firmware: tuple[subprocess.Popen[bytes], Path]) -> No
         assert events.of(LinkStatus)[-1].hello.firmware == "ref-1.0-unix"  # type: ignore[union-attr]
         driver.set_time(Side.WHITE, 5_000, 0)
         driver.set_time(Side.BLACK, 300, 0)
+        # the press comes after the clock has taken both times (a loaded machine may deliver them late)
+        poll_until(lambda: driver.pending() == 0, timeout=60, what="the times acknowledged")
         (folder / "button0").touch()  # White presses: Black's 0.3 s start running
         [press] = events.wait_count(ButtonPressed, 1)
         (folder / "button0").unlink()

@@ -90,7 +90,9 @@ def test_every_entry_reaches_the_director_once_across_a_broker_crash(
         [row] = director.results()
         assert row["head"] == session.journal.head and row["seq"] == total
         assert row["white"] == setup.players[0] and row["black"] == setup.players[1]
-        assert (tmp_path / "results" / "results.csv").read_text().count(session.journal.head) == 1
+        csv = tmp_path / "results" / "results.csv"
+        wait_for(lambda: csv.exists() and session.journal.head in csv.read_text(), 30, "the results file written")
+        assert csv.read_text().count(session.journal.head) == 1
     finally:
         station.stop()
         director.stop()
