@@ -91,14 +91,6 @@ def _text(obs: ThrowObservation) -> str:
     return f"{obs.source}: {head}: {dice or 'no dice'}"
 
 
-def _calibration(args: argparse.Namespace, image_path: str | None) -> Calibration | None:
-    if args.corners:
-        return parse_corners(args.corners)
-    if args.auto_corners and image_path is not None:
-        return detect_board(load_image(image_path))
-    return None
-
-
 def _found_calibration(args: argparse.Namespace, image: NDArray[np.uint8]) -> Calibration | None:
     """The board found in the picture, by its corner markers or its outline, as the options ask."""
     if args.markers:

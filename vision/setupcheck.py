@@ -165,7 +165,7 @@ def check_frames(
                     "widen the view), or tap its four corners",
                 )
             )
-    mask = None
+    mask, die = None, None
     if calibration is not None:
         corners = np.array(calibration.corners)
         inside = np.all((corners >= 0) & (corners <= [width - 1, height - 1]))
@@ -187,7 +187,7 @@ def check_frames(
             )
         )
         mask = calibration.region_mask(image.shape, grow=0.0)
-    checks += _picture_checks(image, mask, calibration.die_px() if calibration is not None else None)
+    checks += _picture_checks(image, mask, die)
     return SetupReport(tuple(checks))
 
 

@@ -20,7 +20,7 @@ def place(actions: Sequence[tuple[str, T, bool]], previous: Sequence[str | None]
     """
     shown = [text for text in previous if text is not None]
     if shown == [text for text, _, _ in actions]:
-        by_text = {text: action for action in actions for text in [action[0]]}
+        by_text = {action[0]: action for action in actions}
         return [None if text is None else by_text[text] for text in previous]
     used = {index for index, text in enumerate(previous) if text is not None}
     slots: list[tuple[str, T, bool] | None] = []
