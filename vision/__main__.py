@@ -24,15 +24,16 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import DEFAULT_DETECTOR, DetectorReader
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
 from vision.pipeline import COCKED_SURE, DiceReader, Reader
-from vision.reader import DEFAULT_MODEL
+from vision.reader import DEFAULT_MODEL, OnnxModel
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
 from vision.sources import load_image, open_source
@@ -59,8 +60,14 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         choices=("classic", "detector"),
         default="classic",
         help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
-        "learned detector (models/detector.onnx), experimental: it reads fewer dice right than "
-        "classic on the real webcam photos (models/MODEL_CARD.md compares them)",
+        "learned detector (models/detector.onnx) with its second stage (models/detector_head.onnx), "
+        "experimental: it reads fewer dice right than classic on the real webcam photos "
+        "(models/MODEL_CARD.md compares them)",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        help="with --reader detector: a dice profile (vision.adapt) learned from confirmed throws of these dice",
     )
     p.add_argument(
         "--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or {DEFAULT_DETECTOR.name})"
@@ -107,13 +114,20 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 def _reader(args: argparse.Namespace) -> Reader:
     if args.reader == "detector":
+        adapted = None
+        if args.profile is not None:
+            features = FeatureReader(OnnxModel(DEFAULT_HEAD, args.backend, args.threads))
+            adapted = AdaptedClassifier(features, DiceProfile.load(args.profile))
         return DetectorReader(
             args.model or DEFAULT_DETECTOR,
             args.backend,
             args.threads,
             args.min_confidence,
             cocked_from=args.cocked_from,
+            classifier=adapted,
         )
+    if args.profile is not None:
+        raise VisionError("--profile needs --reader detector (the classic reader cannot learn the match dice)")
     return DiceReader(
         args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from
     )
@@ -218,6 +232,44 @@ def cmd_fairness(args: argparse.Namespace) -> int:
     return 3 if report.flagged else 0
 
 
+def _confirmed(text: str) -> list[int | None]:
+    values: list[int | None] = []
+    for part in text.split(","):
+        if part.strip().lower() == "x":
+            values.append(None)
+        elif part.strip().isdigit():
+            values.append(int(part))
+        else:
+            raise VisionError(f"{text!r}: give one value a die, 1-6, or x for something that is not a die")
+    return values
+
+
+def cmd_learn_dice(args: argparse.Namespace) -> int:
+    """Add confirmed throws to a dice profile (created if new): each IMAGE=VALUES names the value of every die
+    the reader finds there, left to right."""
+    profile = DiceProfile.load(args.profile) if args.profile.is_file() else DiceProfile(args.name or args.profile.stem)
+    features = FeatureReader(OnnxModel(DEFAULT_HEAD, args.backend, 1))
+    learner = AdaptedClassifier(features, profile)
+    reader = DetectorReader(threads=1, backend=args.backend, classifier=learner)
+    failed = 0
+    for item in args.throws:
+        path, sep, text = item.rpartition("=")
+        try:
+            if not sep:
+                raise VisionError(f"{item!r}: write IMAGE=VALUES, say photo.jpg=3,5")
+            image = load_image(path)
+            dice = reader.read_all(image).dice
+            learner.confirm(*examples(image, dice, _confirmed(text)))
+            print(f"{path}: learned {len(dice)} dice")
+        except VisionError as exc:
+            failed += 1
+            where = "" if str(exc).startswith(path) else f"{path}: "
+            print(f"error: {where}{exc}", file=sys.stderr)
+    profile.save(args.profile)
+    print(f"{args.profile}: {profile.examples} confirmed dice of {profile.name!r}")
+    return 1 if failed else 0
+
+
 def cmd_check_setup(args: argparse.Namespace) -> int:
     """Exit 0 for a good set-up, 1 for a borderline one, 3 for one not good enough."""
     report = check_source(
@@ -259,6 +311,14 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--mm", type=float, default=40.0, help="each marker's side in millimetres")
     m.add_argument("--dpi", type=int, default=300)
     m.set_defaults(func=cmd_markers)
+    lr = sub.add_parser("learn-dice", help="learn the match dice from confirmed throws (a profile for --profile)")
+    lr.add_argument("--profile", type=Path, required=True, metavar="PROFILE.json", help="created or extended")
+    lr.add_argument("--name", help="the dice set's name (default: the profile's file name)")
+    lr.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None)
+    lr.add_argument(
+        "throws", nargs="+", metavar="IMAGE=VALUES", help="a photo and the value of each die in it, left to right"
+    )
+    lr.set_defaults(func=cmd_learn_dice)
     c = sub.add_parser("check-setup", help="is this camera set-up good enough to referee with? what to change")
     c.add_argument("source", metavar="SOURCE", help="camera index, video file or a picture from the camera")
     c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')

@@ -18,18 +18,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
+from vision.detect import crop_square
 from vision.errors import ModelError
 from vision.pipeline import Judge, check_frame
-from vision.reader import Backend, OnnxModel
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, Backend, CropClassifier, OnnxModel, OnnxReader
 from vision.rectify import PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
 from vision.verdict import DieReading
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+DEFAULT_HEAD = Path(__file__).resolve().parents[1] / "models" / "detector_head.onnx"
 CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
 SIZE_REF = 24.0  # the side head predicts log(side / SIZE_REF)
 PEAK_MIN = 0.35  # a heat-map peak from here is a die
 SAME_DIE = 0.6  # two peaks closer than this many die sides are one die (the weaker goes)
 COCKED_SURE = 0.5
+HEAD_NOT_DIE = 0.5  # the second stage's "not a die" probability from which a found die is dropped
 
 
 def normalise(view: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -104,7 +107,12 @@ class DetectorNet:
 class DetectorReader(Judge):
     """The reader with the learned detector: the same ``dice``/``read``/``read_all`` as ``DiceReader`` and the
     same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
-    replaces the ONNX model (tests give fixed answers)."""
+    replaces the ONNX model (tests give fixed answers).
+
+    Two stages: the detector says where the dice are; each die found is then cut from the full-resolution
+    frame and read by the second stage (``head``, a crop classifier: value, cocked, not a die), which drops what
+    is not a die and gives the value and the cocked call. ``head=None`` (and no ``classifier``) reads values
+    from the detector's own heads."""
 
     def __init__(
         self,
@@ -115,10 +123,15 @@ class DetectorReader(Judge):
         cocked_from: float = COCKED_SURE,
         peak_min: float = PEAK_MIN,
         net: DenseNet | None = None,
+        head: Path | str | None = DEFAULT_HEAD,
+        classifier: CropClassifier | None = None,
     ):
         super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
         self.peak_min = peak_min
+        self.classifier: CropClassifier | None = classifier
+        if classifier is None and head is not None:
+            self.classifier = OnnxReader(head, backend, threads)
 
     def detections(self, image: NDArray[np.uint8], view: View) -> list[Detection]:
         return decode(self.net.run(view.warp(image)), self.peak_min)
@@ -148,16 +161,34 @@ class DetectorReader(Judge):
             found = self.detections(image, view)
         else:
             view, found = self.photo(image)
-        readings = []
+        h, w = image.shape[:2]
+        boxes = []
         for d in found:
             x0, y0, x1, y1 = view.box_to_frame(d.centre, d.side)
-            h, w = image.shape[:2]
-            box = (min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h))
+            boxes.append((min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h)))
+        heads: list[tuple[NDArray[np.float32] | None, float]] = [(d.values, d.cocked) for d in found]
+        if self.classifier is not None and found:
+            crops = np.stack([crop_square(image, view.box_to_frame(d.centre, d.side), CROP) for d in found])
+            heads = [second_stage(pr) for pr in self.classifier.probabilities(crops)]
+        readings = []
+        for d, box, (values, p_cocked) in zip(found, boxes, heads):
+            if values is None:
+                continue  # the second stage says: not a die
             centre = view.to_frame(np.array([d.centre]))[0]
             zone = calibration.zone((float(centre[0]), float(centre[1])), thrower) if calibration else None
-            best = int(np.argmax(d.values))
-            cocked = d.cocked >= self.cocked_from
-            confidence = d.cocked if cocked else float(d.values[best])
+            best = int(np.argmax(values))
+            cocked = p_cocked >= self.cocked_from
+            confidence = p_cocked if cocked else float(values[best])
             value = best + 1 if cocked or confidence >= self.min_confidence else None
-            readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, d.cocked))
+            readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked))
         return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+
+
+def second_stage(pr: NDArray[np.float32]) -> tuple[NDArray[np.float32] | None, float]:
+    """The crop classifier's probabilities -> (value probabilities 1..6, cocked probability), both given that
+    this is a die; (None, 0) when it is not one."""
+    if pr[CLASS_NOT_DIE] >= HEAD_NOT_DIE:
+        return None, 0.0
+    die = max(1e-6, 1.0 - float(pr[CLASS_NOT_DIE]))
+    values = np.asarray(pr[:6] / die, np.float32)
+    return values, float(pr[CLASS_COCKED]) / die

@@ -21,6 +21,7 @@ CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_die")
 CLASS_COCKED = 6
 CLASS_NOT_DIE = 7
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
+FIRST_OUTPUTS = ("logits", "dice")  # the main output of the crop classifiers and of the detector
 
 Backend = Literal["onnxruntime", "opencv"]
 
@@ -82,20 +83,27 @@ class OnnxModel:
                 raise ModelError(f"cv2.dnn cannot load {self.model}: {exc}") from exc
             self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
             self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+            # cv2.dnn lists a graph's outputs in its own order: the first is asked for by name
+            names = list(self._net.getUnconnectedOutLayersNames())
+            self._outputs = sorted(names, key=lambda n: n not in FIRST_OUTPUTS)
         else:
             raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
 
     def run(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
         """The graph's first output for input ``x``."""
+        return self.run_all(x)[0]
+
+    def run_all(self, x: NDArray[np.float32]) -> list[NDArray[np.float32]]:
+        """Every output of the graph for input ``x``, in the graph's order."""
         try:
             if self.backend == "onnxruntime":
-                out = self._session.run(None, {self._input: x})[0]
+                outs = list(self._session.run(None, {self._input: x}))
             else:
                 self._net.setInput(x)
-                out = self._net.forward()
+                outs = list(self._net.forward(self._outputs))
         except Exception as exc:  # onnxruntime and cv2.dnn raise their own kinds
             raise ModelError(f"{self.model} cannot read an input of shape {x.shape}: {exc}") from exc
-        return np.asarray(out, dtype=np.float32)
+        return [np.asarray(out, dtype=np.float32) for out in outs]
 
 
 class OnnxReader:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_DETECTOR, DetectorReader
+from vision.detector import DEFAULT_DETECTOR, PEAK_MIN, DetectorReader
 from vision.pipeline import DiceReader
 from vision.scoring import Label, Score
 from vision.sources import load_image
@@ -130,21 +130,30 @@ def _score(s: Score) -> str:
     )
 
 
+def _detector(spec: str | Path, peak_min: float) -> DetectorReader:
+    """``DETECTOR[+HEAD]``: a detector with its second stage (``+none``: the detector's own value heads;
+    no ``+``: the shipped second stage)."""
+    model, _, head = str(spec).partition("+")
+    if not head:
+        return DetectorReader(model, threads=1, peak_min=peak_min)
+    return DetectorReader(model, threads=1, peak_min=peak_min, head=None if head == "none" else head)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument(
         "--detector",
-        type=Path,
         action="append",
         default=[],
-        help="a detector for the rendered sets and latency (repeat to compare; default the shipped one)",
+        help="DETECTOR[+HEAD] for the rendered sets and latency (repeat to compare; default the shipped pair; "
+        "+none: the detector's own value heads)",
     )
     ap.add_argument(
         "--left-out",
         action="append",
         default=[],
-        metavar="SET=MODEL",
-        help="the detector trained without SET, for SET's figure",
+        metavar="SET=DETECTOR[+HEAD]",
+        help="the detector (and second stage) trained without SET, for SET's figure",
     )
     ap.add_argument("--only", default="real,heldout,cube,latency,blender")
     ap.add_argument("--per-kind", type=int, default=100)
@@ -154,10 +163,10 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     parts = set(args.only.split(","))
-    extra = {} if args.peak_min is None else {"peak_min": args.peak_min}
+    peak_min = PEAK_MIN if args.peak_min is None else args.peak_min
     today: Reader = DiceReader(threads=1)
     args.detector = args.detector or [DEFAULT_DETECTOR]
-    det: Reader = DetectorReader(args.detector[0], threads=1, **extra)
+    det: Reader = _detector(args.detector[0], peak_min)
     left = dict(item.split("=", 1) for item in args.left_out)
     print(f"today's reader: models/dice.onnx; detector: {args.detector}; left-out models: {left or 'none'}")
     if "real" in parts:
@@ -165,12 +174,12 @@ def main() -> None:
         print("|---|---|---|")
         for name in REAL_SETS:
             model = left.get(name)
-            reader: Reader = DetectorReader(model, threads=1, **extra) if model else det
+            reader: Reader = _detector(model, peak_min) if model else det
             note = "" if model else " (NOT left out: shipped model)"
             run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
             print(f"| {name} | {_score(run(today))} | {_score(run(reader))}{note} |", flush=True)
     columns: list[Column] = [("today, watch path", today, True), ("today, read path", today, False)]
-    columns += [(f"detector {m}", DetectorReader(m, threads=1, **extra), False) for m in args.detector]
+    columns += [(f"detector {m}", _detector(m, peak_min), False) for m in args.detector]
     header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
     rule = "|---" * (len(columns) + 1) + "|"
     if "heldout" in parts:

@@ -135,3 +135,34 @@ def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
     assert set(missing) == {"image", "error"}
     every = run("read", "--json", "--all", "--reader", "detector", str(image))
     assert json.loads(every.stdout)["verdict"] is None
+
+
+def test_learn_dice_builds_a_profile_that_read_then_uses(tmp_path: Path) -> None:
+    folder = need_real_photos()
+    profile = tmp_path / "club.json"
+    learned = run("learn-dice", "--profile", str(profile), f"{folder / 'valid_1.jpg'}=1", f"{folder / 'valid_2.jpg'}=1")
+    assert learned.returncode == 0, learned.stderr
+    assert "2 confirmed dice of 'club'" in learned.stdout
+    # valid_2's one die was unsure before (its value unread); once confirmed, the profile reads it
+    done = run(
+        "read", "--reader", "detector", "--profile", str(profile), "--all", "--json", str(folder / "valid_2.jpg")
+    )
+    assert done.returncode == 0, done.stderr
+    assert [d["value"] for d in json.loads(done.stdout)["dice"]] == [1]
+
+
+def test_learn_dice_says_which_throw_it_could_not_take_and_keeps_the_rest(tmp_path: Path) -> None:
+    picture = tmp_path / "blank.png"
+    cv2.imwrite(str(picture), np.full((240, 320, 3), 128, np.uint8))
+    profile = tmp_path / "p.json"
+    done = run("learn-dice", "--profile", str(profile), f"{picture}=3,5", f"{picture}=9", str(picture))
+    assert done.returncode == 1
+    errors = done.stderr.splitlines()
+    assert errors[0].startswith(f"error: {picture}: the reader found 0 dice and 2 were confirmed")
+    assert "1-6" in errors[1] and "IMAGE=VALUES" in errors[2]
+    assert profile.is_file() and "0 confirmed dice" in done.stdout
+
+
+def test_a_profile_needs_the_detector() -> None:
+    done = run("read", "--profile", "p.json", "x.jpg")
+    assert done.returncode == 2 and "--profile needs --reader detector" in done.stderr

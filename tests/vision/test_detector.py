@@ -156,7 +156,7 @@ class OneDie:
 def test_a_photo_of_big_dice_is_read_at_half_scale_and_mapped_back() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     net = OneDie(36.0)  # 36 px at half scale: a 72 px die in the photo
-    dice = DetectorReader(net=net).read_all(image).dice
+    dice = DetectorReader(net=net, head=None).read_all(image).dice
     assert net.views == [(240, 320, 3)]
     assert len(dice) == 1 and dice[0].value == 3 and not dice[0].cocked
     x0, y0, x1, y1 = dice[0].box
@@ -167,9 +167,53 @@ def test_a_photo_of_big_dice_is_read_at_half_scale_and_mapped_back() -> None:
 def test_a_photo_of_small_dice_is_read_at_full_scale() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     net = OneDie(14.0)  # too small at half scale: look again at full scale
-    dice = DetectorReader(net=net).read_all(image).dice
+    dice = DetectorReader(net=net, head=None).read_all(image).dice
     assert net.views == [(240, 320, 3), (480, 640, 3)]
     assert len(dice) == 1 and dice[0].box[2] - dice[0].box[0] == pytest.approx(14, abs=2)
+
+
+class FixedCrops:
+    """A second stage with fixed answers: one row of class probabilities (1..6, cocked, not a die) a crop."""
+
+    def __init__(self, *rows: list[float]) -> None:
+        self.rows = np.array(rows, np.float32)
+        self.seen: list[np.ndarray] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.seen.append(crops)
+        return self.rows[: len(crops)]
+
+
+def test_the_second_stage_reads_the_value_from_a_full_resolution_crop() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    image[150:330, 240:400] = 250  # the die's area, bright: the crop must come from here
+    head = FixedCrops([0.02, 0.02, 0.02, 0.02, 0.9, 0.02, 0.0, 0.0])
+    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    assert len(dice) == 1 and dice[0].value == 5  # the second stage's 5, not the detector's 3
+    assert dice[0].confidence == pytest.approx(0.9)
+    crop = head.seen[0][0]
+    assert crop.shape == (48, 48, 3) and crop[24, 24, 0] == 250
+
+
+def test_the_second_stage_drops_what_is_not_a_die() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    head = FixedCrops([0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.95])
+    assert DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice == ()
+
+
+def test_the_second_stage_calls_cocked_and_voids_the_throw() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    head = FixedCrops([0.0, 0.0, 0.3, 0.0, 0.0, 0.0, 0.7, 0.0])
+    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    assert len(dice) == 1 and dice[0].cocked and dice[0].value == 3
+    assert dice[0].cocked_probability == pytest.approx(0.7)
+
+
+def test_an_unsure_second_stage_leaves_the_value_unread() -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    head = FixedCrops([0.3, 0.3, 0.2, 0.1, 0.05, 0.05, 0.0, 0.0])
+    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    assert len(dice) == 1 and dice[0].value is None and not dice[0].cocked
 
 
 def test_onnxruntime_and_cv2_dnn_give_the_same_detections() -> None:

@@ -108,3 +108,25 @@ def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path
     a = DetectorNet(out, "onnxruntime").run(view)
     b = DetectorNet(out, "opencv").run(view)
     assert a.shape == (CHANNELS, 12, 20) and np.abs(a - b).max() < 1e-3
+
+
+def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    from vision.adapt import FeatureReader
+    from vision.detector import DEFAULT_DETECTOR
+    from vision.reader import OnnxModel
+    from vision.train.crop_head import main as train_head
+    from vision.train.detector_data import rendered_set
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    x, t = rendered_set(3, 2, 1, 1)
+    np.savez(cache / "rendered_3.npz", x=x, t=t)
+    out = tmp_path / "head.onnx"
+    args = ["--detector", str(DEFAULT_DETECTOR), "--leave-out", "tray_mixed_dice", "--cache", str(cache)]
+    assert train_head([*args, "--smoke", "--out", str(out)]) == 0
+    crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
+    for backend in ("onnxruntime", "opencv"):
+        logits, features = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]
+        assert logits.shape == (2, 8) and features.shape == (2, 64)

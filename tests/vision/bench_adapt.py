@@ -1,0 +1,88 @@
+"""Learning the match dice, measured on a real set the reader never trained on:
+``.venv/bin/python -m tests.vision.bench_adapt --set webcam_white_dice --detector D --head H [--photos 10]``.
+
+Per-die accuracy on the set's photos before adaptation, then after the dice of ``--photos`` photos (drawn at
+random, seeded) are confirmed as a referee confirms throws (the dice the reader found, with their labelled
+values), scored on the other photos only. Several draws, so one lucky draw does not make the figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
+from vision.detect import crop_square
+from vision.detector import DetectorReader
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
+from vision.scoring import Label, Score
+from vision.train.detector_data import Die, real_scene, scene_paths
+
+Scene = tuple[str, np.ndarray, list[Die]]
+
+
+def confirmed_crops(reader: DetectorReader, scenes: list[Scene]) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of the dice the reader found on these photos, each with the value people would confirm (a
+    found die matched to a label by its box); what it found where no die is, people strike out: "not a die"."""
+    crops, labels = [], []
+    for _, image, dice in scenes:
+        for d in reader.read_all(image).dice:
+            hit = [e for e in dice if d.box[0] <= e.x <= d.box[2] and d.box[1] <= e.y <= d.box[3]]
+            crops.append(crop_square(image, d.box, CROP))
+            labels.append((CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE)
+    if not crops:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.array(labels, np.int64)
+
+
+def score(reader: DetectorReader, scenes: list[Scene]) -> Score:
+    s = Score()
+    for name, image, dice in scenes:
+        s.add(name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
+    return s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--set", required=True, choices=("webcam_white_dice", "tray_mixed_dice"))
+    ap.add_argument("--detector", type=Path, required=True, help="the detector trained without --set")
+    ap.add_argument("--head", type=Path, required=True, help="the second stage trained without --set")
+    ap.add_argument("--photos", type=int, default=10)
+    ap.add_argument("--draws", type=int, default=3)
+    args = ap.parse_args()
+    scenes: list[Scene] = []
+    for path in scene_paths(args.set):
+        scene = real_scene(path, args.set)
+        if scene is not None:
+            scenes.append((Path(path).name, scene[0], scene[1]))
+    plain = DetectorReader(args.detector, threads=1, head=args.head)
+    features = FeatureReader(OnnxModel(args.head, threads=1))
+    print(f"{args.set}: {len(scenes)} photos; before / after {args.photos} confirmed photos, on the others")
+    befores, afters = [], []
+    for draw in range(args.draws):
+        rng = np.random.default_rng(draw)
+        order = rng.permutation(len(scenes))
+        learn = [scenes[i] for i in order[: args.photos]]
+        rest = [scenes[i] for i in order[args.photos :]]
+        crops, labels = confirmed_crops(plain, learn)
+        t0 = time.perf_counter()
+        adapted = AdaptedClassifier(features, DiceProfile(args.set))
+        adapted.confirm(crops, labels)
+        fit_ms = (time.perf_counter() - t0) * 1000
+        before = score(plain, rest)
+        after = score(DetectorReader(args.detector, threads=1, classifier=adapted), rest)
+        befores.append(before.accuracy)
+        afters.append(after.accuracy)
+        print(
+            f"  draw {draw + 1}: {len(labels)} confirmed dice, learned in {fit_ms:.0f} ms; "
+            f"before {before.summary()}; after {after.summary()}",
+            flush=True,
+        )
+    print(f"mean: before {100 * np.mean(befores):.1f} %, after {100 * np.mean(afters):.1f} %")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Learning the match dice: a few confirmed dice move the reader toward them, and only toward them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.bench_adapt import confirmed_crops, score
+from tests.vision.conftest import need_real_photos
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
+from vision.errors import VisionError
+from vision.reader import CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.train.detector_data import real_scene, scene_paths
+
+
+def clusters(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Features of two kinds of crops: around +e0 (what this set's threes look like) and +e1 (anything else)."""
+    a = rng.normal(0, 0.1, (n, 16)).astype(np.float32)
+    a[:, 0] += 1
+    b = rng.normal(0, 0.1, (n, 16)).astype(np.float32)
+    b[:, 1] += 1
+    return a, b
+
+
+def test_confirmed_dice_move_the_reading_of_their_kind() -> None:
+    rng = np.random.default_rng(0)
+    threes, others = clusters(rng, 12)
+    base = np.zeros((12, len(CLASSES)), np.float32)
+    base[:, 4] = 2.0  # the trained model reads this set's threes as fives
+    profile = DiceProfile("red casino dice")
+    profile.add(threes, base, np.full(12, 2, np.int64))
+    new_threes, new_others = clusters(np.random.default_rng(1), 5)
+    after = softmax(profile.logits(base[:5], new_threes))
+    assert (after.argmax(axis=1) == 2).all()
+    # crops unlike the confirmed ones keep (nearly) the model's own reading
+    far = softmax(profile.logits(base[:5], new_others))
+    assert (far.argmax(axis=1) == 4).all()
+
+
+def test_a_profile_is_saved_and_reused_with_the_same_readings(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    threes, _ = clusters(rng, 8)
+    base = rng.normal(0, 1, (8, len(CLASSES))).astype(np.float32)
+    profile = DiceProfile("club set 2")
+    profile.add(threes, base, np.full(8, 2, np.int64))
+    path = tmp_path / "club.json"
+    profile.save(path)
+    again = DiceProfile.load(path)
+    assert again.name == "club set 2" and again.examples == 8
+    assert np.allclose(again.logits(base, threes), profile.logits(base, threes), atol=1e-5)
+
+
+def test_a_profile_refuses_mismatched_examples_and_bad_files(tmp_path: Path) -> None:
+    profile = DiceProfile("x")
+    with pytest.raises(VisionError, match="one for one"):
+        profile.add(np.zeros((3, 4), np.float32), np.zeros((2, len(CLASSES)), np.float32), np.zeros(3, np.int64))
+    with pytest.raises(VisionError, match="class"):
+        profile.add(np.zeros((1, 4), np.float32), np.zeros((1, len(CLASSES)), np.float32), np.array([9]))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(VisionError, match="not a readable dice profile"):
+        DiceProfile.load(bad)
+
+
+def test_a_model_without_features_cannot_learn_the_match_dice() -> None:
+    reader = FeatureReader(OnnxModel(DEFAULT_MODEL))  # the old crop classifier: logits only
+    with pytest.raises(VisionError, match="no features"):
+        reader.logits_and_features(np.zeros((1, 48, 48, 3), np.uint8))
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
+def test_both_backends_give_the_second_stage_features(backend: str) -> None:
+    crops = np.random.default_rng(3).integers(0, 256, (3, 48, 48, 3)).astype(np.uint8)
+    logits, features = FeatureReader(OnnxModel(DEFAULT_HEAD, backend)).logits_and_features(crops)  # type: ignore[arg-type]
+    ref_logits, ref_features = FeatureReader(OnnxModel(DEFAULT_HEAD, "onnxruntime")).logits_and_features(crops)
+    assert logits.shape == (3, len(CLASSES)) and features.shape[0] == 3
+    assert np.abs(logits - ref_logits).max() < 1e-3 and np.abs(features - ref_features).max() < 1e-3
+
+
+def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
+    need_real_photos()
+    scenes = []
+    paths = scene_paths("webcam_white_dice")
+    for i in np.random.default_rng(5).permutation(len(paths))[:60]:
+        path = paths[i]
+        scene = real_scene(path, "webcam_white_dice")
+        if scene is not None:
+            scenes.append((Path(path).name, scene[0], scene[1]))
+    learn, rest = scenes[:10], scenes[10:]  # ten photos drawn at random: a set-up's throws show many values
+    plain = DetectorReader(DEFAULT_DETECTOR, head=DEFAULT_HEAD)
+    crops, labels = confirmed_crops(plain, learn)
+    adapted = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), DiceProfile("webcam"))
+    adapted.confirm(crops, labels)
+    before = score(plain, rest)
+    after = score(DetectorReader(DEFAULT_DETECTOR, classifier=adapted), rest)
+    assert after.correct > before.correct
+    assert after.invented <= before.invented
