@@ -100,6 +100,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "policy_set": "Illegal-play policy: {policy}.",
         "time_set": "The director sets {player}'s remaining time to {ms} ms.",
         "mode_set": "Mode: {mode}.",
+        "calibrated": "The director calibrated the camera again ({how}): corners {corners}. The match goes on.",
         "dice_voided": "The director voids {player}'s dice: throw again.",
         "dice_set": "The director sets {player}'s dice to {dice}.",
         "match_is_over": "The match is over.",
@@ -210,6 +211,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "policy_set": "Kural dışı oyun politikası: {policy}.",
         "time_set": "Hakem {player} için kalan süreyi {ms} ms yaptı.",
         "mode_set": "Mod: {mode}.",
+        "calibrated": "Hakem kamerayı yeniden ayarladı ({how}): köşeler {corners}. Maç sürüyor.",
         "dice_voided": "Hakem zarı geçersiz saydı ({player}): yeniden atın.",
         "dice_set": "Hakem zarı düzeltti ({player}): {dice}.",
         "match_is_over": "Maç bitti.",
@@ -281,6 +283,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "bad_dice": "give two dice such as 5-3",
         "unknown_policy": "unknown policy",
         "unknown_mode": "unknown mode",
+        "bad_corners": "give the board's four corners as x,y",
+        "taps": "corners tapped",
+        "markers": "from the corner markers",
         "off": "off",
         "bar": "bar",
         "none": "none",
@@ -326,6 +331,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "bad_dice": "5-3 gibi iki zar girin",
         "unknown_policy": "bilinmeyen politika",
         "unknown_mode": "bilinmeyen mod",
+        "bad_corners": "tahtanın dört köşesini x,y olarak verin",
+        "taps": "köşelere dokunularak",
+        "markers": "köşe işaretlerinden",
         "off": "dışarı",
         "bar": "bar",
         "none": "yok",
@@ -473,7 +481,7 @@ def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) 
             )
         elif key == "point":
             values[key] = word("bar", language) if value == 25 else value
-        elif key in ("reason", "kind", "device", "policy", "mode"):
+        elif key in ("reason", "kind", "device", "policy", "mode", "how"):
             values[key] = word(str(value), language)
         elif key == "ending":
             values[key] = word(str(value), language)
