@@ -152,6 +152,11 @@ PICTURE_LIMIT = 100_000.0
 def _point(word: str) -> tuple[float, float]:
     """One corner "x,y" in the picture's pixels; ValueError for anything else."""
     x, y = (float(part) for part in word.split(","))
-    if not (math.isfinite(x) and math.isfinite(y) and -PICTURE_LIMIT < x < PICTURE_LIMIT and -PICTURE_LIMIT < y < PICTURE_LIMIT):
+    if not (
+        math.isfinite(x)
+        and math.isfinite(y)
+        and -PICTURE_LIMIT < x < PICTURE_LIMIT
+        and -PICTURE_LIMIT < y < PICTURE_LIMIT
+    ):
         raise ValueError(f"corner out of range: {word}")
     return (x, y)
