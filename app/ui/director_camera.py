@@ -34,7 +34,7 @@ class RecalibrateView(ModalView):
         self.found: Calibration | None = None
         language = controller.language
         root = BoxLayout(orientation="vertical", spacing=dp(8), padding=dp(8))
-        self.hint = Label(text=label("recalibrate_hint", language), font_size=sp(22), size_hint_y=None, height=dp(40))
+        self.hint = Label(text=f"0/4 {label('corners', language)}", font_size=sp(22), size_hint_y=None, height=dp(40))
         root.add_widget(self.hint)
         picture = controller.camera_picture()
         self.picker: CornerPicker | None = None
@@ -44,6 +44,7 @@ class RecalibrateView(ModalView):
         else:
             root.add_widget(Label(text=label("no_camera_crop", language), font_size=sp(24)))
         self.result = Banner(size_hint_y=None, height=dp(64))
+        self.result.set(label("recalibrate_hint", language), Level.INFO)
         root.add_widget(self.result)
         bar = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
         self.pin = TextInput(text="", hint_text="PIN", password=True, font_size=sp(26), multiline=False)

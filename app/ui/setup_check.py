@@ -82,6 +82,7 @@ class SetupCheckButton(TapButton):
         language = self.controller.language
         report = self.report = self.controller.check_camera()
         self.text = f"{label('check_setup', language)}: {label(GRADE_KEYS[report.grade], language)}"
+        self.background_normal = ""  # a flat colour: the verdict's own, not darkened by the button's grey
         self.background_color = (*GRADE_COLOURS[report.grade], 1)
         self.popup = ReportView(report, language)
         self.popup.open()

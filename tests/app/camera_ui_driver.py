@@ -5,6 +5,7 @@ and the fairness picture; screenshots in Turkish and English.
 Run by tests/app/test_camera_ui.py under Xvfb: ``python -m tests.app.camera_ui_driver OUTDIR``.
 """
 
+# ruff: noqa: I001
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from tests.app.ui_driver import PIN, find_button, shot, tap  # noqa: I001 (sets the window up before Kivy starts)
+from tests.app.ui_driver import PIN, find_button, shot, tap  # first: it sets the window up before Kivy starts
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -87,6 +88,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"] = {}
     yield
     yield from check(app, result, out, "c1-check-good-tr")
+    result["screens"]["c1-setup-tr"] = shot(out, "c1-setup-tr")  # the verdict stays on the button
     good = camera.before
     camera.before = bad_picture(good)  # the camera out of focus in the dark
     yield from check(app, result, out, "c1-check-bad-tr")
@@ -95,6 +97,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield from check(app, result, out, "c1-check-bad-en")
     camera.before = good
     yield from check(app, result, out, "c1-check-good-en")
+    result["screens"]["c1-setup-en"] = shot(out, "c1-setup-en")
     tap(find_button(app.root, "Türkçe"))
     yield
     app.screens["setup"].pin.text = PIN  # type: ignore[attr-defined]
