@@ -8,7 +8,6 @@ Run by tests/app/test_camera_ui.py under Xvfb: ``python -m tests.app.camera_ui_d
 # ruff: noqa: I001
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,9 +15,8 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from tests.app.ui_driver import PIN, find_button, shot, tap  # first: it sets the window up before Kivy starts
+from tests.app.ui_driver import PIN, find_button, run, shot, tap  # first: it sets the window up before Kivy starts
 
-from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
@@ -100,7 +98,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"]["c1-setup-en"] = shot(out, "c1-setup-en")
     tap(find_button(app.root, "Türkçe"))
     yield
-    app.screens["setup"].pin.text = PIN  # type: ignore[attr-defined]
+    app.screens["setup"].pin.text = PIN
     tap(find_button(app.root, "Maçı başlat"))
     yield
     play = app.screens["play"]
@@ -131,12 +129,9 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["large_closed"] = view.large is None and open_view(type(large)) is None
     yield from question(app, out, result, "tr")
     yield from director(app, out, result, "tr")
-    tap(find_button(app.root, "Geri"))
-    yield
-    tap(find_button(app.root, "Geçmiş"))
-    yield
-    tap(find_button(app.root, "Dışa aktar"))
-    yield
+    for text in ("Geri", "Geçmiş", "Dışa aktar"):  # back to play, the history screen, the exports
+        tap(find_button(app.root, text))
+        yield
     result["exported"] = sorted(path.name for path in (out / "export").iterdir())
     tap(find_button(app.root, "Geri"))
     yield
@@ -174,7 +169,7 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
     pictures = [w for w in panel.walk() if type(w).__name__ == "Image" and w.texture is not None]
     result[f"question_{language}"] = {
-        "panel_shown": panel.parent is not None and app.screens["play"].board.parent is None,  # type: ignore[attr-defined]
+        "panel_shown": panel.parent is not None and app.screens["play"].board.parent is None,
         "pictures": [list(p.texture.size) for p in pictures],
         "picture_heights": [p.height for p in pictures],
     }
@@ -193,7 +188,7 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
         tap(find_button(panel, correct))
         yield
     result[f"question_{language}"]["dice_after"] = list(session.referee.dice or ())
-    result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None  # type: ignore[attr-defined]
+    result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None
 
 
 def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
@@ -203,7 +198,7 @@ def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     yield
     screen = app.screens["director"]
     result["screens"][f"c5-director-{language}"] = shot(out, f"c5-director-{language}")
-    result[f"fairness_{language}"] = list(screen.fairness.picture.texture.size)  # type: ignore[attr-defined]
+    result[f"fairness_{language}"] = list(screen.fairness.picture.texture.size)
     tap(find_button(app.root, "Kamerayı" if tr else "Calibrate"))
     yield
     view = open_view(RecalibrateView)
@@ -222,7 +217,7 @@ def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
         view.pin.text = PIN
         tap(on_top("Kaydet"))
         yield
-    result[f"recalibrated_{language}"] = screen.result.text  # type: ignore[attr-defined]
+    result[f"recalibrated_{language}"] = screen.result.text
     result[f"closed_{language}"] = open_view(RecalibrateView) is None
 
 
@@ -232,27 +227,7 @@ def main(argv: list[str]) -> int:
     result: dict[str, Any] = {}
     controller = Controller(out, language="tr", sim=True)
     app = TavlaApp(controller)
-    steps = script(app, out, result)
-
-    def advance(_: float) -> None:
-        try:
-            next(steps)
-        except StopIteration:
-            result["done"] = True
-            app.stop()
-            return
-        except Exception as error:  # the test reads what went wrong from the result file
-            import traceback
-
-            result["error"] = f"{type(error).__name__}: {error}\n{traceback.format_exc()}"
-            app.stop()
-            return
-        Clock.schedule_once(advance, 0.4)
-
-    Clock.schedule_once(advance, 1.0)
-    app.run()
-    (out / "result.json").write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
-    return 0 if result.get("done") else 1
+    return run(app, script(app, out, result), out, result)
 
 
 if __name__ == "__main__":
