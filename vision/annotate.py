@@ -55,9 +55,13 @@ def draw_board(image: NDArray[np.uint8], calibration: Calibration, thrower: Thro
 
 
 def annotate(
-    image: NDArray[np.uint8], observation: ThrowObservation, calibration: Calibration | None = None
+    image: NDArray[np.uint8],
+    observation: ThrowObservation,
+    calibration: Calibration | None = None,
+    doubts: tuple[str, ...] = (),
 ) -> NDArray[np.uint8]:
-    """A copy of ``image`` with the reading drawn on it (the verdict written in the top-left corner)."""
+    """A copy of ``image`` with the reading drawn on it (the verdict written in the top-left corner; with
+    ``doubts``, as unsure, in amber: the players confirm it)."""
     out = image.copy() if calibration is None else draw_board(image, calibration, observation.thrower)
     scale = max(out.shape[0], out.shape[1]) / 1280
     thick = max(1, round(2 * scale))
@@ -81,6 +85,8 @@ def annotate(
         head, colour = "valid " + "-".join(str(v) for v in observation.values or ()), GOOD
     else:
         head, colour = f"void: {(observation.reason or '').replace('_', ' ')}", VOID
+    if doubts:  # not sure: the call waits for people, whatever it reads
+        head, colour = f"unsure ({', '.join(d.replace('_', ' ') for d in doubts)}): {head}", DOUBT
     cv2.putText(
         out,
         head,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.referee import events as ev
 from app.table.dice import SEAT, Image, Shot
 from rules.position import Color
 from vision import Calibration
@@ -23,7 +24,8 @@ def throw_picture(shot: Shot) -> Image:
     judged = shot.judged if shot.judged is not None else ThrowObservation(None, None, shot.dice)
     if shot.thrower is None and judged.valid:  # the opening throw: each die lies in its own thrower's half
         judged = replace(judged, dice=tuple(replace(die, zone="right_half") for die in judged.dice))
-    return annotate(shot.image, judged, shot.calibration)
+    doubts = shot.event.doubts if isinstance(shot.event, ev.ThrowQuestioned) else ()
+    return annotate(shot.image, judged, shot.calibration, doubts)
 
 
 def live_picture(image: Image, calibration: Calibration | None, thrower: Color | None) -> Image:

@@ -4,6 +4,7 @@ director's corners, the throw drawn for a person, and the dice faces counted for
 from __future__ import annotations
 
 import queue
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,10 +19,11 @@ from app.table.dice import shot
 from app.table.fairness import fairness_image
 from app.table.view import throw_picture
 from app.ui.controller import Controller
+from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_livecamera import Task, drain
 from vision import Calibration, DieReading, ThrowObservation
-from vision.annotate import VOID
+from vision.annotate import DOUBT, VOID
 from vision.train.heldout import throw_video
 
 PIN = "2468"
@@ -118,3 +120,22 @@ def test_the_faces_of_the_match_are_counted_for_the_sheet_and_the_picture() -> N
     assert "Dice faces: 1: 1  2: 0  3: 1  4: 0  5: 0  6: 2  (2 throws" in sheet
     assert "Zar yüzleri: 1: 1" in result_sheet(table.referee, "1:abc", "tr")
     assert fairness_image(table.referee).shape == (300, 720, 3)
+
+
+def test_an_unsure_throw_is_drawn_as_unsure_in_amber() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.press()
+    calibration = Calibration.from_corners([(100.0, 50.0), (1180.0, 50.0), (1180.0, 670.0), (100.0, 670.0)])
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    dice = (  # Black (top) throws into its right-hand half, the picture's left; one value hard to read
+        DieReading(5, (300, 300, 330, 330), False, 0.80, "wrong_half"),
+        DieReading(2, (400, 400, 430, 430), False, 0.99, "wrong_half"),
+    )
+    taken = shot(image, ThrowObservation("valid", None, dice), table.referee, calibration)
+    assert isinstance(taken.event, ev.ThrowQuestioned) and taken.thrower is Color.BLACK
+    head = throw_picture(taken)[:60, :700]
+    sure = throw_picture(replace(taken, event=ev.DiceObserved((5, 2), thrower=taken.thrower)))[:60, :700]
+    amber = np.array(DOUBT, np.uint8)
+    assert np.all(head == amber, axis=2).sum() > 200 and not np.all(sure == amber, axis=2).any()
