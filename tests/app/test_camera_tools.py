@@ -13,6 +13,7 @@ import numpy as np
 from app.record.dice_counts import face_counts, thrown
 from app.record.export import result_sheet
 from app.referee import events as ev
+from app.referee.i18n import _LABELS, label
 from app.referee.setup import Mode
 from app.table.camera import Image, LiveCamera
 from app.table.dice import shot
@@ -139,3 +140,12 @@ def test_an_unsure_throw_is_drawn_as_unsure_in_amber() -> None:
     sure = throw_picture(replace(taken, event=ev.DiceObserved((5, 2), thrower=taken.thrower)))[:60, :700]
     amber = np.array(DOUBT, np.uint8)
     assert np.all(head == amber, axis=2).sum() > 200 and not np.all(sure == amber, axis=2).any()
+
+
+def test_every_screen_label_reads_in_english_too() -> None:
+    """A Turkish label missing in English showed its key ("event_hint" on the English set-up screen, "sure" on a
+    take or drop asking for a second tap). The set-up
+    check's advice is the one exception: in English the screen shows vision's own words."""
+    missing = {key for key in _LABELS["tr"] if key not in _LABELS["en"] and not key.startswith("advice_")}
+    assert missing == set()
+    assert label("event_hint", "en") == "Club night" and label("sure", "en") == "Sure? Tap again:"
