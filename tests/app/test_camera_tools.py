@@ -1,5 +1,6 @@
 """The camera tools without a screen: the live camera calibrated again mid-match, a resumed match keeping the
-director's corners, the throw drawn for a person, and the dice faces counted for the fairness picture."""
+director's corners, the throw drawn for a person, the dice faces counted for the fairness picture; and every
+screen label in English."""
 
 from __future__ import annotations
 
