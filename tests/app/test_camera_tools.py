@@ -1,6 +1,6 @@
 """The camera tools without a screen: the live camera calibrated again mid-match, a resumed match keeping the
-director's corners, the throw drawn for a person, the dice faces counted for the fairness picture; and every
-screen label in English."""
+director's corners, the board found from its markers, the throw drawn for a person, the dice faces counted for
+the fairness picture; and every screen label in English."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from app.ui.controller import Controller
 from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_livecamera import Task, drain
+from tests.vision.test_markers import TRUE_CORNERS, photographed
 from vision import Calibration, DieReading, ThrowObservation
 from vision.annotate import DOUBT, VOID
 from vision.train.heldout import throw_video
@@ -150,3 +151,30 @@ def test_every_screen_label_reads_in_english_too() -> None:
     missing = {key for key in _LABELS["tr"] if key not in _LABELS["en"] and not key.startswith("advice_")}
     assert missing == set()
     assert label("event_hint", "en") == "Club night" and label("sure", "en") == "Sure? Tap again:"
+
+
+def test_the_director_finds_the_board_from_its_markers_or_is_told_which_is_missing(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0000.png"), photographed())
+    tasks: queue.Queue[Task] = queue.Queue()
+    controller = Controller(tmp_path, language="en", camera=str(folder), post=tasks.put)
+    try:
+        found = controller.find_markers()
+        assert isinstance(found, Calibration)
+        assert np.abs(np.array(found.corners) - TRUE_CORNERS).max() < 3.0
+        assert controller.start(("A", "B"), "backgammon", 3, Mode.TOURNAMENT, 10, 12, PIN) is None
+        reaction = controller.recalibrate(PIN, found, "markers")
+        assert "from the corner markers" in controller.text(reaction.rulings[0])
+    finally:
+        controller.close()
+    covered = photographed()
+    covered[:160, :480] = (40, 90, 40)  # a hand over the top-left marker
+    (folder / "0000.png").unlink()
+    cv2.imwrite(str(folder / "0000.png"), covered)
+    controller = Controller(tmp_path / "again", language="en", camera=str(folder), post=tasks.put)
+    try:
+        problem = controller.find_markers()
+        assert isinstance(problem, str) and "marker(s) 0 not seen" in problem
+    finally:
+        controller.close()
