@@ -41,21 +41,30 @@ def thrower_half(calibration: Calibration, thrower: Thrower) -> NDArray[np.int32
     return np.round(image.reshape(-1, 2)).astype(np.int32)
 
 
+def draw_board(image: NDArray[np.uint8], calibration: Calibration, thrower: Thrower) -> NDArray[np.uint8]:
+    """A copy of ``image`` with the board's outline, the bar and the thrower's half (shaded) drawn on it."""
+    scale = max(image.shape[0], image.shape[1]) / 1280
+    thick = max(1, round(2 * scale))
+    shade = image.copy()
+    cv2.fillConvexPoly(shade, thrower_half(calibration, thrower), LINE)
+    out = np.asarray(cv2.addWeighted(shade, 0.2, image, 0.8, 0), np.uint8)
+    cv2.polylines(out, [np.round(np.array(calibration.corners)).astype(np.int32)], True, LINE, thick)
+    top, bottom = calibration.bar_line()
+    cv2.line(out, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), LINE, thick)
+    return out
+
+
 def annotate(
-    image: NDArray[np.uint8], observation: ThrowObservation, calibration: Calibration | None = None
+    image: NDArray[np.uint8],
+    observation: ThrowObservation,
+    calibration: Calibration | None = None,
+    doubts: tuple[str, ...] = (),
 ) -> NDArray[np.uint8]:
-    """A copy of ``image`` with the reading drawn on it (the verdict written in the top-left corner)."""
-    out = image.copy()
+    """A copy of ``image`` with the reading drawn on it (the verdict written in the top-left corner; with
+    ``doubts``, as unsure, in amber: the players confirm it)."""
+    out = image.copy() if calibration is None else draw_board(image, calibration, observation.thrower)
     scale = max(out.shape[0], out.shape[1]) / 1280
     thick = max(1, round(2 * scale))
-    if calibration is not None:
-        half = thrower_half(calibration, observation.thrower)
-        shade = out.copy()
-        cv2.fillConvexPoly(shade, half, LINE)
-        out = np.asarray(cv2.addWeighted(shade, 0.2, out, 0.8, 0), np.uint8)
-        cv2.polylines(out, [np.round(np.array(calibration.corners)).astype(np.int32)], True, LINE, thick)
-        top, bottom = calibration.bar_line()
-        cv2.line(out, tuple(round(v) for v in top), tuple(round(v) for v in bottom), LINE, thick)
     for die in observation.dice:
         colour = _die_colour(die)
         x0, y0, x1, y1 = die.box
@@ -76,6 +85,8 @@ def annotate(
         head, colour = "valid " + "-".join(str(v) for v in observation.values or ()), GOOD
     else:
         head, colour = f"void: {(observation.reason or '').replace('_', ' ')}", VOID
+    if doubts:  # not sure: the call waits for people, whatever it reads
+        head, colour = f"unsure ({', '.join(d.replace('_', ' ') for d in doubts)}): {head}", DOUBT
     cv2.putText(
         out,
         head,

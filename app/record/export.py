@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.record.dice_counts import faces_line
 from app.record.journal import Journal
 from app.referee.engine import Referee
 from app.referee.i18n import render, word
@@ -201,6 +202,7 @@ def _sheet(
     """The one-page layout every result sheet shares (a match's and a chouette's): the facts, the table of
     games, the verdict, the irregularities, the journal's head hash and lines to sign; as text or HTML."""
     tr = language == "tr"
+    lines = [*lines, faces_line(referee, language)]
     irregular = [
         render(
             Ruling(

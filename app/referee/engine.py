@@ -105,6 +105,9 @@ class Referee:
     """Overrides authorised by the PIN so far (each used one link of the chain)."""
     pin_failures: int = 0
     """Wrong PINs in a row (the tablet waits longer after each beyond a few)."""
+    calibration: tuple[tuple[float, float], ...] | None = None
+    """The board's four corners in the camera's picture as the director last set them again (None: as set up);
+    kept in the journal so a resumed match reads the dice on the same board."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":

@@ -410,10 +410,11 @@ class TimeCorrected(Event):
         object.__setattr__(self, "by", _name(self.by, "by"))
 
 
-OVERRIDE_COMMANDS = ("resume", "void_dice", "set_dice", "undo_play", "policy", "mode", "set_time")
+OVERRIDE_COMMANDS = ("resume", "void_dice", "set_dice", "undo_play", "policy", "mode", "set_time", "calibrate")
 """What a director may do: resume play, void or correct the dice, take back the last
 play, change the illegal-play policy, switch tournament/casual mode, correct a side's
-remaining time ("white 540000": colour and milliseconds)."""
+remaining time ("white 540000": colour and milliseconds), calibrate the camera again
+("x,y x,y x,y x,y" and how: "taps" or "markers")."""
 
 
 @dataclass(frozen=True)

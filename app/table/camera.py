@@ -65,6 +65,9 @@ class LiveCamera:
         self._first = threading.Event()
         self._armed = threading.Event()
         self._stop = threading.Event()
+        self._recalibrated = threading.Event()
+        self._latest: Frame | None = None
+        self._stamps: list[float] = []
         self._calibration: Calibration | None = None
         self.calibration: Calibration | None = None
         """The board the throws are read on (tapped or found), once reading started: a die near the bar or the
@@ -84,6 +87,19 @@ class LiveCamera:
         """Start reading throws: with the tapped calibration, or (None) the corners found in the picture."""
         self._calibration = calibration
         self._armed.set()
+
+    def recalibrate(self, calibration: Calibration) -> None:
+        """Read the throws from now on with ``calibration`` (the director marked the board again mid-match)."""
+        self._calibration = calibration
+        self._recalibrated.set()
+
+    @property
+    def frame_rate(self) -> float | None:
+        """Pictures a second the source delivered lately (None before two pictures, or for one still picture)."""
+        stamps = list(self._stamps)
+        if len(stamps) < 2 or stamps[-1] <= stamps[0]:
+            return None
+        return (len(stamps) - 1) / (stamps[-1] - stamps[0])
 
     def close(self, wait_s: float = 5.0) -> None:
         self._stop.set()
@@ -116,14 +132,21 @@ class LiveCamera:
                 if frame is None:
                     raise VisionError(f"{self.spec}: stopped delivering pictures")
                 latest = self._show(frame)
-            if self._stop.is_set():
-                return
-            calibration = self.calibration = self._calibrate(latest.image)  # judged as White (bottom) sees them: the
-            # referee judges them again for whoever threw (app.sim.camera.camera_event)
-            for observation in watch(self._stream(latest, frames), reader, calibration, "bottom", self.still_seconds):
-                image = self._picture
-                assert image is not None
-                self.post(partial(self.on_throw, image, observation))
+            while not self._stop.is_set():  # once, and again each time the director calibrates the camera again
+                again = self._recalibrated.is_set()
+                self._recalibrated.clear()
+                calibration = self.calibration = self._calibrate(latest.image, again)  # judged as White (bottom) sees
+                # them: the referee judges them again for whoever threw (app.sim.camera.camera_event)
+                for observation in watch(
+                    self._stream(latest, frames), reader, calibration, "bottom", self.still_seconds
+                ):
+                    image = self._picture
+                    assert image is not None
+                    self.post(partial(self.on_throw, image, observation))
+                if not self._recalibrated.is_set():
+                    break
+                assert self._latest is not None
+                latest = self._latest
             if not self._stop.is_set():
                 self._fail(f"{self.spec}: no more pictures (the video or folder ended, or the camera went silent)")
         except (VisionError, cv2.error, OSError) as error:
@@ -137,6 +160,8 @@ class LiveCamera:
 
     def _show(self, frame: Frame) -> Frame:
         self._picture = frame.image
+        self._latest = frame
+        self._stamps = (self._stamps + [frame.timestamp])[-30:]
         self._first.set()
         return frame
 
@@ -144,13 +169,13 @@ class LiveCamera:
         """The frames from ``first`` on, until closed; the last one handed out is the settled picture."""
         yield first
         for frame in frames:
-            if self._stop.is_set():
+            if self._stop.is_set() or self._recalibrated.is_set():
                 return
             yield self._show(frame)
 
-    def _calibrate(self, image: Image) -> Calibration | None:
+    def _calibrate(self, image: Image, again: bool = False) -> Calibration | None:
         if self._calibration is not None:
-            self._link(True, f"{self.spec}: corners tapped")
+            self._link(True, f"{self.spec}: corners {'set again' if again else 'tapped'}")
             return self._calibration
         try:
             calibration = detect_board(image)

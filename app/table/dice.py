@@ -37,12 +37,15 @@ SEAT: dict[Color, Thrower] = {Color.WHITE: "bottom", Color.BLACK: "top"}
 
 @dataclass(frozen=True)
 class Shot:
-    """One throw as the camera saw it: the picture, what the reader found, the event it became, who threw."""
+    """One throw as the camera saw it: the picture, what the reader found, the event it became, who threw;
+    the reading judged for that thrower and the board it was placed on (for drawing it)."""
 
     image: Image
     dice: tuple[DieReading, ...]
     event: ev.DiceObserved | ev.ThrowQuestioned
     thrower: Color | None
+    judged: ThrowObservation | None = None
+    calibration: Calibration | None = None
 
     def crops(self, margin: float = 0.6) -> list[Image]:
         """Each die's part of the picture (with some board around it), left to right."""
@@ -68,7 +71,8 @@ def shot(image: Image, observation: ThrowObservation, referee: Referee, calibrat
     """The settled throw in ``image`` (``observation``: as the bottom player sees it), ready for the referee;
     ``calibration``, the board the reader placed the dice on, lets a die near the bar or the frame be doubted."""
     event, thrower = throw_event(observation, referee, calibration, image.shape)
-    return Shot(image, observation.dice, event, thrower)
+    judged, _ = judged_throw(observation, referee)
+    return Shot(image, observation.dice, event, thrower, judged, calibration)
 
 
 def sureness_for(referee: Referee) -> Sureness:

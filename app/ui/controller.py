@@ -34,11 +34,14 @@ from app.sim.camera import SimulatedCamera
 from app.sim.table import SimulatedTable, TableError
 from app.sim.world import Temper, World
 from app.table.camera import LiveCamera, Post
-from app.table.dice import Shot
+from app.table.dice import Image, Shot
+from app.table.fairness import fairness_image, write_fairness_picture
 from app.table.live import LiveStation
+from app.table.view import check_camera, corners_text, markers_calibration
 from device import messages as dm
 from rules.position import Color
 from vision import Calibration, CalibrationError
+from vision.setupcheck import SetupReport
 
 
 class Controller:
@@ -121,6 +124,53 @@ class Controller:
             self.camera.calibration = calibration
         return None
 
+    def live_picture(self) -> Any:
+        """The camera's picture now, without waiting (the simulated camera: the board between throws)."""
+        if self.live_camera is not None:
+            return self.live_camera.picture()
+        return self.camera.before if self.camera is not None else None
+
+    def board_calibration(self) -> Calibration | None:
+        """The board the throws are read on now: set again by the director, tapped, or found by the camera."""
+        if self.calibration is not None:
+            return self.calibration
+        if self.live_camera is not None:
+            return self.live_camera.calibration
+        return self.camera.calibration if self.camera is not None else None
+
+    def check_camera(self) -> SetupReport:
+        """The set-up check on the camera's latest picture, with the board as tapped (or looked for)."""
+        frame_rate = self.live_camera.frame_rate if self.live_camera is not None else None
+        return check_camera(self.camera_picture(), self.board_calibration(), frame_rate)
+
+    def find_markers(self) -> Calibration | str:
+        """The board from its printed corner markers on the camera's picture now, or why not."""
+        picture = self.camera_picture()
+        if picture is None:
+            return "no camera"
+        try:
+            return markers_calibration(picture)
+        except CalibrationError as error:
+            return str(error)
+
+    def recalibrate(self, pin: str, calibration: Calibration, how: str = "taps") -> Reaction:
+        """The director's new board corners (tapped, or ``how`` "markers"), journaled behind the PIN; once the
+        referee accepts them the camera reads every later throw on them. The match goes on."""
+        assert self.session is not None
+        before = self.session.referee.calibration
+        reaction = self.director(pin, "calibrate", f"{corners_text(calibration)} {how}")
+        corners = self.session.referee.calibration
+        if corners is not None and corners != before:
+            self._use_calibration(Calibration.from_corners(corners))
+        return reaction
+
+    def _use_calibration(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+        if self.camera is not None:
+            self.camera.calibration = calibration
+        if self.live_camera is not None and self.session is not None:
+            self.live_camera.recalibrate(calibration)
+
     def start(
         self,
         players: tuple[str, str],
@@ -163,6 +213,8 @@ class Controller:
         except (ValueError, JournalError) as error:
             return str(error)
         session = self.session
+        if session.referee.calibration is not None:  # the director calibrated again: a resumed match keeps it
+            self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
         self._publish(session)
         if self.sim:
@@ -304,7 +356,22 @@ class Controller:
             self.message = ""
         except ExportError as error:
             self.message = str(error)
+        try:  # the fairness picture beside the result sheet
+            written["fairness"] = write_fairness_picture(self.session.referee, target / "fairness.png")
+        except OSError as error:
+            self.message = str(error)
         return {key: str(path) for key, path in written.items()}
+
+    def fairness_picture(self) -> Image | None:
+        """The match's dice against the band a fair die stays in (None before a match)."""
+        return fairness_image(self.session.referee) if self.session is not None else None
+
+    def corners_calibration(self, corners: list[tuple[float, float]]) -> Calibration | str:
+        """The board from four corners tapped on the camera's picture, or why they do not make one."""
+        try:
+            return Calibration.from_corners(corners)
+        except CalibrationError as error:
+            return str(error)
 
     def close(self) -> None:
         if self.publisher is not None:

@@ -1,5 +1,5 @@
 """The director's screen: the PIN and the overrides it allows (resume, void or set the dice, undo a play,
-policy, mode)."""
+policy, mode, calibrate the camera again), and the fairness picture of the match's dice."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
+from app.referee.rulings import Level
+from app.ui.director_camera import FairnessView, RecalibrateView
 from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, Widget_spacer, button
 
 
@@ -45,11 +47,27 @@ class DirectorScreen(TavlaScreen):
         ):
             grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
+        camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))  # the camera again, the dice's fairness
+        camera.add_widget(
+            button(self.t("recalibrate"), self.recalibrate, size_hint_x=0.4, height=dp(210), halign="center")
+        )
+        self.fairness = FairnessView(self.controller)
+        camera.add_widget(self.fairness)
+        root.add_widget(camera)
         self.result = Banner(size_hint_y=None, height=dp(100))
         root.add_widget(self.result)
         root.add_widget(button(self.t("back"), lambda: self.app.show("play")))
         root.add_widget(Widget_spacer())
         self.add_widget(root)
+
+    def refresh(self) -> None:
+        self.fairness.refresh()
+
+    def recalibrate(self) -> None:
+        """Mark the board again on the camera's picture; the director's PIN saves it."""
+        if self.controller.session is None:
+            return
+        RecalibrateView(self.controller, lambda text: self.result.set(text, Level.INFO)).open()
 
     def override(self, command: str, argument: str) -> None:
         if self.controller.session is None:

@@ -6,12 +6,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-import numpy as np
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
@@ -21,8 +19,10 @@ from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.table.dice import Shot
 from app.ui.board import BoardWidget
+from app.ui.camera_view import CameraView
+from app.ui.question_panel import QuestionPanel
 from app.ui.slots import place
-from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, confirm_button, square, texture_of
+from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, confirm_button
 from rules.chouette import MemberCube
 from rules.position import Color
 
@@ -52,12 +52,13 @@ class PlayScreen(TavlaScreen):
         middle = BoxLayout(spacing=dp(8))
         self.board = BoardWidget(size_hint_x=0.64)
         middle.add_widget(self.board)
+        self.question = QuestionPanel(self.controller, self.board, self.act)  # in the board's place while asked
         side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.36)
         self.info = Label(text="", font_size=sp(22), halign="left", valign="top", size_hint_y=None, height=dp(120))
         self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         side.add_widget(self.info)
         dice = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(120))
-        self.dice_picture = KivyImage(fit_mode="contain", size_hint_x=0.55)
+        self.dice_picture = CameraView(self.controller, size_hint_x=0.55)
         self.dice_text = Label(text=self.t("no_camera_crop"), font_size=sp(20), halign="left", valign="middle")
         self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         dice.add_widget(self.dice_picture)
@@ -141,6 +142,8 @@ class PlayScreen(TavlaScreen):
                 f"{self.t('cube')}: {cube.value}{owner}"
             )
         self.board.show(referee.position, referee.last_play)
+        self.question.update(referee)
+        self.dice_picture.refresh()
         dice = referee.numbers
         waiting = names[referee.to_act] if referee.to_act is not None else "-"
         if referee.chouette is not None and referee.stage is Stage.DOUBLE:  # each doubled member answers
@@ -253,13 +256,10 @@ class PlayScreen(TavlaScreen):
         return self.t(f"box_{'doubles' if move == 'double' else move}") if action.by == box else self.t(move)
 
     def show_shot(self, shot: Shot | None) -> None:
-        """The dice as the camera read them, beside its crop of each die."""
+        """The dice as the camera read them, beside its picture of the throw."""
         if shot is None or shot is self.shot_shown:
             return
         self.shot_shown = shot
-        crops = shot.crops()
-        if crops:
-            self.dice_picture.texture = texture_of(np.hstack([square(crop, 110) for crop in crops]))
         read = ", ".join("?" if d.value is None else f"{d.value}{'*' if d.cocked else ''}" for d in shot.dice)
         event = shot.event
         verdict = (
@@ -292,11 +292,6 @@ class PlayScreen(TavlaScreen):
             out += [
                 (self.t("accept"), lambda: self.act(ev.AcceptIllegal(to_act)), True),
                 (self.t("correct"), lambda: self.act(ev.CorrectIllegal(to_act)), True),
-            ]
-        if stage is Stage.QUESTION:  # an unsure throw: confirm it, type the right dice below, or rethrow
-            out += [
-                (self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act)), False),
-                (self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act)), False),
             ]
         if stage is Stage.RESIGNATION:
             out += [

@@ -16,6 +16,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from app.referee.i18n import variant_label
 from app.referee.setup import Mode
+from app.ui.setup_check import SetupCheckButton
 from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
 
@@ -134,6 +135,7 @@ class SetupScreen(TavlaScreen):
         root.add_widget(camera)
         bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
+        bar.add_widget(SetupCheckButton(self.controller))  # the camera judged before the match
         last = self.controller.library.last() if self.controller.library is not None else None
         if last is not None and last.folder != self.controller.folder:
             when = last.modified.strftime("%d.%m %H:%M")

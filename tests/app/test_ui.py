@@ -49,7 +49,9 @@ def display() -> Iterator[str]:
     pytest.skip("no display server: Xvfb would not start on any display :140-:159")
 
 
-def drive(display: str, out: Path, *options: str) -> tuple[dict[str, object], Path]:
+def drive(
+    display: str, out: Path, *options: str, driver: str = "tests.app.ui_driver"
+) -> tuple[dict[str, object], Path]:
     out.mkdir(parents=True, exist_ok=True)
     env = dict(
         os.environ,
@@ -60,7 +62,7 @@ def drive(display: str, out: Path, *options: str) -> tuple[dict[str, object], Pa
         KIVY_HOME=str(out / "kivy-home"),
     )
     completed = subprocess.run(
-        [sys.executable, "-m", "tests.app.ui_driver", str(out), *options],
+        [sys.executable, "-m", driver, str(out), *options],
         cwd=ROOT,
         env=env,
         capture_output=True,

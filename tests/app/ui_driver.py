@@ -277,6 +277,12 @@ def main(argv: list[str]) -> int:
         app = TavlaApp(controller)
         steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
 
+    return run(app, steps, out, result)
+
+
+def run(app: TavlaApp, steps: Iterator[None], out: Path, result: dict[str, Any]) -> int:
+    """Run the app, taking one step of the script every 0.4 s; the result file says how it went."""
+
     def advance(_: float) -> None:
         try:
             next(steps)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from app.referee import events as ev
@@ -47,6 +48,8 @@ class DirectorHandlers(QuestionHandlers):
             self.override_dice(command, argument)
         elif command == "set_time":
             self.correct_time(argument)
+        elif command == "calibrate":
+            self.recalibrate(argument)
         elif command == "undo_play":
             if not state.undo:
                 self.say("override_refused", Level.WARNING, command=command, reason="nothing_to_undo")
@@ -74,6 +77,21 @@ class DirectorHandlers(QuestionHandlers):
                 return
             self.set(**{command: choice})
             self.say(f"{command}_set", Level.INFO, **{command: choice.value})
+
+    def recalibrate(self, argument: str) -> None:
+        """The director marked the board's corners on the camera's picture again ("x,y x,y x,y x,y taps", or
+        "... markers" when the printed corner markers were found): the match goes on, read on the new board."""
+        words = argument.split()
+        how = words.pop() if words and words[-1] in CALIBRATED_BY else "taps"
+        try:
+            corners = tuple(_point(word) for word in words)
+            if len(corners) != 4:
+                raise ValueError("four corners")
+        except ValueError:
+            self.say("override_refused", Level.WARNING, command="calibrate", reason="bad_corners")
+            return
+        self.set(calibration=corners)
+        self.say("calibrated", Level.INFO, how=how, corners=" ".join(f"{x:g},{y:g}" for x, y in corners))
 
     def correct_time(self, argument: str) -> None:
         """The director at the tablet corrects one side's remaining time ("white 540000")."""
@@ -122,3 +140,23 @@ class DirectorHandlers(QuestionHandlers):
             self.opening(dice)
         else:
             self.roll(dice)
+
+
+CALIBRATED_BY = ("taps", "markers")
+"""How the director found the board's corners again: tapped on the picture, or the printed markers."""
+
+PICTURE_LIMIT = 100_000.0
+"""No camera's picture is this many pixels across: a corner beyond it is a garbled argument."""
+
+
+def _point(word: str) -> tuple[float, float]:
+    """One corner "x,y" in the picture's pixels; ValueError for anything else."""
+    x, y = (float(part) for part in word.split(","))
+    if not (
+        math.isfinite(x)
+        and math.isfinite(y)
+        and -PICTURE_LIMIT < x < PICTURE_LIMIT
+        and -PICTURE_LIMIT < y < PICTURE_LIMIT
+    ):
+        raise ValueError(f"corner out of range: {word}")
+    return (x, y)

@@ -1,0 +1,157 @@
+"""The unsure throw's question on the play screen: each die's picture large, with its reading, above the answers
+(confirm, correct the dice, call a rethrow).
+
+While the camera's call waits for people nobody moves a checker, so the panel takes the board's place and gives
+it back once the question is answered. A player confirms what they can see for themselves, not a number.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image as KivyImage
+from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
+
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.i18n import label, word
+from app.referee.state import Question
+from app.table.dice import Shot
+from app.ui.controller import Controller
+from app.ui.widgets import TARGET, button, square, texture_of
+
+CROP_PX = 240
+"""Each die's picture, in screen pixels: large enough to count the pips from the players' chairs."""
+
+
+def die_reading(shot: Shot, index: int, language: str) -> str:
+    """What the reader made of one die: its value (or that it could not be read), cocked, how sure."""
+    die = shot.dice[index]
+    text = "?" if die.value is None else str(die.value)
+    if die.cocked:
+        text += f" ({word('cocked', language)})"
+    return f"{text}   {die.confidence:.0%}"
+
+
+class QuestionPanel(BoxLayout):
+    """Shown in the board's place while an unsure throw waits; ``act`` sends the answer as an event."""
+
+    def __init__(self, controller: Controller, board: Widget, act: Callable[[ev.Event], None], **kwargs: Any):
+        super().__init__(orientation="vertical", spacing=dp(8), padding=dp(6), **kwargs)
+        self.controller = controller
+        self.board = board
+        self.act = act
+        self.size_hint_x = board.size_hint_x
+        self.shown: tuple[int, str] = (-1, "")
+        self.picked: list[int | None] = [None, None]
+
+    def t(self, key: str) -> str:
+        return label(key, self.controller.language)
+
+    def update(self, referee: Referee) -> None:
+        """Take the board's place while a question waits, give it back after; rebuilt when something changed."""
+        question = referee.question if referee.stage is Stage.QUESTION else None
+        holder = self.parent if self.parent is not None else self.board.parent
+        if holder is None:
+            return
+        if question is None or referee.to_act is None:
+            if self.parent is not None:
+                index = holder.children.index(self)
+                holder.remove_widget(self)
+                holder.add_widget(self.board, index=index)
+            return
+        if self.parent is None:
+            index = holder.children.index(self.board)
+            holder.remove_widget(self.board)
+            holder.add_widget(self, index=index)
+        key = (referee.events, self.controller.language)
+        if key != self.shown:
+            self.shown = key
+            self.build(referee, question)
+
+    def build(self, referee: Referee, question: Question) -> None:
+        self.clear_widgets()
+        to_act = referee.to_act
+        assert to_act is not None
+        names = referee.side_names()
+        doubts = ", ".join(word(d, self.controller.language) for d in question.doubts)
+        title = Label(
+            text=f"{self.t('question_title')} ({doubts})\n{names[to_act]}: {self.t('question_answer')}",
+            font_size=sp(22),
+            halign="center",
+            valign="middle",
+            size_hint_y=None,
+            height=dp(64),
+        )
+        title.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        self.add_widget(title)
+        self.add_widget(self.pictures(question))
+        values = question.values or (None, None)
+        self.picked = list(values)
+        for row, value in enumerate(values):
+            self.add_widget(self.die_row(row, value, question.opening))
+        answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        answers.add_widget(button(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act))))
+        self.correct = button(self.t("correct"), lambda: self.send_correction(to_act))
+        answers.add_widget(self.correct)
+        answers.add_widget(button(self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act))))
+        self.add_widget(answers)
+        self.show_correction()
+
+    def pictures(self, question: Question) -> Widget:
+        """Each die's crop from the settled picture, large, with its reading under it."""
+        row = BoxLayout(spacing=dp(12))
+        shot = self.controller.last_shot
+        if shot is None or not isinstance(shot.event, ev.ThrowQuestioned) or not shot.dice:
+            row.add_widget(Label(text=self.t("no_camera_crop"), font_size=sp(22)))  # a resumed match: no picture
+            return row
+        for index, crop in enumerate(shot.crops()):
+            column = BoxLayout(orientation="vertical", spacing=dp(4))
+            column.add_widget(KivyImage(texture=texture_of(square(crop, CROP_PX)), fit_mode="contain"))
+            column.add_widget(
+                Label(
+                    text=die_reading(shot, index, self.controller.language),
+                    font_size=sp(28),
+                    bold=True,
+                    size_hint_y=None,
+                    height=dp(40),
+                )
+            )
+            row.add_widget(column)
+        return row
+
+    def die_row(self, row: int, value: int | None, opening: bool) -> Widget:
+        """Six buttons to correct one die (the reading chosen to start with)."""
+        line = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(64))
+        name = ("white_die", "black_die")[row] if opening else ("die_1", "die_2")[row]
+        line.add_widget(Label(text=self.t(name), font_size=sp(20), size_hint_x=1.4))
+        for number in range(1, 7):
+            toggle = ToggleButton(
+                text=str(number),
+                group=f"question_die_{row}",
+                state="down" if number == value else "normal",
+                font_size=sp(28),
+                allow_no_selection=False,
+            )
+            toggle.bind(on_release=lambda *_, number=number: self.pick(row, number))
+            line.add_widget(toggle)
+        return line
+
+    def pick(self, row: int, number: int) -> None:
+        self.picked[row] = number
+        self.show_correction()
+
+    def show_correction(self) -> None:
+        first, second = self.picked
+        dice = f" {first}-{second}" if first is not None and second is not None else ""
+        self.correct.text = f"{self.t('correct')}{dice}"
+
+    def send_correction(self, by: Any) -> None:
+        first, second = self.picked
+        if first is None or second is None:
+            return
+        self.act(ev.ThrowCorrected(by, (first, second)))

@@ -1,0 +1,234 @@
+"""Drives the camera screens of the real Kivy app by taps: the set-up check (a good picture and a bad one), the
+play screen's camera picture and its large view, the unsure throw's large dice, the director's new calibration
+and the fairness picture; screenshots in Turkish and English.
+
+Run by tests/app/test_camera_ui.py under Xvfb: ``python -m tests.app.camera_ui_driver OUTDIR``.
+"""
+
+# ruff: noqa: I001
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import cv2
+import numpy as np
+
+from tests.app.ui_driver import PIN, find_button, run, shot, tap  # first: it sets the window up before Kivy starts
+
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+
+from app.referee.engine import Stage  # noqa: E402
+from app.ui.camera_view import CameraView  # noqa: E402
+from app.ui.controller import Controller  # noqa: E402
+from app.ui.director_camera import RecalibrateView  # noqa: E402
+from app.ui.main import TavlaApp  # noqa: E402
+from app.ui.question_panel import QuestionPanel  # noqa: E402
+from app.ui.setup_check import ReportView  # noqa: E402
+
+SHIFT = (6.0, -4.0)
+"""How far the director's new corners lie from the set-up's (the camera was bumped)."""
+
+
+def on_top(text: str) -> Button:
+    """A button in the view open over the screen (a ModalView sits on the window, not in the screens)."""
+    for child in Window.children:
+        for widget in child.walk():
+            if isinstance(widget, Button) and widget.text.startswith(text):
+                return widget
+    raise LookupError(f"no button {text!r} in the open view")
+
+
+def open_view(kind: type) -> Any:
+    return next((child for child in Window.children if isinstance(child, kind)), None)
+
+
+def tap_at(widget: Any, x: float, y: float) -> None:
+    touch = UnitTestTouch(*widget.to_window(x, y))
+    touch.touch_down()
+    touch.touch_up()
+
+
+def bad_picture(picture: np.ndarray) -> np.ndarray:
+    """The board out of focus under a dim lamp."""
+    blurred = cv2.GaussianBlur(picture, (0, 0), 6)
+    return np.asarray(blurred * 0.25, np.uint8)
+
+
+def check(app: TavlaApp, result: dict[str, Any], out: Path, name: str) -> Iterator[None]:
+    tap(find_button(app.root, "Kamerayı denetle" if app.controller.language == "tr" else "Check camera"))
+    yield
+    view = open_view(ReportView)
+    result[name] = {
+        "verdict": view.verdict.text if view else None,
+        "details": view.details.text if view else None,
+        "button": _check_button_text(app),
+    }
+    result["screens"][name] = shot(out, name)
+    tap(on_top("Kapat" if app.controller.language == "tr" else "Close"))
+    yield
+
+
+def _check_button_text(app: TavlaApp) -> str:
+    for widget in app.screens["setup"].walk():
+        if isinstance(widget, Button) and widget.text.startswith(("Kamerayı denetle", "Check camera")):
+            return str(widget.text)
+    return ""
+
+
+def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    controller = app.controller
+    camera = controller.camera
+    assert camera is not None
+    result["screens"] = {}
+    yield
+    yield from check(app, result, out, "c1-check-good-tr")
+    result["screens"]["c1-setup-tr"] = shot(out, "c1-setup-tr")  # the verdict stays on the button
+    good = camera.before
+    camera.before = bad_picture(good)  # the camera out of focus in the dark
+    yield from check(app, result, out, "c1-check-bad-tr")
+    tap(find_button(app.root, "English"))
+    yield
+    yield from check(app, result, out, "c1-check-bad-en")
+    camera.before = good
+    yield from check(app, result, out, "c1-check-good-en")
+    result["screens"]["c1-setup-en"] = shot(out, "c1-setup-en")
+    tap(find_button(app.root, "Türkçe"))
+    yield
+    app.screens["setup"].pin.text = PIN
+    tap(find_button(app.root, "Maçı başlat"))
+    yield
+    play = app.screens["play"]
+    session = controller.session
+    assert session is not None
+    for _ in range(8):
+        tap(find_button(app.root, "Sim >"))
+        yield
+        if controller.last_shot is not None:
+            break
+    view = next(w for w in play.walk() if isinstance(w, CameraView))
+    yield
+    result["small_texture"] = list(view.texture.size) if view.texture is not None else None
+    result["screens"]["c2-play-tr"] = shot(out, "c2-play-tr")
+    tap(view)  # a tap enlarges it
+    yield
+    large = view.large
+    result["large_open"] = large is not None
+    result["large_texture"] = list(large.picture.texture.size) if large and large.picture.texture else None
+    result["large_caption"] = large.caption.text if large else None
+    result["screens"]["c3-large-tr"] = shot(out, "c3-large-tr")
+    tap(on_top("Canlı kamera"))
+    yield
+    result["live_caption"] = large.caption.text if large else None
+    result["screens"]["c3-live-tr"] = shot(out, "c3-live-tr")
+    tap(on_top("Kapat"))
+    yield
+    result["large_closed"] = view.large is None and open_view(type(large)) is None
+    yield from question(app, out, result, "tr")
+    yield from director(app, out, result, "tr")
+    for text in ("Geri", "Geçmiş", "Dışa aktar"):  # back to play, the history screen, the exports
+        tap(find_button(app.root, text))
+        yield
+    result["exported"] = sorted(path.name for path in (out / "export").iterdir())
+    tap(find_button(app.root, "Geri"))
+    yield
+    tap(find_button(app.root, "English"))
+    yield
+    view = next(w for w in app.screens["play"].walk() if isinstance(w, CameraView))
+    result["screens"]["c2-play-en"] = shot(out, "c2-play-en")
+    tap(view)
+    yield
+    result["large_caption_en"] = view.large.caption.text if view.large else None
+    result["screens"]["c3-large-en"] = shot(out, "c3-large-en")
+    tap(on_top("Close"))
+    yield
+    yield from question(app, out, result, "en")
+    yield from director(app, out, result, "en")
+    result["calibration"] = [list(c) for c in session.referee.calibration or ()]
+    result["set_up_corners"] = [list(c) for c in camera.corners]
+    result["camera_corners"] = [list(c) for c in camera.calibration.corners]
+    result["journal"] = str(session.journal.path)
+
+
+def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
+    """Play on until the camera is unsure; the panel shows the dice large; each player asked corrects it."""
+    session = app.controller.session
+    assert session is not None
+    for _ in range(80):
+        if session.referee.stage is Stage.QUESTION:
+            break
+        tap(find_button(app.root, "Sim >"))
+        yield
+    if session.referee.stage is not Stage.QUESTION:
+        result[f"question_{language}"] = None
+        return
+    yield
+    panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
+    pictures = [w for w in panel.walk() if type(w).__name__ == "Image" and w.texture is not None]
+    result[f"question_{language}"] = {
+        "panel_shown": panel.parent is not None and app.screens["play"].board.parent is None,
+        "pictures": [list(p.texture.size) for p in pictures],
+        "picture_heights": [p.height for p in pictures],
+    }
+    result["screens"][f"c4-question-{language}"] = shot(out, f"c4-question-{language}")
+    correct = "Düzelt" if language == "tr" else "Correct"
+    while session.referee.question is not None and not session.referee.question.disputed:
+        panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
+        for row, number in enumerate((6, 2)):  # the players read 6-2 on the pictures
+            toggle = next(
+                w
+                for w in panel.walk()
+                if isinstance(w, Button) and w.text == str(number) and getattr(w, "group", "") == f"question_die_{row}"
+            )
+            tap(toggle)
+        yield
+        tap(find_button(panel, correct))
+        yield
+    result[f"question_{language}"]["dice_after"] = list(session.referee.dice or ())
+    result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None
+
+
+def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
+    """The director's screen with the fairness picture; the camera calibrated again by four taps and the PIN."""
+    tr = language == "tr"
+    tap(find_button(app.root, "Hakem" if tr else "Director"))
+    yield
+    screen = app.screens["director"]
+    result["screens"][f"c5-director-{language}"] = shot(out, f"c5-director-{language}")
+    result[f"fairness_{language}"] = list(screen.fairness.picture.texture.size)
+    tap(find_button(app.root, "Kamerayı" if tr else "Calibrate"))
+    yield
+    view = open_view(RecalibrateView)
+    camera = app.controller.camera
+    assert view is not None and view.picker is not None and camera is not None
+    for x, y in camera.corners:
+        tap_at(view.picker, *view.picker.to_widget(x + SHIFT[0], y + SHIFT[1]))
+        yield
+    view.pin.text = "1111" if tr else PIN  # a wrong PIN first (in Turkish): refused, the view stays
+    result["screens"][f"c6-recalibrate-{language}"] = shot(out, f"c6-recalibrate-{language}")
+    tap(on_top("Kaydet" if tr else "Save"))
+    yield
+    if tr:
+        result["wrong_pin"] = view.result.text
+        result["still_open"] = open_view(RecalibrateView) is not None
+        view.pin.text = PIN
+        tap(on_top("Kaydet"))
+        yield
+    result[f"recalibrated_{language}"] = screen.result.text
+    result[f"closed_{language}"] = open_view(RecalibrateView) is None
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    result: dict[str, Any] = {}
+    controller = Controller(out, language="tr", sim=True)
+    app = TavlaApp(controller)
+    return run(app, script(app, out, result), out, result)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
