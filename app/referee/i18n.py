@@ -613,6 +613,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "halted": "Play halted: the director is coming",
         "match_to": "match to {length}",
         "running": "running",
+        "winner": "Winner",
+        "result_open": "The match is not over yet: this is the score so far.",
+        "confirm_each": "Each player: tap your button twice to confirm the result.",
     },
     "tr": {
         "title": "Tavla hakemi",
@@ -728,6 +731,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "halted": "Oyun durdu: hakem geliyor",
         "match_to": "{length} sayılık maç",
         "running": "işliyor",
+        "winner": "Kazanan",
+        "result_open": "Maç bitmedi: bu şimdiki skor.",
+        "confirm_each": "Her oyuncu kendi düğmesine iki kez dokunarak sonucu onaylar.",
     },
 }
 
