@@ -168,7 +168,7 @@ class BoardWidget(Widget):
             if off:
                 self._label(str(off), x0 + play_width + tray / 2, tray_y + height * 0.39, sp(17))
         if self.dice:  # in the right half, between the points' tips, as a real throw lands
-            side = min(point_width * 1.25, height * 0.15)
+            side = min(point_width * 1.5, height * 0.17)
             gap = side * 0.3
             total = len(self.dice) * side + (len(self.dice) - 1) * gap
             right_half = x0 + 6 * point_width + bar

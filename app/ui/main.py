@@ -33,7 +33,13 @@ class TavlaApp(App):
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
-        for screen in (SetupScreen(self), PlayScreen(self), DirectorScreen(self), HistoryScreen(self), ResultScreen(self)):
+        for screen in (
+            SetupScreen(self),
+            PlayScreen(self),
+            DirectorScreen(self),
+            HistoryScreen(self),
+            ResultScreen(self),
+        ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
         Clock.schedule_interval(lambda *_: self.tick(), 0.25)

@@ -66,11 +66,11 @@ class PlayScreen(TavlaScreen):
         self.board = BoardWidget(size_hint_x=0.6)
         middle.add_widget(self.board)
         side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.4)
-        self.turn = Label(text="", font_size=sp(24), bold=True, halign="center", valign="middle")
+        self.turn = Label(text="", font_size=sp(26), bold=True, halign="center", valign="middle")
         self.turn.bind(size=lambda widget, *_: setattr(widget, "text_size", (widget.width - dp(8), None)))
         self.turn.size_hint_y, self.turn.height = None, dp(64)
         side.add_widget(self.turn)
-        clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(104))
+        clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(128))
         self.clock_buttons = []
         for color in (Color.WHITE, Color.BLACK):
             clock = Button(text="", markup=True, halign="center", background_normal="", background_down="")
@@ -242,7 +242,7 @@ class PlayScreen(TavlaScreen):
             time_text = f"{ms // 60000}:{ms // 1000 % 60:02d}"
             button_widget.text = (
                 f"[size={int(sp(20))}]{escape_markup(names[color])}[/size]\n"
-                f"[size={int(sp(44))}][b]{time_text}[/b][/size][size={int(sp(22))}]{delay}[/size]"
+                f"[size={int(sp(54))}][b]{time_text}[/b][/size][size={int(sp(22))}]{delay}[/size]"
             )
             if running:
                 button_widget.background_color = (0.85, 0.15, 0.1, 1) if ms < 60_000 else (0.1, 0.62, 0.22, 1)

@@ -28,7 +28,9 @@ class ResultScreen(TavlaScreen):
         self.clear_widgets()
         self.shown: tuple[int, tuple[Color, ...]] | None = None
         root = BoxLayout(orientation="vertical", padding=dp(20), spacing=dp(10))
-        root.add_widget(Label(text=self.t("result_sheet"), font_size=sp(36), bold=True, size_hint_y=None, height=dp(56)))
+        root.add_widget(
+            Label(text=self.t("result_sheet"), font_size=sp(36), bold=True, size_hint_y=None, height=dp(56))
+        )
         self.verdict = Label(text="", markup=True, font_size=sp(34), size_hint_y=None, height=dp(70))
         root.add_widget(self.verdict)
         self.facts = Label(text="", markup=True, font_size=sp(22), halign="left", valign="top")

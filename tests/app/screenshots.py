@@ -22,7 +22,9 @@ os.environ.setdefault("KIVY_WINDOW", "sdl2")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
-from tests.app.ui_driver import PIN, find_button, shot, tap  # noqa: E402  (configures the window first)
+from app.ui.main import configure_window  # noqa: E402
+
+configure_window()  # the tablet's 1280x800 before Kivy opens the window
 
 from kivy.clock import Clock  # noqa: E402
 
@@ -30,6 +32,7 @@ from app.referee.engine import Stage  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 from rules.position import Color  # noqa: E402
+from tests.app.ui_driver import PIN, find_button, shot, tap  # noqa: E402
 
 
 def both(app: TavlaApp, out: Path, shots: dict[str, str], name: str) -> Iterator[None]:
@@ -72,7 +75,9 @@ def script(app: TavlaApp, out: Path, shots: dict[str, str]) -> Iterator[None]:
     tap(find_button(app.root, "Maçı başlat"))
     yield
     assert app.controller.session is not None, f"the match did not start: {app.screens['setup'].error.text}"  # type: ignore[attr-defined]
-    yield from sim_until(app, lambda r: r.stage is Stage.PLAY and r.last_play is not None and r.match.game.cube.value > 1)
+    yield from sim_until(
+        app, lambda r: r.stage is Stage.PLAY and r.last_play is not None and r.match.game.cube.value > 1
+    )
     yield from both(app, out, shots, "2-play")
     yield from sim_until(app, lambda r: r.stage is Stage.QUESTION)
     yield from both(app, out, shots, "3-question")
