@@ -190,7 +190,7 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
 
 def confirmation(summary: dict[str, Any], tr: bool) -> str:
     """Who confirmed the result on the tablet, as the sheet says it (both, one, or nobody yet)."""
-    names = summary["confirmed_by"]
+    names: list[str] = summary["confirmed_by"]
     if summary["confirmed_by_both"]:
         return ("iki oyuncu da: " if tr else "both players: ") + ", ".join(names)
     if names:

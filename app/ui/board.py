@@ -120,7 +120,10 @@ class BoardWidget(Widget):
                 centers[point] = (left + point_width / 2, base_y, direction)
                 label_y = self._label_row[0] if direction < 0 else self._label_row[1]
                 self._label(str(point), left + point_width / 2, label_y, sp(15))
-        if self.cube is not None:
+        with self.canvas:
+            GColor(*_WOOD)
+            Rectangle(pos=(x0 - cube_column, y0), size=(cube_column - dp(4), height))
+        if self.cube is not None:  # a chouette's cubes are on the people's cards instead
             self._cube(self.cube, x0 - cube_column, y0, cube_column, height)
         position = self.position_shown
         if position is None:
@@ -203,8 +206,6 @@ class BoardWidget(Widget):
             y = y0 + height - side - dp(6)
         value = cube.value * 2 if cube.offered_by is not None else cube.value
         with self.canvas:
-            GColor(*_WOOD)
-            Rectangle(pos=(left, y0), size=(column - dp(4), height))
             if cube.offered_by is not None:
                 GColor(*_OFFER)
                 RoundedRectangle(pos=(x - 5, y - 5), size=(side + 10, side + 10), radius=[side * 0.2])

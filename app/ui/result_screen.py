@@ -3,6 +3,7 @@ deliberate tap per player to confirm it (journaled, so the exports say who confi
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ class ResultScreen(TavlaScreen):
                     confirm_button(
                         self.t("confirm_result").format(player=name),
                         self.t("sure"),
-                        lambda color=color: self.confirm(color),
+                        partial(self.confirm, color),
                         height=dp(96),
                         font_size=sp(24),
                     )
