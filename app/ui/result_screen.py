@@ -4,7 +4,6 @@ deliberate tap per player to confirm it (journaled, so the exports say who confi
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from kivy.metrics import dp, sp
@@ -16,7 +15,7 @@ from app.record.export import result_summary
 from app.referee import events as ev
 from app.referee.i18n import variant_label, word
 from app.referee.rulings import Level
-from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, button, confirm_button
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button
 from rules.position import Color
 
 
@@ -41,10 +40,7 @@ class ResultScreen(TavlaScreen):
         root.add_widget(self.confirms)
         self.status = Banner(size_hint_y=None, height=dp(72))
         root.add_widget(self.status)
-        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
-        bar.add_widget(button(self.t("export"), self.export))
-        bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
-        root.add_widget(bar)
+        root.add_widget(self.export_bar(self.export))
         self.add_widget(root)
 
     def refresh(self) -> None:
@@ -107,6 +103,4 @@ class ResultScreen(TavlaScreen):
             self.status.set(self.controller.text(reaction.rulings[0]), Level.WARNING)
 
     def export(self) -> None:
-        written = self.controller.export()
-        names = ", ".join(Path(path).name for path in written.values())
-        self.status.set(f"{self.t('saved')}: {names}", Level.OK)
+        self.status.set(self.export_text(), Level.OK)
