@@ -171,9 +171,8 @@ class PlayScreen(TavlaScreen):
             members = offers(referee.chouette.game)
             self.turn.text = f"{self.t('waiting')}: {', '.join(members)}"
         lines = []
-        aids = referee.aids()
+        aids = referee.aids()  # casual mode: the pip counts go on the clocks, beside each player's name
         if aids is not None:
-            lines.append(f"{self.t('pips')}: {names[0]} {aids.pips[0]}  ·  {names[1]} {aids.pips[1]}")
             if aids.shots:
                 lines.append(f"{self.t('shots')}: {aids.shots}")
             if aids.legal_plays:  # all of them, or as many as fit with how many more there are
@@ -184,7 +183,7 @@ class PlayScreen(TavlaScreen):
                 )
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
-        self.show_clocks(referee, names)
+        self.show_clocks(referee, names, aids.pips if aids is not None else None)
         actions = self._actions(referee.stage, referee.to_act)
         key = (referee.events, [text for text, _, _ in actions])
         if key != self.actions_shown:  # rebuilt only when they change: a tap never lands on a vanishing button
@@ -231,8 +230,9 @@ class PlayScreen(TavlaScreen):
         }
         return texts[stage]
 
-    def show_clocks(self, referee: Referee, names: tuple[str, str]) -> None:
-        """Both clocks large; the running one bright green, the waiting one dim, a low one red."""
+    def show_clocks(self, referee: Referee, names: tuple[str, str], pips: tuple[int, int] | None) -> None:
+        """Both clocks large; the running one bright green, the waiting one dim, a low one red; in casual mode
+        each player's pip count beside the name."""
         report = self.controller.clock_report()
         for button_widget, color, ms in zip(self.clock_buttons, Color, (report.white_ms, report.black_ms)):
             running = referee.clock is color
@@ -240,8 +240,9 @@ class PlayScreen(TavlaScreen):
             if report.running is not None and int(report.running) == int(color) and report.delay_left_ms > 0:
                 delay = f"  +{-(-report.delay_left_ms // 1000)}"  # the delay counts down before the reserve
             time_text = f"{ms // 60000}:{ms // 1000 % 60:02d}"
+            heading = escape_markup(names[color]) + (f"  ·  {self.t('pips')} {pips[color]}" if pips else "")
             button_widget.text = (
-                f"[size={int(sp(20))}]{escape_markup(names[color])}[/size]\n"
+                f"[size={int(sp(22))}]{heading}[/size]\n"
                 f"[size={int(sp(54))}][b]{time_text}[/b][/size][size={int(sp(22))}]{delay}[/size]"
             )
             if running:

@@ -33,9 +33,13 @@ class ResultScreen(TavlaScreen):
         )
         self.verdict = Label(text="", markup=True, font_size=sp(34), size_hint_y=None, height=dp(70))
         root.add_widget(self.verdict)
+        middle = BoxLayout(spacing=dp(20))
         self.facts = Label(text="", markup=True, font_size=sp(22), halign="left", valign="top")
-        self.facts.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
-        root.add_widget(self.facts)
+        self.games = Label(text="", markup=True, font_size=sp(22), halign="left", valign="top")
+        for label in (self.facts, self.games):
+            label.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+            middle.add_widget(label)
+        root.add_widget(middle)
         self.confirms = BoxLayout(spacing=dp(16), size_hint_y=None, height=dp(96))
         root.add_widget(self.confirms)
         self.status = Banner(size_hint_y=None, height=dp(72))
@@ -65,7 +69,6 @@ class ResultScreen(TavlaScreen):
             (self.t("event"), " / ".join(x for x in (setup.event, setup.round) if x) or "-"),
             (self.t("table"), setup.table or "-"),
             (self.t("date"), setup.date or "-"),
-            (self.t("games"), str(len(summary["games"]))),
             (self.t("irregularities"), str(summary["irregularities"])),
             (self.t("journal"), f"{session.journal.last.seq}: {session.journal.head[:24]}..."),
         ]
@@ -73,6 +76,17 @@ class ResultScreen(TavlaScreen):
             end = word(summary["end"], language) if summary["end"] else ""
             facts.insert(0, (self.t("winner"), f"{escape_markup(winner)}{end}"))
         self.facts.text = "\n".join(f"[b]{key}:[/b] {escape_markup(value)}" for key, value in facts)
+        rows = [f"[b]{self.t('games')}[/b]"]
+        for game in summary["games"][-9:]:  # the last games; the exported sheet lists every one
+            kind = word(game["kind"], language) + word(game["ending"], language)
+            after = list(game["score_before"])
+            if game["winner"] in setup.players:
+                after[setup.players.index(game["winner"])] += game["points"]
+            rows.append(
+                f"{game['game']}. {escape_markup(game['winner'] or '-')}: {kind}, {self.t('cube')} {game['cube']},"
+                f" +{game['points']}  ({after[0]}-{after[1]})"
+            )
+        self.games.text = "\n".join(rows)
         self.confirms.clear_widgets()
         for color, name in zip(Color, setup.players):
             if color in referee.confirmed:
