@@ -123,6 +123,8 @@ def result_summary(referee: Referee) -> dict[str, Any]:
         "end": None if result is None else result.end.value,
         "games": games,
         "irregularities": len(referee.irregularities),
+        "confirmed_by": [players[color] for color in referee.confirmed],
+        "confirmed_by_both": len(referee.confirmed) == 2,
     }
 
 
@@ -182,8 +184,19 @@ def result_sheet(referee: Referee, head: str, language: str = "en", as_html: boo
         verdict = f"Kazanan: {summary['winner']}{end}, {final}" if tr else f"Winner: {summary['winner']}{end}, {final}"
     else:
         verdict = f"Maç sürüyor, skor {final}" if tr else f"Match not finished, score {final}"
+    lines.append(("Sonucu onaylayan" if tr else "Result confirmed by", confirmation(summary, tr)))
     sign = ["Beyaz" if tr else "White", "Siyah" if tr else "Black", "Hakem" if tr else "Director"]
     return _sheet(referee, head, language, players, as_html, title, lines, header, rows, verdict, sign)
+
+
+def confirmation(summary: dict[str, Any], tr: bool) -> str:
+    """Who confirmed the result on the tablet, as the sheet says it (both, one, or nobody yet)."""
+    names: list[str] = summary["confirmed_by"]
+    if summary["confirmed_by_both"]:
+        return ("iki oyuncu da: " if tr else "both players: ") + ", ".join(names)
+    if names:
+        return names[0] + (" (diğer oyuncu onaylamadı)" if tr else " (the other player has not confirmed)")
+    return "onaylanmadı" if tr else "not confirmed on the tablet"
 
 
 def _sheet(

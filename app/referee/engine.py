@@ -22,7 +22,7 @@ the team's acting captain Black, member cube actions arrive as
 member with the box and turns the line.
 
 The handlers live by concern in :mod:`app.referee.handlers` (throws, plays,
-cube, chouette, clock, director); :func:`_dispatch` hands each event type to
+cube, chouette, clock, director, result); :func:`_dispatch` hands each event type to
 its handler with ``match``, so mypy proves that every kind is handled.
 """
 
@@ -34,6 +34,7 @@ from typing import assert_never
 from app.referee import events as ev
 from app.referee.handlers.clock import ClockHandlers
 from app.referee.handlers.director import DirectorHandlers
+from app.referee.handlers.result import ResultHandlers
 from app.referee.rulings import Reaction
 from app.referee.setup import MatchSetup, Mode, Policy
 from app.referee.state import Aids, FlaggedPlay, Irregularity, LastPlay, Question, Stage, Tally, game_of, offers
@@ -108,6 +109,8 @@ class Referee:
     calibration: tuple[tuple[float, float], ...] | None = None
     """The board's four corners in the camera's picture as the director last set them again (None: as set up);
     kept in the journal so a resumed match reads the dice on the same board."""
+    confirmed: tuple[Color, ...] = ()
+    """The players who confirmed the finished match's result, in the order they tapped."""
 
     @classmethod
     def start(cls, setup: MatchSetup) -> "Referee":
@@ -269,7 +272,7 @@ class Referee:
         return referee
 
 
-class _Step(ClockHandlers, DirectorHandlers):
+class _Step(ClockHandlers, DirectorHandlers, ResultHandlers):
     """One event being handled, with every concern's handlers."""
 
 
@@ -332,5 +335,7 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_throw_corrected(event)
         case ev.RethrowCalled():
             step.on_rethrow_called(event)
+        case ev.ResultConfirmed():
+            step.on_result_confirmed(event)
         case _:
             assert_never(event)

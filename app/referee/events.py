@@ -337,6 +337,13 @@ class RethrowCalled(Touch):
     kind: ClassVar[str] = "rethrow_called"
 
 
+@dataclass(frozen=True)
+class ResultConfirmed(Touch):
+    """``by`` confirms the finished match's result (the score on the result sheet) with a deliberate tap."""
+
+    kind: ClassVar[str] = "result_confirmed"
+
+
 CUBE_MOVES = ("double", "take", "drop", "beaver", "raccoon")
 
 
@@ -465,6 +472,7 @@ InputEvent = Union[
     ThrowConfirmed,
     ThrowCorrected,
     RethrowCalled,
+    ResultConfirmed,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in typing.get_args(InputEvent)}

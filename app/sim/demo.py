@@ -77,7 +77,11 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--no-camera", action="store_true", help="no camera: the dice are typed on the tablet")
     parser.add_argument("--reserve", type=int, help="clock reserve per player in seconds (default 2 min per point)")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait between events (to watch it)")
-    parser.add_argument("--quiet", action="store_true", help="print only the games' results and the final score")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the games' results and the final score (and a progress line on stderr every few seconds)",
+    )
     parser.add_argument(
         "--chouette",
         type=int,
@@ -111,6 +115,20 @@ def demo_setup(args: argparse.Namespace) -> MatchSetup:
         date=datetime.date(2026, 1, 1).isoformat(),
         chouette=chouette,
     )
+
+
+PROGRESS_EVERY_S = 5.0
+"""How often a quiet demo says on stderr how far the match has got."""
+
+
+def progress_line(referee: Referee) -> str:
+    """Where the match is: the game, the score (or the chouette's games) and the events so far."""
+    if referee.chouette is not None:
+        where = f"{len(referee.chouette.finished)} chouette game(s) finished"
+    else:
+        score = referee.match.score
+        where = f"score {score[0]}-{score[1]}"
+    return f"demo: game {referee.game_number}, {where}, {referee.events} events so far"
 
 
 def print_reaction(referee: Referee, reaction: Reaction, language: str, out: TextIO, quiet: bool) -> None:
@@ -162,9 +180,14 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out.flush()
     world = World(args.seed, Temper(), sensing_board=not args.no_board, director_pin=DEMO_PIN)
 
+    heard = [time.monotonic()]
+
     def show(event: Event, reaction: Reaction) -> None:
         print_reaction(session.referee, reaction, args.lang, out, args.quiet)
         out.flush()
+        if args.quiet and time.monotonic() - heard[0] >= PROGRESS_EVERY_S:  # a quiet run still shows it is alive
+            heard[0] = time.monotonic()
+            print(progress_line(session.referee), file=sys.stderr, flush=True)
         if args.pace:
             time.sleep(args.pace)
 

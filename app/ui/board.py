@@ -3,15 +3,19 @@
 Black's checkers are placed through the variant's geometry
 (``Position.RULES.facing``), so uzun tavla and the other variants draw right.
 The last play's points are outlined in yellow (red when it was accepted
-although illegal).
+although illegal). The dice are drawn large in the right half in the thrower's
+colour, and the doubling cube stands in the column on the left at its owner's
+side (White's at the bottom, Black's at the top, centred while nobody owns it).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.graphics import Color as GColor
-from kivy.graphics import Ellipse, Line, Rectangle, Triangle
+from kivy.graphics import Ellipse, Line, Rectangle, RoundedRectangle, Triangle
+from kivy.metrics import dp, sp
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -24,6 +28,27 @@ _DARK_POINT = (0.45, 0.12, 0.10)
 _LIGHT_POINT = (0.90, 0.82, 0.62)
 _WHITE = (0.96, 0.96, 0.92)
 _BLACK = (0.12, 0.12, 0.14)
+_CUBE = (0.97, 0.95, 0.88)
+_OFFER = (1.0, 0.75, 0.1)
+
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.75), (0.75, 0.25)),
+    3: ((0.25, 0.75), (0.5, 0.5), (0.75, 0.25)),
+    4: ((0.25, 0.25), (0.25, 0.75), (0.75, 0.25), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)),
+    6: ((0.25, 0.25), (0.25, 0.5), (0.25, 0.75), (0.75, 0.25), (0.75, 0.5), (0.75, 0.75)),
+}
+"""Where a die face's pips sit, as fractions of its side."""
+
+
+@dataclass(frozen=True)
+class CubeView:
+    """The doubling cube as drawn: its value, its owner (None: centred) and whether it is being offered."""
+
+    value: int
+    owner: Color | None
+    offered_by: Color | None = None
 
 
 class BoardWidget(Widget):
@@ -31,13 +56,25 @@ class BoardWidget(Widget):
         super().__init__(**kwargs)
         self.position_shown: Position | None = None
         self.last_play: LastPlay | None = None
+        self.dice: tuple[int, ...] = ()
+        self.dice_of: Color = Color.WHITE
+        self.cube: CubeView | None = None
         self.labels: list[Label] = []
         self._label_row = (0.0, 0.0)
         self.bind(pos=self.redraw, size=self.redraw)
 
-    def show(self, position: Position, last_play: LastPlay | None) -> None:
-        self.position_shown = position
-        self.last_play = last_play
+    def show(
+        self,
+        position: Position,
+        last_play: LastPlay | None,
+        dice: tuple[int, ...] = (),
+        cube: CubeView | None = None,
+    ) -> None:
+        """Draw ``position`` with the last play marked, the dice in play (the side on turn's) and the cube."""
+        shown = (position, last_play, dice, position.turn, cube)
+        if shown == (self.position_shown, self.last_play, self.dice, self.dice_of, self.cube):
+            return  # the screen refreshes four times a second: redraw only what changed
+        self.position_shown, self.last_play, self.dice, self.dice_of, self.cube = shown
         self.redraw()
 
     def redraw(self, *_: Any) -> None:
@@ -47,10 +84,13 @@ class BoardWidget(Widget):
         self.canvas.clear()
         x0, y0 = self.pos
         width, height = self.size
-        margin = 24  # the point numbers go above and below the board
+        margin = dp(22)  # the point numbers go above and below the board
         self._label_row = (y0 + height - margin / 2, y0 + margin / 2)
         y0 += margin
         height -= 2 * margin
+        cube_column = width * 0.08  # the cube's column on the left
+        x0 += cube_column
+        width -= cube_column
         tray = width * 0.07
         bar = width * 0.06
         play_width = width - tray
@@ -79,7 +119,12 @@ class BoardWidget(Widget):
                     Triangle(points=[left, base_y, left + point_width, base_y, left + point_width / 2, tip_y])
                 centers[point] = (left + point_width / 2, base_y, direction)
                 label_y = self._label_row[0] if direction < 0 else self._label_row[1]
-                self._label(str(point), left + point_width / 2, label_y, 16)
+                self._label(str(point), left + point_width / 2, label_y, sp(15))
+        with self.canvas:
+            GColor(*_WOOD)
+            Rectangle(pos=(x0 - cube_column, y0), size=(cube_column - dp(4), height))
+        if self.cube is not None:  # a chouette's cubes are on the people's cards instead
+            self._cube(self.cube, x0 - cube_column, y0, cube_column, height)
         position = self.position_shown
         if position is None:
             return
@@ -124,7 +169,51 @@ class BoardWidget(Widget):
                         size=(tray - 12, height * 0.36 / 15 - 2),
                     )
             if off:
-                self._label(str(off), x0 + play_width + tray / 2, tray_y + height * 0.39, 18)
+                self._label(str(off), x0 + play_width + tray / 2, tray_y + height * 0.39, sp(17))
+        if self.dice:  # in the right half, between the points' tips, as a real throw lands
+            side = min(point_width * 1.5, height * 0.17)
+            gap = side * 0.3
+            total = len(self.dice) * side + (len(self.dice) - 1) * gap
+            right_half = x0 + 6 * point_width + bar
+            left = right_half + (6 * point_width - total) / 2
+            for index, value in enumerate(self.dice):
+                self._die(value, left + index * (side + gap), y0 + height / 2 - side / 2, side, self.dice_of)
+
+    def _die(self, value: int, x: float, y: float, side: float, color: Color) -> None:
+        """One die face in the thrower's colour, with its pips."""
+        face, pip = (_WHITE, _BLACK) if color is Color.WHITE else (_BLACK, _WHITE)
+        with self.canvas:
+            GColor(0.05, 0.05, 0.05)
+            RoundedRectangle(pos=(x - 2, y - 2), size=(side + 4, side + 4), radius=[side * 0.16])
+            GColor(*face)
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.14])
+            GColor(*pip)
+            r = side * 0.09
+            for fx, fy in PIPS.get(value, ()):
+                Ellipse(pos=(x + fx * side - r, y + fy * side - r), size=(2 * r, 2 * r))
+
+    def _cube(self, cube: CubeView, left: float, y0: float, column: float, height: float) -> None:
+        """The cube at its owner's side (White at the bottom, Black at the top), centred while nobody owns it;
+        an offered cube shows the value it would go to, outlined in amber, on the doubler's side."""
+        side = min(column * 0.8, height * 0.14)
+        x = left + (column - side) / 2
+        where = cube.owner if cube.offered_by is None else cube.offered_by
+        if where is None:
+            y = y0 + height / 2 - side / 2
+        elif where is Color.WHITE:
+            y = y0 + dp(6)
+        else:
+            y = y0 + height - side - dp(6)
+        value = cube.value * 2 if cube.offered_by is not None else cube.value
+        with self.canvas:
+            if cube.offered_by is not None:
+                GColor(*_OFFER)
+                RoundedRectangle(pos=(x - 5, y - 5), size=(side + 10, side + 10), radius=[side * 0.2])
+            GColor(0.05, 0.05, 0.05)
+            RoundedRectangle(pos=(x - 2, y - 2), size=(side + 4, side + 4), radius=[side * 0.16])
+            GColor(*_CUBE)
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.14])
+        self._label(str(value), x + side / 2, y + side / 2, side * (0.55 if value < 10 else 0.42), dark=True, bold=True)
 
     def _marked_points(self, position: Position) -> set[int]:
         last = self.last_play
@@ -153,15 +242,16 @@ class BoardWidget(Widget):
                 Ellipse(pos=(cx - radius + 2, cy - radius + 2), size=(2 * radius - 4, 2 * radius - 4))
         if count > 5:
             cy = base_y + direction * (radius + 4 * 2 * radius)
-            self._label(str(count), cx, cy, 18, dark=colour == _WHITE)
+            self._label(str(count), cx, cy, sp(17), dark=colour == _WHITE)
 
-    def _label(self, text: str, cx: float, cy: float, size: int, dark: bool = False) -> None:
+    def _label(self, text: str, cx: float, cy: float, size: float, dark: bool = False, bold: bool = False) -> None:
         label = Label(
             text=text,
             font_size=size,
+            bold=bold,
             color=(0, 0, 0, 1) if dark else (1, 1, 1, 1),
-            size=(40, 24),
-            pos=(cx - 20, cy - 12),
+            size=(size * 2.4, size * 1.4),
+            pos=(cx - size * 1.2, cy - size * 0.7),
         )
         self.add_widget(label)
         self.labels.append(label)

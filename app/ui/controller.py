@@ -239,8 +239,9 @@ class Controller:
         self, broker: str, board: str, password: str = "", ca: str = "", tournament: str = DEFAULT_TOURNAMENT
     ) -> str | None:
         """The tournament's broker and this board's number from the set-up screen; a reason if they cannot work.
-        Empty broker and board: no network (the station referees alone, as always)."""
-        if not broker.strip() and not board.strip():
+        No broker: no network (the station referees alone, as always); the board number then only names the table
+        on the result sheet."""
+        if not broker.strip():
             self.tournament = None
             return None
         try:

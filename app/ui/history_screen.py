@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from kivy.metrics import dp, sp
@@ -10,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from app.ui.widgets import TARGET, ScreensApp, TavlaScreen, button
+from app.ui.widgets import ScreensApp, TavlaScreen
 
 
 class HistoryScreen(TavlaScreen):
@@ -32,10 +31,7 @@ class HistoryScreen(TavlaScreen):
         root.add_widget(scroll)
         self.status = Label(text="", font_size=sp(20), size_hint_y=None, height=dp(60))
         root.add_widget(self.status)
-        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
-        bar.add_widget(button(self.t("export"), self.export))
-        bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
-        root.add_widget(bar)
+        root.add_widget(self.export_bar(self.export))
         self.add_widget(root)
 
     def refresh(self) -> None:
@@ -48,7 +44,4 @@ class HistoryScreen(TavlaScreen):
         self.lines.text = head + "\n\n" + "\n".join(reversed(rulings))
 
     def export(self) -> None:
-        written = self.controller.export()
-        names = ", ".join(Path(path).name for path in written.values())
-        note = f"  ({self.controller.message})" if self.controller.message else ""
-        self.status.text = f"{self.t('saved')}: {names}{note}"[:200]
+        self.status.text = self.export_text()

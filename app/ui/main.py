@@ -1,4 +1,4 @@
-"""The Kivy tablet app: the set-up, play, director and history screens (one module each) in one window.
+"""The Kivy tablet app: the set-up, play, director, history and result screens (one module each) in one window.
 
 Every screen reads the referee through :class:`app.ui.controller.Controller` and turns taps into events;
 nothing here decides anything."""
@@ -18,6 +18,7 @@ from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
 from app.ui.play_screen import PlayScreen
+from app.ui.result_screen import ResultScreen
 from app.ui.setup_screen import SetupScreen
 from app.ui.widgets import TavlaScreen
 
@@ -32,7 +33,13 @@ class TavlaApp(App):
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
-        for screen in (SetupScreen(self), PlayScreen(self), DirectorScreen(self), HistoryScreen(self)):
+        for screen in (
+            SetupScreen(self),
+            PlayScreen(self),
+            DirectorScreen(self),
+            HistoryScreen(self),
+            ResultScreen(self),
+        ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
         Clock.schedule_interval(lambda *_: self.tick(), 0.25)
@@ -42,7 +49,7 @@ class TavlaApp(App):
 
     def tick(self) -> None:
         self.controller.pump()
-        if self.manager.current in ("play", "setup"):
+        if self.manager.current in ("play", "setup", "result"):
             self.screens[self.manager.current].refresh()
 
     def show(self, name: str) -> None:

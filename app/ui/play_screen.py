@@ -12,17 +12,27 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
+from kivy.utils import escape_markup
 
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage, offers
 from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.table.dice import Shot
-from app.ui.board import BoardWidget
+from app.ui.board import BoardWidget, CubeView
 from app.ui.camera_view import CameraView
 from app.ui.question_panel import QuestionPanel
 from app.ui.slots import place
-from app.ui.widgets import TARGET, Banner, Card, ScreensApp, TavlaScreen, button, confirm_button
+from app.ui.widgets import (
+    TARGET,
+    Banner,
+    Card,
+    ScreensApp,
+    TavlaScreen,
+    Widget_spacer,
+    button,
+    confirm_button,
+)
 from rules.chouette import MemberCube
 from rules.position import Color
 
@@ -37,59 +47,70 @@ class PlayScreen(TavlaScreen):
 
     def build(self) -> None:
         self.clear_widgets()
-        root = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(8))
-        nav = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        self.score = Label(text="", font_size=sp(26), size_hint_x=2.4)
+        root = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        nav = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
+        self.score = Label(text="", markup=True, font_size=sp(30), size_hint_x=2.6, halign="left", valign="middle")
+        self.score.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         nav.add_widget(self.score)
         for key in ("director", "history"):
-            nav.add_widget(button(self.t(key), partial(self.app.show, key), height=dp(64)))
-        nav.add_widget(button(self.t("language"), self.app.toggle_language, height=dp(64)))
+            nav.add_widget(button(self.t(key), partial(self.app.show, key), height=dp(60)))
+        nav.add_widget(button(self.t("language"), self.app.toggle_language, height=dp(60)))
         root.add_widget(nav)
         self.strip = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(0))
         """A chouette's people: the box and each member with its cube, ledger and cube buttons."""
         self.strip_shown: tuple[int, str] = (-1, "")
         root.add_widget(self.strip)
         middle = BoxLayout(spacing=dp(8))
-        self.board = BoardWidget(size_hint_x=0.64)
+        self.board = BoardWidget(size_hint_x=0.6)
         middle.add_widget(self.board)
         self.question = QuestionPanel(self.controller, self.board, self.act)  # in the board's place while asked
-        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.36)
-        self.info = Label(text="", font_size=sp(22), halign="left", valign="top", size_hint_y=None, height=dp(120))
-        self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
-        side.add_widget(self.info)
-        dice = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(120))
-        self.dice_picture = CameraView(self.controller, size_hint_x=0.55)
-        self.dice_text = Label(text=self.t("no_camera_crop"), font_size=sp(20), halign="left", valign="middle")
-        self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
-        dice.add_widget(self.dice_picture)
-        dice.add_widget(self.dice_text)
-        side.add_widget(dice)
-        self.dice_box = dice
-        self.shot_shown: Shot | None = None
-        clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(110))
+        side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.4)
+        self.turn = Label(text="", font_size=sp(26), bold=True, halign="center", valign="middle")
+        self.turn.bind(size=lambda widget, *_: setattr(widget, "text_size", (widget.width - dp(8), None)))
+        self.turn.size_hint_y, self.turn.height = None, dp(64)
+        side.add_widget(self.turn)
+        clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(128))
         self.clock_buttons = []
         for color in (Color.WHITE, Color.BLACK):
-            clock = Button(text="", font_size=sp(30), halign="center")
+            clock = Button(text="", markup=True, halign="center", background_normal="", background_down="")
             clock.bind(on_release=lambda *_, color=color: self.press(color))
             clocks.add_widget(clock)
             self.clock_buttons.append(clock)
         side.add_widget(clocks)
         self.clocks_box = clocks
+        detail = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(96))
+        self.info = Label(text="", font_size=sp(18), halign="left", valign="top", size_hint_x=0.62)
+        self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        detail.add_widget(self.info)
+        dice = BoxLayout(orientation="vertical", size_hint_x=0.38)
+        self.dice_picture = CameraView(self.controller)
+        self.dice_text = Label(
+            text=self.t("no_camera_crop"), font_size=sp(15), halign="center", valign="middle", size_hint_y=0.45
+        )
+        self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        dice.add_widget(self.dice_picture)
+        dice.add_widget(self.dice_text)
+        detail.add_widget(dice)
+        side.add_widget(detail)
+        self.dice_box = detail
+        self.shot_shown: Shot | None = None
         self.actions_shown: tuple[int, list[str]] = (-1, [])
         self.slots_shown: list[str | None] = []
-        self.actions = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        self.actions = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
         side.add_widget(self.actions)
-        entry = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
-        self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=sp(26), multiline=False)
+        entry = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
+        self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=sp(24), multiline=False)
         entry.add_widget(self.entry)
-        entry.add_widget(button(self.t("enter"), self.enter, size_hint_x=0.5))
+        entry.add_widget(button(self.t("enter"), self.enter, size_hint_x=0.5, height=dp(60)))
         side.add_widget(entry)
+        side.add_widget(Widget_spacer())
         middle.add_widget(side)
         root.add_widget(middle)
-        self.banner = Banner(size_hint_y=None, height=dp(110))
+        self.banner = Banner(size_hint_y=None, height=dp(96))
         root.add_widget(self.banner)
         self.add_widget(root)
+        self.result_offered: object = None
 
     def press(self, color: Color) -> None:
         self.controller.press_clock(int(color))
@@ -125,36 +146,34 @@ class PlayScreen(TavlaScreen):
         referee = session.referee
         match = referee.match
         names = referee.side_names()
+        cube: CubeView | None = None
         if referee.chouette is not None:
             game = referee.chouette.game
             self.score.text = (
-                f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {game.box}   "
-                f"{self.t('captain')}: {game.acting_captain or game.captain}"
+                f"{self.t('chouette')} #{referee.game_number}   {self.t('box')}: {escape_markup(game.box)}   "
+                f"{self.t('captain')}: {escape_markup(game.acting_captain or game.captain)}"
             )
             self.show_chouette(referee)
         else:
-            length = f"/ {match.length}" if match.length else f"({self.t('money')})"
+            length = self.t("match_to").format(length=match.length) if match.length else self.t("money")
             crawford = f"  [{self.t('crawford')}]" if match.is_crawford else ""
-            cube = match.game.cube
-            owner = "" if cube.owner is None else f" ({names[cube.owner]})"
             self.score.text = (
-                f"{names[0]} {match.score[0]} - {match.score[1]} {names[1]} {length}{crawford}    "
-                f"{self.t('cube')}: {cube.value}{owner}"
+                f"[b]{escape_markup(names[0])}  {match.score[0]} - {match.score[1]}  {escape_markup(names[1])}[/b]"
+                f"[size={int(sp(20))}]    {length}{escape_markup(crawford)}[/size]"
             )
-        self.board.show(referee.position, referee.last_play)
+            match_cube = match.game.cube
+            cube = CubeView(match_cube.value, match_cube.owner, match_cube.offered_by)
+        self.board.show(referee.position, referee.last_play, referee.numbers, cube)
+        self.turn.text = self.expected(referee, names)
+        self.turn.color = (1, 0.85, 0.3, 1) if referee.stage in (Stage.QUESTION, Stage.ILLEGAL) else (1, 1, 1, 1)
         self.question.update(referee)
         self.dice_picture.refresh()
-        dice = referee.numbers
-        waiting = names[referee.to_act] if referee.to_act is not None else "-"
         if referee.chouette is not None and referee.stage is Stage.DOUBLE:  # each doubled member answers
-            game = referee.chouette.game
-            members = offers(game)
-            if game.cube_of(members[0]).offered_by is game.box_color:
-                waiting = ", ".join(members)
-        lines = [f"{self.t('dice')}: {'-'.join(map(str, dice)) if dice else '-'}    {self.t('waiting')}: {waiting}"]
-        aids = referee.aids()
+            members = offers(referee.chouette.game)
+            self.turn.text = f"{self.t('waiting')}: {', '.join(members)}"
+        lines = []
+        aids = referee.aids()  # casual mode: the pip counts go on the clocks, beside each player's name
         if aids is not None:
-            lines.append(f"{self.t('pips')}: {aids.pips[0]} / {aids.pips[1]}")
             if aids.shots:
                 lines.append(f"{self.t('shots')}: {aids.shots}")
             if aids.legal_plays:  # all of them, or as many as fit with how many more there are
@@ -165,14 +184,7 @@ class PlayScreen(TavlaScreen):
                 )
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
-        report = self.controller.clock_report()
-        for button_widget, color, ms in zip(self.clock_buttons, Color, (report.white_ms, report.black_ms)):
-            running = referee.clock is color
-            delay = ""
-            if report.running is not None and int(report.running) == int(color) and report.delay_left_ms > 0:
-                delay = f"  +{-(-report.delay_left_ms // 1000)}"  # the delay counts down before the reserve
-            button_widget.text = f"{names[color]}\n{ms // 60000}:{ms // 1000 % 60:02d}{delay}"
-            button_widget.background_color = (0.3, 0.8, 0.3, 1) if running else (0.6, 0.6, 0.6, 1)
+        self.show_clocks(referee, names, aids.pips if aids is not None else None)
         actions = self._actions(referee.stage, referee.to_act)
         key = (referee.events, [text for text, _, _ in actions])
         if key != self.actions_shown:  # rebuilt only when they change: a tap never lands on a vanishing button
@@ -195,6 +207,51 @@ class PlayScreen(TavlaScreen):
             self.banner.set(self.controller.text(banner), banner.level)
         elif match.over:
             self.banner.set(self.t("over"), Level.OK)
+        if match.over and referee.chouette is None and self.result_offered is not session:
+            self.result_offered = session  # the result sheet comes up once by itself when the match ends
+            self.app.show("result")
+
+    def expected(self, referee: Referee, names: tuple[str, str]) -> str:
+        """Whose turn it is and what the referee waits for, in a few words."""
+        stage = referee.stage
+        player = names[referee.to_act] if referee.to_act is not None else names[referee.mover]
+        if stage is Stage.PLAY:
+            dice = "-".join(map(str, referee.numbers))
+            return self.t("to_play").format(player=names[referee.mover], dice=dice)
+        texts = {
+            Stage.OVER: self.t("over"),
+            Stage.HALTED: self.t("halted"),
+            Stage.OPENING: self.t("opening"),
+            Stage.ROLL: self.t("to_throw").format(player=names[referee.mover]),
+            Stage.DOUBLE: self.t("to_answer_double").format(player=player),
+            Stage.RESIGNATION: self.t("to_answer_resign").format(player=player),
+            Stage.ILLEGAL: self.t("to_choose").format(player=player),
+            Stage.QUESTION: self.t("to_confirm_dice").format(player=player),
+            Stage.NAME_DOUBLE: self.t("to_name").format(player=player),
+        }
+        return texts[stage]
+
+    def show_clocks(self, referee: Referee, names: tuple[str, str], pips: tuple[int, int] | None) -> None:
+        """Both clocks large; the running one bright green, the waiting one dim, a low one red; in casual mode
+        each player's pip count beside the name."""
+        report = self.controller.clock_report()
+        for button_widget, color, ms in zip(self.clock_buttons, Color, (report.white_ms, report.black_ms)):
+            running = referee.clock is color
+            delay = ""
+            if report.running is not None and int(report.running) == int(color) and report.delay_left_ms > 0:
+                delay = f"  +{-(-report.delay_left_ms // 1000)}"  # the delay counts down before the reserve
+            time_text = f"{ms // 60000}:{ms // 1000 % 60:02d}"
+            heading = escape_markup(names[color]) + (f"  ·  {self.t('pips')} {pips[color]}" if pips else "")
+            button_widget.text = (
+                f"[size={int(sp(22))}]{heading}[/size]\n"
+                f"[size={int(sp(54))}][b]{time_text}[/b][/size][size={int(sp(22))}]{delay}[/size]"
+            )
+            if running:
+                button_widget.background_color = (0.85, 0.15, 0.1, 1) if ms < 60_000 else (0.1, 0.62, 0.22, 1)
+                button_widget.color = (1, 1, 1, 1)
+            else:
+                button_widget.background_color = (0.2, 0.2, 0.23, 1)
+                button_widget.color = (0.62, 0.62, 0.62, 1)
 
     def show_chouette(self, referee: Referee) -> None:
         """The chouette strip, rebuilt only when something happened (a tap never lands on a vanishing button)."""
@@ -206,11 +263,11 @@ class PlayScreen(TavlaScreen):
         self.strip_shown = key
         self.strip.clear_widgets()
         if self.strip.height == 0:  # the people's strip takes room from the side panel and the banner
-            self.strip.height = 180
-            self.info.height = 72
-            self.dice_box.height = 88
-            self.clocks_box.height = 96
-            self.banner.height = 84
+            self.strip.height = dp(170)
+            self.dice_box.height = dp(72)
+            self.clocks_box.height = dp(88)
+            self.turn.height = dp(48)
+            self.banner.height = dp(76)
         game = session.game
         self.strip.add_widget(
             Card(
@@ -276,6 +333,8 @@ class PlayScreen(TavlaScreen):
         out: list[tuple[str, Callable[[], None], bool]] = []
         if self.controller.sim and stage is not Stage.OVER:
             out.append(("Sim >", self.sim_next, False))
+        if stage is Stage.OVER and referee.chouette is None:
+            out.append((self.t("result_sheet"), partial(self.app.show, "result"), False))
         if to_act is None:
             return out
         chouette = referee.chouette is not None  # its cube buttons are on the people's cards

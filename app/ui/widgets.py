@@ -7,6 +7,7 @@ accepted, blue information, amber warning, red a broken rule)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 import cv2
@@ -261,6 +262,20 @@ class TavlaScreen(Screen):
 
     def refresh(self) -> None:
         """Redraw from the referee's state."""
+
+    def export_bar(self, on_export: Callable[[], Any]) -> BoxLayout:
+        """The bottom row of the history and result screens: export, and back to the play screen."""
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
+        bar.add_widget(button(self.t("export"), on_export))
+        bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
+        return bar
+
+    def export_text(self) -> str:
+        """Write the exports; what was saved (and why a format was left out) for the status line."""
+        written = self.controller.export()
+        names = ", ".join(Path(path).name for path in written.values())
+        note = f"  ({self.controller.message})" if self.controller.message else ""
+        return f"{self.t('saved')}: {names}{note}"[:200]
 
 
 def Widget_spacer() -> Label:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from app.record.journal import Journal
 from app.record.session import Session
+from tests.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     kills = resumes = 0
     sizes: list[int] = []
+    progress = Progress("kill and resume the demo", args.kills, every_s=5)
     while kills < args.kills:
         process = subprocess.Popen(
             [*demo, "--journal", str(crashed)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
@@ -57,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
             journal = Journal(crashed)
             sizes.append(len(journal))
             journal.close()
+        progress.step(note=f"journal at {sizes[-1] if sizes else 0} entries")
+    progress.finish()
+    progress.say("the killed match played to its end, then an uninterrupted run of the same match")
     finished = subprocess.run([*demo, "--journal", str(crashed)], cwd=ROOT, capture_output=True, text=True)
     resumes = kills if crashed.exists() else 0
     crashed_wall = time.monotonic() - started

@@ -31,6 +31,7 @@ from app.sim.world import World
 from rules.position import Color
 from tests.app.table import make_setup
 from tests.app.test_journal_trust import tamper
+from tests.progress import Progress, tracked
 
 PIN = "482916"
 
@@ -46,6 +47,7 @@ def build(folder: Path) -> tuple[Path, Head, bytes]:
     session = Session.create(path, make_setup(length=3, pin_hash=hash_pin(PIN)))
     world = World(3)
     saved = b""
+    Progress("a 3-point match to tamper with")
     while not session.referee.match.over:
         if session.referee.events == 40:
             session.submit(ev.CallDirector(Color.WHITE))
@@ -203,7 +205,7 @@ def main() -> None:
             ("the same, checked against the sheet's head", cut_with_saved_head(saved_head, SAVED_AT), True),
         ]
         rows: list[tuple[str, bool, str]] = []
-        for name, damage, with_sheet in cases:
+        for name, damage, with_sheet in tracked(cases, "tamper and audit"):
             copy = folder / "case.sqlite"
             for suffix in ("", ".head"):
                 shutil.copy(original.with_name(original.name + suffix), copy.with_name(copy.name + suffix))

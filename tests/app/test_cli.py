@@ -47,3 +47,14 @@ def test_a_machine_without_pseudo_terminals_gets_a_clear_message(
     monkeypatch.setattr("os.openpty", no_pty)
     assert main(["demo", "--length", "1", "--journal", str(tmp_path / "m.sqlite")]) == 1
     assert "pseudo-terminals" in capsys.readouterr().err
+
+
+def test_a_quiet_demo_shows_its_progress_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("app.sim.demo.PROGRESS_EVERY_S", 0.0)  # every event: the run is too short to wait for
+    assert main(["demo", "--length", "1", "--quiet", "--journal", str(tmp_path / "m.sqlite")]) == 0
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("demo: game 1, score 0-0, ")]
+    assert len(progress) > 20 and progress[-1].endswith(" events so far")
+    assert "demo: game" not in captured.out  # the results on stdout stay as they were

@@ -496,6 +496,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.ThrowConfirmed(W),
         ev.ThrowCorrected(W, (6, 5)),
         ev.RethrowCalled(B),
+        ev.ResultConfirmed(W),
     ]
     assert {type(e) for e in samples} == set(ev.EVENT_TYPES.values())
     for event in samples:

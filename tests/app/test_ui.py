@@ -18,6 +18,9 @@ from typing import Iterator
 
 import pytest
 
+from app.record.session import Session
+from rules.position import Color
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -215,6 +218,39 @@ def test_a_match_closed_with_the_window_is_resumed_from_the_set_up_screen(displa
     )
     assert demo.returncode == 0, demo.stderr
     result, _ = drive(display, tmp_path / "shots", "--resume", str(tmp_path / "data"))
-    assert result["current_after_resume"] == "play"
+    assert result["current_after_resume"] == "result"  # the demo's match was over: its result sheet, to confirm
     assert isinstance(result["resumed_events"], int) and result["resumed_events"] > 20
     assert result["players"] == ["Ayşe", "Mehmet"]
+
+
+def test_every_screen_in_both_languages_and_the_result_confirmed_by_both_players_with_taps(
+    display: str, tmp_path: Path
+) -> None:
+    """tests/app/screenshots.py plays a 3-point match by taps to its result sheet, where each player confirms
+    with a deliberate double tap; the journal holds both confirmations and every screen was shot in tr and en."""
+    out = tmp_path / "shots"
+    env = dict(os.environ, DISPLAY=display, KIVY_WINDOW="sdl2", KIVY_LOG_MODE="PYTHON", KIVY_NO_ARGS="1")
+    env["KIVY_HOME"] = str(tmp_path / "kivy-home")
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.app.screenshots", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    shots = json.loads((out / "shots.json").read_text(encoding="utf-8"))
+    screens = ("1-setup", "2-play", "3-question", "4-director", "5-play-casual", "6-history", "7-result")
+    for language in ("tr", "en"):
+        for screen in (*screens, "8-result-confirmed"):
+            data = Path(shots[f"{language}-{screen}"]).read_bytes()
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (1280, 800)
+    session = Session.open(out / "match.sqlite")
+    try:
+        assert session.referee.match.over and session.referee.confirmed == (Color.WHITE, Color.BLACK)
+        kinds = [e.payload["event"]["kind"] for e in session.journal.entries() if "event" in e.payload]
+        assert kinds.count("result_confirmed") == 2
+    finally:
+        session.close()

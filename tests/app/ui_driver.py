@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -48,6 +49,11 @@ def find_button(root: Any, text: str) -> Button:
     raise LookupError(
         f"no button {text!r} on screen; buttons: {[w.text for w in root.walk() if isinstance(w, Button)]}"
     )
+
+
+def plain(text: str) -> str:
+    """A label's text without its Kivy markup (sizes, bold)."""
+    return re.sub(r"\[/?(?:b|i|size|color)(?:=[^\]]*)?\]", "", text)
 
 
 def shot(out: Path, name: str) -> str:
@@ -204,7 +210,7 @@ def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     result["rulings"] = texts
     result["captain"] = session.referee.chouette.game.acting_captain
     result["score_text"] = play.score.text  # type: ignore[attr-defined]
-    result["clock_names"] = [b.text.split("\n")[0] for b in play.clock_buttons]  # type: ignore[attr-defined]
+    result["clock_names"] = [plain(b.text).split("\n")[0] for b in play.clock_buttons]  # type: ignore[attr-defined]
     for _ in range(3):
         tap(find_button(app.root, "Sim >"))
         yield

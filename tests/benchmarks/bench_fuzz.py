@@ -34,6 +34,7 @@ from rules.gnubg_id import decode_position_id
 from rules.mat import read_mat
 from rules.match_id import decode_match_id
 from rules.xgid import decode_xgid
+from tests.progress import tracked
 from vision.errors import ImageReadError
 from vision.sources import load_image
 
@@ -87,7 +88,7 @@ def run(
     rng: random.Random,
 ) -> tuple[int, dict[str, int]]:
     crashes: dict[str, int] = {}
-    for _ in range(count):
+    for _ in tracked(range(count), name):
         text = mutate(rng.choice(seeds), rng)
         try:
             check(text)
@@ -184,7 +185,7 @@ def fuzz_images(rng: random.Random, count: int) -> tuple[str, int, dict[str, int
     crashes: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "throw.img"
-        for _ in range(count):
+        for _ in tracked(range(count), "image decoding"):
             path.write_bytes(mutate_bytes(rng.choice(seeds), rng))
             try:
                 load_image(path)
@@ -201,7 +202,7 @@ def fuzz_device(rng: random.Random, count: int) -> tuple[str, int, dict[str, int
     declared = (FrameError, *typing.get_args(Message))
     hello = wire.encode_frame(wire.HELLO, wire.pack_payload("BBBSSHH", (1, 1, 0, "f", "s", 1, 1)))
     crashes: dict[str, int] = {}
-    for _ in range(count):
+    for _ in tracked(range(count), "device frames"):
         try:
             for item in Decoder().feed(mutate_bytes(hello * rng.randint(1, 3), rng)):
                 if not isinstance(item, declared):

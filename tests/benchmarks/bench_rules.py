@@ -22,6 +22,7 @@ from rules.gnubg_id import encode_position_id
 from rules.judge import judge
 from rules.movegen import legal_plays, legal_results
 from rules.position import Position
+from tests.progress import Progress, tracked
 from tests.rules.gnubg import oracle
 from tests.rules.random_positions import random_cases
 
@@ -76,26 +77,30 @@ def main() -> None:
     cases = list(random_cases(args.seed, args.cases))
     print(f"python {platform.python_version()} on {platform.machine()}, {len(cases)} random cases (seed {args.seed})")
 
-    runs = sorted(timed(lambda: all(legal_results(p, d) for p, d in cases)) for _ in range(REPEATS))
+    runs = sorted(
+        timed(lambda: all(legal_results(p, d) for p, d in cases))
+        for _ in tracked(range(REPEATS), "legal_results, timed runs", every_s=0)
+    )
     print(
         f"legal_results (positions + plays):     best {runs[0]:.3f} s, median {statistics.median(runs):.3f} s"
         f" of {REPEATS} runs ({runs[0] / len(cases) * 1e6:.0f} us/case)"
     )
     runs = sorted(
-        timed(lambda: all([play.notation() for play in legal_plays(p, d)] for p, d in cases)) for _ in range(REPEATS)
+        timed(lambda: all([play.notation() for play in legal_plays(p, d)] for p, d in cases))
+        for _ in tracked(range(REPEATS), "legal_plays with notation, timed runs", every_s=0)
     )
     print(f"legal_plays with notation:             best {runs[0]:.3f} s, median {statistics.median(runs):.3f} s")
 
     rng = random.Random(args.seed)
     legal_samples: list[float] = []
     illegal_samples: list[float] = []
-    for position, dice in cases:
+    for position, dice in tracked(cases, "judge, legal boards"):
         results = list(legal_results(position, dice))
         after = rng.choice(results)
         start = time.perf_counter()
         judge(position, dice, after)
         legal_samples.append(time.perf_counter() - start)
-    for position, dice in cases[:2000]:
+    for position, dice in tracked(cases[:2000], "judge, illegal boards"):
         wrong = position.with_turn(position.turn.other)  # nothing moved, or another roll's board
         other = list(legal_results(position, (dice[0] % 6 + 1, dice[1])))
         for after in (wrong, rng.choice(other)):
@@ -121,6 +126,7 @@ def main() -> None:
         script = Path("/tmp/tavla_gnubg_timer.py")
         script.write_text(GNUBG_TIMER)
         requests = [{"id": i, "position_id": encode_position_id(p), "dice": list(d)} for i, (p, d) in enumerate(cases)]
+        Progress(f"GNU Backgammon reference, {len(requests)} hints (no progress from inside it)")
         answer = oracle.run_script(script, requests, timeout=3600)
         print(f"reference: GNU Backgammon hint (0-ply, includes evaluation): {answer[0]['seconds']:.3f} s")
     else:

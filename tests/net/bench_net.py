@@ -48,6 +48,7 @@ from app.referee.setup import MatchSetup
 from tests.net.broker import Mosquitto, cpu_seconds
 from tests.net.proxy import Relay
 from tests.net.replay import record_demo, recorded
+from tests.progress import Progress
 
 PREFIX = "tavla/bench"
 CUT_BOARD = "1"
@@ -247,8 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         poller.start()
         director_cpu0 = time.process_time()
         kill_at = start_at + play_seconds * args.kill_at
+        waiting = Progress(f"boards playing, the broker is killed at {args.kill_at:.0%} of play", every_s=10)
         while time.time() < kill_at:
             time.sleep(0.05)
+            waiting.step(0, note=f"boards heard by the director: {len(director.boards)}")
         assert broker.pid is not None
         broker_cpu += cpu_seconds(broker.pid)
         broker.kill()
@@ -263,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
         finished: dict[str, tuple[int, str]] = {}
         workers: list[tuple[Any, ...]] = []
         deadline = time.time() + args.timeout
+        done = Progress("boards finished and acknowledged", args.boards, every_s=10)
         while len(workers) < args.procs and time.time() < deadline:
+            done.step(0)
             if caught_up is None and all(
                 director.boards.get(b) is not None and director.boards[b].held >= seq
                 for b, seq in at_restart.items()
@@ -287,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"board {CUT_BOARD} {message[0]} at {message[2] - start_at:.1f} s", flush=True)
             elif message[0] == "board":
                 finished[message[1]] = (message[2], message[3])
+                done.step()
             elif message[0] == "worker":
                 workers.append(message)
         director_cpu = time.process_time() - director_cpu0

@@ -18,6 +18,7 @@ def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
     controller = Controller(tmp_path, language="en")
     try:
         assert controller.link_tournament("", "") is None and controller.tournament is None  # no network: fine
+        assert controller.link_tournament("", "12") is None and controller.tournament is None  # a table number alone
         assert "HOST:PORT" in str(controller.link_tournament(":1883", "3"))
         assert "letters, digits" in str(controller.link_tournament("127.0.0.1:1883", "board 3"))
         assert "no such CA" in str(controller.link_tournament("127.0.0.1:1883", "3", "pw", str(tmp_path / "x.crt")))

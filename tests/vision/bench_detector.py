@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tests.progress import tracked
 from vision.calibration import Calibration
 from vision.detector import DEFAULT_DETECTOR, PEAK_MIN, DetectorReader
 from vision.pipeline import DiceReader
@@ -32,7 +33,7 @@ Reader = DiceReader | DetectorReader
 def scene_set(reader: Reader, name: str) -> Score:
     """Per-die figures on every photo of a real scene set (read_all: any number of dice)."""
     score = Score()
-    for path in scene_paths(name):
+    for path in tracked(scene_paths(name), f"real scenes {name}"):
         scene = real_scene(path, name)
         if scene is None:
             continue
@@ -46,7 +47,7 @@ def crop_set(reader: Reader) -> Score:
     its size (so the die covers about 38 px, as dice do in the photos); exactly one die must be read, with its
     value."""
     score = Score()
-    for path in sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))):
+    for path in tracked(sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))), "casino crops"):
         crop = cv2.resize(load_image(path), (44, 44), interpolation=cv2.INTER_AREA)
         image = np.asarray(cv2.copyMakeBorder(crop, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
         score.add(Path(path).name, [Label(int(Path(path).parent.name), (66.0, 66.0))], reader.read_all(image).dice)
@@ -61,7 +62,7 @@ def heldout(columns: list[Column], per_kind: int) -> dict[str, list[tuple[int, i
     is rendered once (the empty board, then the dice on it) and read by every column."""
     out: dict[str, list[tuple[int, int]]] = {kind: [(0, 0)] * len(columns) for kind in KINDS}
     for kind in KINDS:
-        for i in range(per_kind):
+        for i in tracked(range(per_kind), f"held-out {kind} throws"):
             t = heldout_throw(i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
             cal = Calibration.from_corners(t.corners)
             for k, (_, reader, with_ref) in enumerate(columns):
@@ -94,7 +95,7 @@ def cubes(columns: list[Column], n: int) -> list[tuple[int, int, int]]:
     """Boards with a doubling cube, per column: how often the cube is read as a die, dice invented beyond the
     two thrown, throws voided."""
     out = [(0, 0, 0)] * len(columns)
-    for i in range(n):
+    for i in tracked(range(n), "boards with a cube"):
         t, (cx, cy) = cube_throw(i)
         cal = Calibration.from_corners(t.corners)
         for k, (_, reader, _) in enumerate(columns):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.progress import tracked
 from vision.calibration import Calibration
 from vision.pipeline import DiceReader
 from vision.scoring import read_labels
@@ -48,7 +49,7 @@ def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
 
 def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
     cases = []
-    for index in range(count):
+    for index in tracked(range(count), "rendered held-out throws"):
         kind = HELDOUT_KINDS[index % len(HELDOUT_KINDS)]
         throw = heldout_throw(index, kind, with_reference=True)
         calibration = Calibration.from_corners(throw.corners)
@@ -61,7 +62,7 @@ def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
 def real_cases(reader: DiceReader) -> list[Case]:
     cases = []
     for folder in REAL_SETS:
-        for path in sorted((REAL / folder).glob("*.jpg")):
+        for path in tracked(sorted((REAL / folder).glob("*.jpg")), f"real photos {folder}"):
             image = load_image(path)
             labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
             if len(labels) != 2:

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tests.progress import tracked
 from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
 from vision.fairness import FairnessMonitor
@@ -43,7 +44,7 @@ def bench_real(reader: DiceReader, backend: str, folder: Path = REAL_VALID) -> N
     Train and the rendered sets, never on Valid)."""
     score = Score()
     paths = sorted(folder.glob("*.jpg"))
-    for path in paths:
+    for path in tracked(paths, f"real {folder.name} photos"):
         image = load_image(path)
         labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
         score.add(path.name, labels, reader.read_all(image).dice)
@@ -59,7 +60,7 @@ def bench_heldout(reader: DiceReader, per_kind: int, with_reference: bool) -> li
     for kind in KINDS:
         voided = values_right = 0
         reasons: dict[str, int] = {}
-        for i in range(per_kind):
+        for i in tracked(range(per_kind), f"held-out {kind} throws"):
             throw = heldout_throw(i * len(KINDS) + KINDS.index(kind), kind, with_reference=with_reference)
             if len(frames) < 40:
                 frames.append((throw.image, throw.reference))

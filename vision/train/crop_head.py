@@ -96,6 +96,10 @@ def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limi
     for f in files:
         data = np.load(f)
         x, t = data["x"], data["t"]
+        # rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube; caches
+        # written before detector_data.cube_patches was mended label that cube a die: here it is "not a die"
+        parts = f.stem.split("_")
+        first_cube = len(x) - 2 * int(parts[4]) if len(parts) == 5 and parts[4].isdigit() else len(x)
         for i in rng.permutation(len(x))[:per_file]:
             image = np.ascontiguousarray(x[i])
             dice = []
@@ -113,7 +117,11 @@ def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limi
                         bool(t[i, 2, r, c] > 0.5),
                     )
                 )
-            crops += scene_crops_view(rng, net, image, dice)
+            if i >= first_cube:
+                crops += [(crop_square(image, box(d.x, d.y, d.side), CROP), CLASS_NOT_DIE) for d in dice]
+                crops += scene_crops_view(rng, net, image, [])
+            else:
+                crops += scene_crops_view(rng, net, image, dice)
     return crops
 
 

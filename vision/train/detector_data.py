@@ -252,7 +252,10 @@ def cube_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die
     draw_cube(rng, tex, cam, 0.0, 0.0, float(rng.uniform(18, 28)), render.random_light(rng))
     image = render.finish(rng, tex)
     cx, cy = cam.project(np.array([[0.0, 0.0, 10.0]]))[0]
-    return patches(rng, image, [Die(float(cx), float(cy), 40.0, 1, False)], n, empty_share=0.0, scale_to=(20.0, 60.0))
+    # the cube only places the patches: it is no die (training once labelled it a one, and the detector learned
+    # to find cubes)
+    placed = patches(rng, image, [Die(float(cx), float(cy), 40.0, 1, False)], n, empty_share=0.0, scale_to=(20.0, 60.0))
+    return [(patch, []) for patch, _ in placed]
 
 
 # ---------------------------------------------------------------- real photos
