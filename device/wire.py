@@ -2,14 +2,17 @@
 
 This module is the protocol definition that ``hardware/PROTOCOL.md`` describes
 in prose. The reference firmware copies it verbatim onto the board as
-``wire.py``, so it keeps to the MicroPython subset: only ``struct`` and
-``binascii`` are imported, no dataclasses, enums or typing at run time (the
-annotations are ignored by MicroPython), and integers carry every value.
+``wire.py`` (with ``fec.py``), so it keeps to the MicroPython subset: only
+``struct``, ``binascii`` and ``fec`` are imported, no dataclasses, enums or
+typing at run time (the annotations are ignored by MicroPython), and
+integers carry every value.
 
-Frame on the line: ``0x00 | COBS(body + crc32_le(body)) | 0x00`` where
-``body = flags_version, seq, type, payload...``. A zero byte never occurs
-inside a COBS block, so any garbage is cut off at the next zero and the frame
-after it decodes cleanly (self-resynchronising). The leading zero closes
+Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00``
+where ``body = flags_version, seq, type, payload...``, RS appends Reed-Solomon
+parity (``fec.py``) and S is a byte value the codeword does not hold, which
+stands in for its zero bytes. No zero occurs between the delimiters, so any
+garbage is cut off at the next zero; every damaged byte stays one damaged
+byte in its place, so the parity repairs it. The leading zero closes
 whatever half frame a glitch left behind.
 
 :class:`Link` is the reliable link both ends run: stop-and-wait with sequence
@@ -21,27 +24,37 @@ pure and testable without a clock.
 import struct
 
 try:
+    import fec
+except ImportError:  # on the host: the same file, from the device package
+    from device import fec
+
+try:
     from binascii import crc32 as _crc32_native
 
     _HAVE_NATIVE_CRC = True
 except ImportError:  # pragma: no cover - MicroPython ports built without it
     _HAVE_NATIVE_CRC = False
 
-PROTOCOL_MAJOR = 1
+PROTOCOL_MAJOR = 2
 """Changes only when an old device could no longer be driven."""
 PROTOCOL_MINOR = 0
 """Grows when messages or trailing fields are added; older peers ignore them."""
-FRAME_VERSION = 1
+FRAME_VERSION = 2
 """High nibble of the first body byte; another value is a frame this code cannot read."""
+LEGACY_FRAME_VERSION = 1
+"""COBS frames without parity: recognised only to say that the device needs new firmware."""
 
 FLAG_RELIABLE = 0x01
 """The sender waits for an ACK of this frame's sequence number and retransmits."""
 
 HEADER_SIZE = 3
 CRC_SIZE = 4
-MAX_BODY = 250
-"""Header + payload; COBS with one code byte per 254 stays within 256 bytes."""
-MAX_ENCODED = MAX_BODY + CRC_SIZE + 2
+MAX_BODY = 160
+"""Header + payload; with CRC and parity the codeword stays within Reed-Solomon's 255 bytes."""
+SUBSTITUTE_COPIES = 3
+"""The zero substitute leads the frame three times: a majority survives a damaged copy."""
+MAX_ENCODED = SUBSTITUTE_COPIES + fec.MAX_CODEWORD + 1
+"""The longest block between zeros worth decoding (one stray byte may have merged in)."""
 MAX_TEXT = 64
 """Longest string field in bytes (UTF-8)."""
 
@@ -112,7 +125,7 @@ SCHEMAS = {
 
 # Error codes of ERROR frames and of local decoding.
 ERR_NONE = 0
-ERR_COBS = 1
+ERR_DAMAGED = 1
 ERR_SHORT = 2
 ERR_CRC = 3
 ERR_VERSION = 4
@@ -125,10 +138,10 @@ ERR_QUEUE_FULL = 10
 ERR_INCOMPATIBLE = 11
 
 ERROR_NAMES = {
-    ERR_COBS: "bad COBS block",
-    ERR_SHORT: "frame too short",
-    ERR_CRC: "CRC mismatch",
-    ERR_VERSION: "unknown frame version",
+    ERR_DAMAGED: "damaged beyond repair",
+    ERR_SHORT: "no frame has this length",
+    ERR_CRC: "CRC mismatch after repair",
+    ERR_VERSION: "unknown frame version (a device of protocol 1 needs new firmware)",
     ERR_OVERFLOW: "frame too long",
     ERR_UNKNOWN_TYPE: "unknown message type",
     ERR_PAYLOAD: "malformed payload",
@@ -168,31 +181,8 @@ def crc32(data: bytes | bytearray | memoryview) -> int:
     return crc32_portable(data)  # pragma: no cover
 
 
-def cobs_encode(data: bytes | bytearray) -> bytes:
-    """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
-    out = bytearray(b"\x00")
-    code_at = 0
-    code = 1
-    for byte in data:
-        if byte == 0:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-        else:
-            out.append(byte)
-            code += 1
-            if code == 0xFF:
-                out[code_at] = code
-                code_at = len(out)
-                out.append(0)
-                code = 1
-    out[code_at] = code
-    return bytes(out)
-
-
 def cobs_decode(data: bytes | bytearray) -> bytes | None:
-    """The inverse of :func:`cobs_encode`; None when the block structure is broken."""
+    """A block of the version-1 framing (Consistent Overhead Byte Stuffing); None when broken."""
     out = bytearray()
     i = 0
     n = len(data)
@@ -262,6 +252,20 @@ def unpack_payload(schema: str, payload: bytes | bytearray) -> tuple[object, ...
     return tuple(values)
 
 
+def parity_for(size: int) -> int:
+    """Parity bytes for a body + CRC of size bytes: repairs 4 damaged bytes plus one in eight."""
+    return 8 + 2 * (size // 4)
+
+
+def _size_for(codeword: int) -> int:
+    """The body + CRC size whose codeword is this long, or -1 when none is."""
+    guess = (codeword - 8) * 2 // 3
+    for size in range(max(HEADER_SIZE + CRC_SIZE, guess - 2), guess + 3):
+        if size + parity_for(size) == codeword:
+            return size
+    return -1
+
+
 def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags: int = 0) -> bytes:
     """One complete frame, delimiters included, ready to write to the port."""
     if len(payload) + HEADER_SIZE > MAX_BODY:
@@ -270,23 +274,91 @@ def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags:
     body += payload
     crc = crc32(body)
     body += bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, (crc >> 24) & 0xFF))
-    return b"\x00" + cobs_encode(body) + b"\x00"
+    word = fec.encode(body, parity_for(len(body)))
+    present = bytearray(256)
+    for byte in word:
+        present[byte] = 1
+    sub = 1
+    while present[sub]:  # a codeword of at most 254 bytes always leaves a value out
+        sub += 1
+    out = bytearray(SUBSTITUTE_COPIES + len(word) + 2)
+    for i in range(SUBSTITUTE_COPIES):
+        out[1 + i] = sub
+    at = 1 + SUBSTITUTE_COPIES
+    for byte in word:
+        out[at] = byte if byte else sub
+        at += 1
+    return bytes(out)
+
+
+def _substitutes(head: bytes | bytearray) -> list[int]:
+    """The candidates for the zero substitute from its three copies, the majority first."""
+    first, second, third = head[0], head[1], head[2]
+    if first == second:
+        return [first] if third == first else [first, third]
+    if first == third:
+        return [first, second]
+    if second == third:
+        return [second, first]
+    return [first, second, third]
+
+
+def _repair(block: bytes | bytearray) -> tuple[int, int, bytes]:
+    """(error, bytes repaired, body) of one alignment of a block."""
+    size = _size_for(len(block) - SUBSTITUTE_COPIES)
+    if size < 0:
+        return (ERR_SHORT, 0, b"")
+    parity = len(block) - SUBSTITUTE_COPIES - size
+    error = ERR_DAMAGED
+    for sub in _substitutes(block):
+        word = bytearray(block[SUBSTITUTE_COPIES:])
+        for i in range(len(word)):
+            if word[i] == sub:
+                word[i] = 0
+        result = fec.decode(word, parity)
+        if result is None:
+            continue
+        body, repaired = result
+        crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
+        if crc32(body[:-CRC_SIZE]) != crc:
+            error = ERR_CRC
+            continue
+        return (ERR_NONE, repaired, body[:-CRC_SIZE])
+    return (error, 0, b"")
+
+
+def decode_block(block: bytes | bytearray) -> tuple[int, int, int, int, int, bytes]:
+    """One block between zero bytes to (error, bytes repaired, flags, seq, type, payload); error 0 is good.
+
+    A corrupted delimiter merges one stray byte into the block's start or end,
+    so those alignments are tried too. A frame of the old version-1 format is
+    recognised and reported as ERR_VERSION, so the host can say what is wrong.
+    """
+    if len(block) < SUBSTITUTE_COPIES + 1:
+        return (ERR_SHORT, 0, 0, 0, 0, b"")
+    error, repaired, body = _repair(block)
+    if error != ERR_NONE:
+        for trimmed in (block[1:], block[:-1]):
+            retry = _repair(trimmed)
+            if retry[0] == ERR_NONE:
+                error, repaired, body = retry
+                break
+    if error != ERR_NONE:
+        legacy = cobs_decode(block)
+        if legacy is not None and len(legacy) > HEADER_SIZE + CRC_SIZE and legacy[0] >> 4 == LEGACY_FRAME_VERSION:
+            crc = legacy[-4] | (legacy[-3] << 8) | (legacy[-2] << 16) | (legacy[-1] << 24)
+            if crc32(legacy[:-CRC_SIZE]) == crc:
+                return (ERR_VERSION, 0, 0, 0, 0, b"")
+        return (error, 0, 0, 0, 0, b"")
+    if body[0] >> 4 != FRAME_VERSION:
+        return (ERR_VERSION, 0, 0, 0, 0, b"")
+    return (ERR_NONE, repaired, body[0] & 0x0F, body[1], body[2], bytes(body[HEADER_SIZE:]))
 
 
 def decode_frame(block: bytes | bytearray) -> tuple[int, int, int, int, bytes]:
     """One block between zero bytes to (error, flags, seq, type, payload); error 0 means good."""
-    body = cobs_decode(block)
-    if body is None:
-        return (ERR_COBS, 0, 0, 0, b"")
-    if len(body) < HEADER_SIZE + CRC_SIZE:
-        return (ERR_SHORT, 0, 0, 0, b"")
-    crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
-    content = body[:-CRC_SIZE]
-    if crc32(content) != crc:
-        return (ERR_CRC, 0, 0, 0, b"")
-    if content[0] >> 4 != FRAME_VERSION:
-        return (ERR_VERSION, 0, 0, 0, b"")
-    return (ERR_NONE, content[0] & 0x0F, content[1], content[2], bytes(content[HEADER_SIZE:]))
+    error, _repaired, flags, seq, msg_type, payload = decode_block(block)
+    return (error, flags, seq, msg_type, payload)
 
 
 class Deframer:
@@ -352,6 +424,7 @@ class Link:
         self.frames_sent = 0
         self.frames_received = 0
         self.bad_frames = 0
+        self.repaired_frames = 0
         self.retransmits = 0
         self.duplicates = 0
         self.reliable_delivered = 0
@@ -388,9 +461,9 @@ class Link:
         errors: list[int] = []
         for block in self.deframer.feed(data):
             if block is None:
-                err, flags, seq, msg_type, payload = ERR_OVERFLOW, 0, 0, 0, b""
+                err, repaired, flags, seq, msg_type, payload = ERR_OVERFLOW, 0, 0, 0, 0, b""
             else:
-                err, flags, seq, msg_type, payload = decode_frame(block)
+                err, repaired, flags, seq, msg_type, payload = decode_block(block)
             if err != ERR_NONE:
                 self.bad_frames += 1
                 errors.append(err)
@@ -399,6 +472,8 @@ class Link:
                     self._emit(NAK, b"", 0, 0)
                 continue
             self.frames_received += 1
+            if repaired:
+                self.repaired_frames += 1
             self.last_rx_ms = now_ms
             if msg_type == ACK:
                 if self.inflight is not None and payload[:1] == bytes((self.inflight_seq,)):
