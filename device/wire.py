@@ -2,14 +2,14 @@
 
 This module is the protocol definition that ``hardware/PROTOCOL.md`` describes
 in prose. The reference firmware copies it verbatim onto the board as
-``wire.py`` (with ``fec.py``), so it keeps to the MicroPython subset: only
-``struct``, ``binascii`` and ``fec`` are imported, no dataclasses, enums or
-typing at run time (the annotations are ignored by MicroPython), and
-integers carry every value.
+``wire.py``, so it keeps to the MicroPython subset: only ``struct`` and
+``binascii`` are imported, no dataclasses, enums or typing at run time (the
+annotations are ignored by MicroPython), and integers carry every value.
 
 Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00``
 where ``body = flags_version, seq, type, payload...``, RS appends Reed-Solomon
-parity (``fec.py``) and S is a byte value the codeword does not hold, which
+parity (so a cable that damages one byte in ten still gets long frames
+through at the first try) and S is a byte value the codeword does not hold, which
 stands in for its zero bytes. No zero occurs between the delimiters, so any
 garbage is cut off at the next zero; every damaged byte stays one damaged
 byte in its place, so the parity repairs it. The leading zero closes
@@ -22,11 +22,6 @@ pure and testable without a clock.
 """
 
 import struct
-
-try:
-    import fec
-except ImportError:  # on the host: the same file, from the device package
-    from device import fec
 
 try:
     from binascii import crc32 as _crc32_native
@@ -53,8 +48,8 @@ MAX_BODY = 160
 """Header + payload; with CRC and parity the codeword stays within Reed-Solomon's 255 bytes."""
 SUBSTITUTE_COPIES = 3
 """The zero substitute leads the frame three times: a majority survives a damaged copy."""
-MAX_ENCODED = SUBSTITUTE_COPIES + fec.MAX_CODEWORD + 1
-"""The longest block between zeros worth decoding (one stray byte may have merged in)."""
+MAX_ENCODED = SUBSTITUTE_COPIES + 255 + 1
+"""The longest block between zeros worth decoding: the longest codeword, its substitutes, one stray byte."""
 MAX_TEXT = 64
 """Longest string field in bytes (UTF-8)."""
 
@@ -252,6 +247,177 @@ def unpack_payload(schema: str, payload: bytes | bytearray) -> tuple[object, ...
     return tuple(values)
 
 
+# --- Reed-Solomon parity -------------------------------------------------------
+# Systematic code over GF(256), field polynomial 0x11D, generator roots
+# alpha^0 .. alpha^(parity - 1): up to parity // 2 damaged bytes anywhere in
+# the codeword are repaired (Berlekamp-Massey, a Chien search, Forney's
+# formula). A hopeless block mostly fails to decode; the rare wrong repair is
+# caught by the CRC-32 inside.
+
+FIELD_POLY = 0x11D
+MAX_CODEWORD = 255
+"""Reed-Solomon over GF(256): message and parity together."""
+
+_EXP = bytearray(512)
+_LOG = bytearray(256)
+
+
+def _build_tables() -> None:
+    x = 1
+    for i in range(255):
+        _EXP[i] = x
+        _LOG[x] = i
+        x <<= 1
+        if x & 0x100:
+            x ^= FIELD_POLY
+    for i in range(255, 512):
+        _EXP[i] = _EXP[i - 255]
+
+
+_build_tables()
+
+
+def _mul(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    return _EXP[_LOG[a] + _LOG[b]]
+
+
+def _div(a: int, b: int) -> int:
+    if a == 0:
+        return 0
+    return _EXP[(_LOG[a] + 255 - _LOG[b]) % 255]
+
+
+_GENERATORS: dict[int, bytearray] = {}
+
+
+def _generator(parity: int) -> bytearray:
+    """prod (x - alpha^i) for i < parity, highest degree first (cached per size)."""
+    poly = _GENERATORS.get(parity)
+    if poly is None:
+        poly = bytearray((1,))
+        for i in range(parity):
+            root = _EXP[i]
+            nxt = bytearray(len(poly) + 1)
+            for j in range(len(poly)):
+                nxt[j] ^= poly[j]
+                nxt[j + 1] ^= _mul(poly[j], root)
+            poly = nxt
+        _GENERATORS[parity] = poly
+    return poly
+
+
+def rs_encode(message: bytes | bytearray, parity: int) -> bytes:
+    """message followed by ``parity`` check bytes; the whole is at most 255 bytes."""
+    if len(message) + parity > MAX_CODEWORD:
+        raise ValueError("codeword longer than 255 bytes")
+    gen = _generator(parity)
+    rem = bytearray(parity)
+    exp = _EXP
+    log = _LOG
+    for byte in message:
+        factor = byte ^ rem[0]
+        for j in range(parity - 1):
+            rem[j] = rem[j + 1]
+        rem[parity - 1] = 0
+        if factor:
+            lf = log[factor]
+            for j in range(parity):
+                g = gen[j + 1]
+                if g:
+                    rem[j] ^= exp[lf + log[g]]
+    return bytes(message) + bytes(rem)
+
+
+def _syndromes(word: bytes | bytearray, parity: int) -> list[int]:
+    exp = _EXP
+    log = _LOG
+    out = []
+    for i in range(parity):
+        s = 0
+        for byte in word:  # Horner's rule at alpha^i
+            s = (exp[log[s] + i] if s else 0) ^ byte
+        out.append(s)
+    return out
+
+
+def rs_decode(word: bytes | bytearray, parity: int) -> tuple[bytes, int] | None:
+    """(the message, bytes repaired), or None when more than parity // 2 bytes are damaged."""
+    n = len(word)
+    if n > MAX_CODEWORD or n <= parity:
+        return None
+    synd = _syndromes(word, parity)
+    if not any(synd):
+        return bytes(word[: n - parity]), 0
+    # Berlekamp-Massey: the shortest error locator lam (lowest degree first) explaining synd.
+    lam = [1]
+    prev = [1]
+    size = 0
+    shift = 1
+    last = 1
+    for k in range(parity):
+        d = synd[k]
+        for i in range(1, size + 1):
+            if i < len(lam):
+                d ^= _mul(lam[i], synd[k - i])
+        if d == 0:
+            shift += 1
+            continue
+        coef = _div(d, last)
+        new = lam + [0] * max(0, len(prev) + shift - len(lam))
+        for i in range(len(prev)):
+            new[i + shift] ^= _mul(coef, prev[i])
+        if 2 * size <= k:
+            prev = lam
+            size = k + 1 - size
+            last = d
+            shift = 1
+        else:
+            shift += 1
+        lam = new
+    while len(lam) > 1 and lam[-1] == 0:
+        lam.pop()
+    errors = len(lam) - 1
+    if errors == 0 or 2 * errors > parity:
+        return None
+    # Chien search: byte i is damaged when lam vanishes at the inverse of its locator alpha^(n-1-i).
+    where = []
+    for i in range(n):
+        inv = (255 - (n - 1 - i)) % 255
+        value = 0
+        for j in range(len(lam) - 1, -1, -1):
+            value = (_EXP[_LOG[value] + inv] if value else 0) ^ lam[j]
+        if value == 0:
+            where.append(i)
+    if len(where) != errors:
+        return None
+    # Forney: omega = synd * lam mod x^parity; magnitude = X * omega(X^-1) / lam'(X^-1).
+    omega = [0] * parity
+    for i in range(parity):
+        acc = 0
+        for j in range(min(i, errors) + 1):
+            acc ^= _mul(synd[i - j], lam[j])
+        omega[i] = acc
+    fixed = bytearray(word)
+    for i in where:
+        power = n - 1 - i
+        inv = (255 - power) % 255
+        num = 0
+        for j in range(parity - 1, -1, -1):
+            num = (_EXP[_LOG[num] + inv] if num else 0) ^ omega[j]
+        den = 0
+        for j in range(1, len(lam), 2):  # the formal derivative keeps the odd terms
+            if lam[j]:
+                den ^= _EXP[(_LOG[lam[j]] + inv * (j - 1)) % 255]
+        if den == 0:
+            return None
+        fixed[i] ^= _mul(_EXP[power], _div(num, den))
+    if any(_syndromes(fixed, parity)):
+        return None
+    return bytes(fixed[: n - parity]), errors
+
+
 def parity_for(size: int) -> int:
     """Parity bytes for a body + CRC of size bytes: repairs 4 damaged bytes plus one in eight."""
     return 8 + 2 * (size // 4)
@@ -274,7 +440,7 @@ def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags:
     body += payload
     crc = crc32(body)
     body += bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, (crc >> 24) & 0xFF))
-    word = fec.encode(body, parity_for(len(body)))
+    word = rs_encode(body, parity_for(len(body)))
     present = bytearray(256)
     for byte in word:
         present[byte] = 1
@@ -315,7 +481,7 @@ def _repair(block: bytes | bytearray) -> tuple[int, int, bytes]:
         for i in range(len(word)):
             if word[i] == sub:
                 word[i] = 0
-        result = fec.decode(word, parity)
+        result = rs_decode(word, parity)
         if result is None:
             continue
         body, repaired = result
@@ -411,6 +577,7 @@ class Link:
         self.inflight: bytes | None = None
         self.inflight_seq = 0
         self.sent_at = 0
+        self.first_sent_at = 0
         self.tx_seq = 0
         self.rx_last = -1
         self.deframer = Deframer()
@@ -502,7 +669,9 @@ class Link:
 
     def poll(self, now_ms: int, uptime_ms: int = 0) -> bytes:
         """The bytes to write now: new or repeated reliable frames, ACKs, heartbeats."""
-        if not self.hold:
+        if self.hold:
+            self.first_sent_at = now_ms  # time on hold (no peer) is not time unacknowledged
+        else:
             if self.inflight is None and self.queue:
                 msg_type, payload = self.queue.pop(0)
                 self.tx_seq = self.tx_seq % 255 + 1
@@ -511,6 +680,7 @@ class Link:
                 self.out += self.inflight
                 self.frames_sent += 1
                 self.sent_at = now_ms
+                self.first_sent_at = now_ms
                 self.inflight_tries = 1
             elif self.inflight is not None and now_ms - self.sent_at >= self.rto_ms:
                 self.out += self.inflight

@@ -476,6 +476,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.ClockPressed(W, 1000, 2000),
         ev.ClockFlag(B),
         ev.LinkChanged("clock", False, "x"),
+        ev.LinkNoisy("board", True, 12.5, 0.4),
         ev.DoubleOffered(W),
         ev.DoubleTaken(B),
         ev.DoubleDropped(B),

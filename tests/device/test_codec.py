@@ -176,9 +176,7 @@ def test_another_frame_version_is_refused() -> None:
     good = codec.encode(StopClocks(), 1)
     assert Decoder().feed(good) == [StopClocks()]
     body = newer + wire.crc32(newer).to_bytes(4, "little")
-    from device import fec
-
-    word = fec.encode(body, wire.parity_for(len(body)))
+    word = wire.rs_encode(body, wire.parity_for(len(body)))
     frame = b"\x00" + bytes((0xEE,)) * 3 + bytes(b or 0xEE for b in word) + b"\x00"
     assert Decoder().feed(frame) == [FrameError(ErrorCode.VERSION)]
 

@@ -145,7 +145,6 @@ MICROPYTHON_MODULES = {
     "gc",
     "random",
     "wire",
-    "fec",
     "clockcore",
     "config",
     "ssd1306",
@@ -171,7 +170,7 @@ def _imports(path: Path) -> set[str]:
 @pytest.mark.parametrize(
     "path",
     [p for p in sorted(FIRMWARE.glob("*.py")) if p.name not in HOST_ONLY]
-    + [ROOT / "device" / "wire.py", ROOT / "device" / "fec.py", ROOT / "device" / "clockcore.py"],
+    + [ROOT / "device" / "wire.py", ROOT / "device" / "clockcore.py"],
     ids=lambda p: p.name,
 )
 def test_firmware_code_stays_within_micropython(path: Path) -> None:
