@@ -6,14 +6,16 @@ in prose. The reference firmware copies it verbatim onto the board as
 ``binascii`` are imported, no dataclasses, enums or typing at run time (the
 annotations are ignored by MicroPython), and integers carry every value.
 
-Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00``
+Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00 0x00``
 where ``body = flags_version, seq, type, payload...``, RS appends Reed-Solomon
 parity (so a cable that damages one byte in ten still gets long frames
 through at the first try) and S is a byte value the codeword does not hold, which
 stands in for its zero bytes. No zero occurs between the delimiters, so any
 garbage is cut off at the next zero; every damaged byte stays one damaged
 byte in its place, so the parity repairs it. The leading zero closes
-whatever half frame a glitch left behind.
+whatever half frame a glitch left behind; the closing zero comes twice, so a
+frame whose first closing zero was corrupted is still complete at once
+instead of waiting for the next frame's opening zero.
 
 :class:`Link` is the reliable link both ends run: stop-and-wait with sequence
 numbers, acknowledgements, retransmission on timeout or NAK, duplicate
@@ -447,7 +449,7 @@ def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags:
     sub = 1
     while present[sub]:  # a codeword of at most 254 bytes always leaves a value out
         sub += 1
-    out = bytearray(SUBSTITUTE_COPIES + len(word) + 2)
+    out = bytearray(SUBSTITUTE_COPIES + len(word) + 3)  # the closing zero twice: see the module docstring
     for i in range(SUBSTITUTE_COPIES):
         out[1 + i] = sub
     at = 1 + SUBSTITUTE_COPIES
@@ -528,21 +530,29 @@ def decode_frame(block: bytes | bytearray) -> tuple[int, int, int, int, bytes]:
 
 
 class Deframer:
-    """Cuts a byte stream at zero bytes into blocks; drops runaway garbage."""
+    """Cuts a byte stream at zero bytes into blocks; drops runaway garbage and stray bytes."""
 
     def __init__(self) -> None:
         self.buffer = bytearray()
         self.overflowing = False
+        self.stray_bytes = 0
 
     def feed(self, data: bytes | bytearray) -> list[bytes | None]:
-        """The complete blocks in data; None stands for a block dropped as too long."""
+        """The complete blocks in data; None stands for a block dropped as too long.
+
+        A block too short to hold even the zero substitute's copies is a
+        damaged delimiter between frames, not a frame: it is counted in
+        ``stray_bytes`` and dropped.
+        """
         blocks: list[bytes | None] = []
         for byte in data:
             if byte == 0:
                 if self.overflowing:
                     blocks.append(None)
-                elif self.buffer:
+                elif len(self.buffer) >= SUBSTITUTE_COPIES:
                     blocks.append(bytes(self.buffer))
+                else:
+                    self.stray_bytes += len(self.buffer)
                 self.buffer = bytearray()
                 self.overflowing = False
             elif not self.overflowing:

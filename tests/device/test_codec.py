@@ -79,7 +79,7 @@ def test_crc_is_the_standard_crc32() -> None:
 @given(messages, st.integers(1, 7))
 def test_a_frame_holds_no_zero_between_its_delimiters(message: Message, seq: int) -> None:
     frame = codec.encode(message, seq)
-    assert frame[0] == frame[-1] == 0 and 0 not in frame[1:-1]
+    assert frame[0] == frame[-2] == frame[-1] == 0 and 0 not in frame[1:-2]
 
 
 @settings(deadline=None)
@@ -131,8 +131,9 @@ def test_a_frame_beyond_repair_is_an_error_and_the_next_one_survives() -> None:
 
 def test_a_corrupted_delimiter_costs_nothing() -> None:
     frames = [bytearray(codec.encode(m, i + 1)) for i, m in enumerate(SAMPLE)]
-    frames[0][-1] = 0x33  # the closing zero of the first frame: a stray byte joins its end
-    frames[2][0] = 0x44  # the opening zero of the third: a stray byte joins its start
+    frames[0][-2] = 0x33  # the first closing zero of the first frame: a stray byte joins its end
+    frames[1][-1] = 0x34  # the second closing zero of the second: a stray byte between frames
+    frames[3][0] = 0x44  # the opening zero of the fourth: a stray byte joins its start
     assert Decoder().feed(b"".join(bytes(f) for f in frames)) == SAMPLE
 
 
