@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from device import wire
 from device.codec import FrameError, decode_payload, encode_payload, is_reliable
-from device.quality import Quality, QualityWindow
 from device.messages import (
     Command,
     DeviceError,
@@ -33,6 +32,7 @@ from device.messages import (
     HelloRequest,
     Message,
 )
+from device.quality import Quality, QualityWindow
 
 
 class SessionState(enum.Enum):

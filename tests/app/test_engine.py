@@ -544,7 +544,9 @@ def test_a_noisy_cable_is_shown_in_both_languages_and_its_end_too() -> None:
     from device.quality import Quality
 
     table = Table()
-    event = device_event(LinkNoise(DeviceKind.BOARD, True, Quality(clean=180, repaired=18, lost=2)), table.referee.position)
+    event = device_event(
+        LinkNoise(DeviceKind.BOARD, True, Quality(clean=180, repaired=18, lost=2)), table.referee.position
+    )
     assert event == ev.LinkNoisy("board", True, 10.0, 1.0)
     [noisy] = table.send(event).rulings
     assert noisy.level is Level.WARNING

@@ -197,7 +197,9 @@ def test_one_byte_in_ten_corrupted_still_delivers_every_board_event_within_two_s
     sent: list[Message] = []
     for i in range(60):
         event: Message = (
-            BoardSnapshot(i, SnapshotReason.SETTLED, white, black) if i % 3 == 2 else CheckerLifted(i % 24 + 1, Side(i % 2))
+            BoardSnapshot(i, SnapshotReason.SETTLED, white, black)
+            if i % 3 == 2
+            else CheckerLifted(i % 24 + 1, Side(i % 2))
         )
         sent.append(event)
         line.device_event(event)
