@@ -477,6 +477,8 @@ def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) 
             )
         elif key == "point":
             values[key] = word("bar", language) if value == 25 else value
+        elif key in ("damaged", "lost") and language == "tr":
+            values[key] = str(value).replace(".", ",")  # a decimal comma in Turkish
         elif key in ("reason", "kind", "device", "policy", "mode"):
             values[key] = word(str(value), language)
         elif key == "ending":

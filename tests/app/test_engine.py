@@ -551,6 +551,6 @@ def test_a_noisy_cable_is_shown_in_both_languages_and_its_end_too() -> None:
     [noisy] = table.send(event).rulings
     assert noisy.level is Level.WARNING
     assert render(noisy) == "The sensing board's cable is noisy (10.0 % of frames damaged, 1.0 % lost): check it."
-    assert render(noisy, "tr").startswith("Algılayıcı tahta kablosu parazitli (bozuk çerçeve %10.0, kayıp %1.0)")
+    assert render(noisy, "tr").startswith("Algılayıcı tahta kablosu parazitli (bozuk çerçeve %10,0, kayıp %1,0)")
     [clean] = table.send(ev.LinkNoisy("board", False)).rulings
     assert render(clean) == "The sensing board's cable is clean again." and clean.level is Level.INFO
