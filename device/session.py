@@ -81,6 +81,7 @@ class HostSession:
         self._opened_ms = 0
         self._hello_asked_ms = -1_000_000
         self.frame_errors = 0
+        self.older_frames = False  # frames of the version-1 format seen: a device with old firmware
         self.window = QualityWindow()
 
     # --- port events ----------------------------------------------------------
@@ -119,6 +120,7 @@ class HostSession:
         repaired = self.link.repaired_frames - repaired
         self.window.record(now_ms, self.link.frames_received - good - repaired, repaired, len(errors))
         self.frame_errors += len(errors)
+        self.older_frames = self.older_frames or wire.ERR_VERSION in errors
         for msg_type, _flags, payload in delivered:
             message = decode_payload(msg_type, payload)
             if isinstance(message, FrameError):
@@ -203,6 +205,8 @@ class HostSession:
                 self.state = SessionState.LOST
                 self.link.hold = True
                 self.link.accept = False
+                if self.older_frames:
+                    problem += "; the device speaks an older protocol: update its firmware"
                 change = SessionChange(SessionState.LOST, f"{problem} ({self.quality(now_ms).describe()})")
         data = self.link.poll(now_ms, now_ms - self._opened_ms) if self.state is not SessionState.CLOSED else b""
         return data, change

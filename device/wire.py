@@ -569,7 +569,7 @@ class Link:
     Reliable frames are sent one at a time with sequence numbers 1..255; the
     peer acknowledges each with ACK(seq), and the sender repeats the frame
     after ``rto_ms`` without an ACK, or at once on a NAK (sent by a receiver
-    that saw a damaged frame). A frame with the sequence number last accepted
+    that saw a frame damaged beyond repair). A frame with the sequence number last accepted
     is a repeat whose ACK was lost: acknowledged again, delivered once only.
     ``hold`` keeps reliable frames queued while no peer is listening;
     ``accept`` False leaves the peer's reliable frames unacknowledged (to be

@@ -36,6 +36,7 @@ from device.messages import (
     StopClocks,
     TimeReport,
 )
+from tests.device.helpers import legacy_frame
 
 u32 = st.integers(0, 0xFFFFFFFF)
 sides = st.sampled_from(list(Side))
@@ -164,14 +165,6 @@ def test_newer_minor_versions_may_append_fields() -> None:
     assert Decoder().feed(wire.encode_frame(wire.BUTTON, payload, 1, wire.FLAG_RELIABLE)) == [SAMPLE[1]]
 
 
-def _cobs(data: bytes) -> bytes:
-    """Consistent Overhead Byte Stuffing, as version-1 devices framed their bodies."""
-    out = bytearray()
-    for chunk in data.split(b"\x00"):
-        out += bytes((len(chunk) + 1,)) + chunk
-    return bytes(out)
-
-
 def test_another_frame_version_is_refused() -> None:
     newer = bytes(((wire.FRAME_VERSION + 1) << 4, 1, wire.STOP))
     good = codec.encode(StopClocks(), 1)
@@ -183,9 +176,7 @@ def test_another_frame_version_is_refused() -> None:
 
 
 def test_a_device_of_the_first_protocol_is_told_apart() -> None:
-    body = bytes((wire.LEGACY_FRAME_VERSION << 4, 0, wire.HEARTBEAT, 1, 0, 0, 0))
-    legacy = b"\x00" + _cobs(body + wire.crc32(body).to_bytes(4, "little")) + b"\x00"
-    [error] = Decoder().feed(legacy)
+    [error] = Decoder().feed(legacy_frame(wire.HEARTBEAT, b"\x01\x00\x00\x00"))
     assert error == FrameError(ErrorCode.VERSION) and "new firmware" in error.text
 
 

@@ -25,6 +25,7 @@ from device.messages import (
 from device.session import SessionChange, SessionState
 from device.sim import standard_start
 from device.sim.faults import Faults
+from tests.device.helpers import legacy_frame
 from tests.device.virtual_line import VirtualLine
 
 
@@ -216,3 +217,13 @@ def test_a_link_where_heartbeats_pass_but_commands_do_not_is_declared_lost() -> 
     line.host_command(_commands(1)[0])
     assert line.run_until(lambda: line.host.state is SessionState.LOST, 10_000)
     assert "nothing gets through" in line.changes[-1].detail
+
+
+def test_a_device_with_firmware_of_the_first_protocol_is_named_as_such() -> None:
+    line = VirtualLine()
+    line.host.opened(0)
+    for ms in range(0, 3_500, 500):  # its HELLOs, in the old framing, are all the host hears
+        line.host.receive(legacy_frame(wire.HELLO, b"\x01\x01\x00\x00\x00\x01\x00\xff\xff"), ms)
+        _, change = line.host.poll(ms)
+    assert change is not None and change.state is SessionState.LOST
+    assert "older protocol: update its firmware" in change.detail
