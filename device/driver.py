@@ -13,8 +13,9 @@ board driver asks for a full snapshot.
 Both drivers put onto the same ``queue.Queue`` (as picochess does): the
 messages of ``device.messages`` (``ButtonPressed``, ``FlagFell``,
 ``TimeReport``, ``BoardSnapshot``, ``CheckerLifted``, ``CheckerPlaced``,
-``SensorHealth``, ``DeviceError``) and ``LinkStatus``. Commands are thread
-safe and never block: they are queued and delivered once the link is up.
+``SensorHealth``, ``DeviceError``), ``LinkStatus`` and ``LinkNoise`` (the
+line turned noisy, or clean again). Commands are thread safe and never
+block: they are queued and delivered once the link is up.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from device.messages import (
     StopClocks,
     TimeReport,
 )
+from device.quality import Quality
 from device.session import HostSession, SessionChange, SessionState
 from device.timecontrol import TimeControl
 from device.transport import PortFinder, Transport, TransportError
@@ -77,6 +79,15 @@ class LinkStatus:
     restarted: bool = False
 
 
+@dataclass(frozen=True)
+class LinkNoise:
+    """The line turned noisy (more than 1 % of frames damaged) or clean again (none for a while)."""
+
+    kind: DeviceKind
+    noisy: bool
+    quality: Quality
+
+
 @dataclass
 class LinkStats:
     """Counters for diagnostics (read them from the app's status screen or a benchmark)."""
@@ -85,11 +96,12 @@ class LinkStats:
     frames_sent: int = 0
     frames_received: int = 0
     bad_frames: int = 0
+    repaired_frames: int = 0
     retransmits: int = 0
     duplicates: int = 0
 
 
-Event = Message | LinkStatus
+Event = Message | LinkStatus | LinkNoise
 """What drivers put on the queue."""
 
 _session_ids = itertools.count(int.from_bytes(os.urandom(2), "little"))
@@ -138,6 +150,7 @@ class DeviceDriver:
         self._status_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name=f"{self.KIND.name.lower()}-driver", daemon=True)
         self.connects = 0
+        self.noisy = False
 
     # --- public ----------------------------------------------------------------
 
@@ -177,6 +190,7 @@ class DeviceDriver:
             link.frames_sent,
             link.frames_received,
             self.session.frame_errors,
+            link.repaired_frames,
             link.retransmits,
             link.duplicates,
         )
@@ -235,6 +249,14 @@ class DeviceDriver:
         self.session.closed()
         self._set_status(LinkState.DISCONNECTED, port, detail)
 
+    def _watch_noise(self, now: int) -> None:
+        """Say when the line turns noisy, and when it is clean again (a whole window without damage)."""
+        quality = self.session.quality(now)
+        noisy = quality.noisy if not self.noisy else quality.repaired + quality.lost > 0
+        if noisy != self.noisy and self.session.state is SessionState.CONNECTED:
+            self.noisy = noisy
+            self.events.put(LinkNoise(self.KIND, noisy, quality))
+
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
@@ -282,6 +304,7 @@ class DeviceDriver:
         if change is not None:
             self._drop(change.detail)
             return
+        self._watch_noise(now)
         if out:
             try:
                 transport.write(out)

@@ -91,7 +91,7 @@ class SnapshotReason(enum.IntEnum):
 class ErrorCode(enum.IntEnum):
     """Codes of ERROR frames (and of local decoding errors, see codec.FrameError)."""
 
-    COBS = wire.ERR_COBS
+    DAMAGED = wire.ERR_DAMAGED
     SHORT = wire.ERR_SHORT
     CRC = wire.ERR_CRC
     VERSION = wire.ERR_VERSION

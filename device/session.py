@@ -4,7 +4,9 @@ A driver opens a port, calls :meth:`HostSession.opened`, then feeds what it
 reads to :meth:`receive` and writes what :meth:`poll` returns. The session
 asks HELLO_REQUEST until the device introduces itself, checks it is the
 expected kind and a compatible protocol version, releases queued commands,
-and declares the link lost after ``silence_ms`` without a good frame. State
+and declares the link lost when nothing gets through: ``silence_ms`` without
+a good frame, or with a command sent again and again but never acknowledged.
+It also counts clean, repaired and lost frames (``device.quality``). State
 changes come out as :class:`SessionChange` values among the messages, so the
 driver can turn them into link status events and resynchronise.
 
@@ -30,6 +32,7 @@ from device.messages import (
     HelloRequest,
     Message,
 )
+from device.quality import Quality, QualityWindow
 
 
 class SessionState(enum.Enum):
@@ -78,6 +81,8 @@ class HostSession:
         self._opened_ms = 0
         self._hello_asked_ms = -1_000_000
         self.frame_errors = 0
+        self.older_frames = False  # frames of the version-1 format seen: a device with old firmware
+        self.window = QualityWindow()
 
     # --- port events ----------------------------------------------------------
 
@@ -103,11 +108,19 @@ class HostSession:
     def pending(self) -> int:
         return self.link.pending()
 
+    def quality(self, now_ms: int) -> Quality:
+        """Clean, repaired and lost frames over the last seconds."""
+        return self.window.quality(now_ms)
+
     def receive(self, data: bytes, now_ms: int) -> list[Message | SessionChange]:
         """Messages from the device in order, and any change of session state."""
         out: list[Message | SessionChange] = []
+        good, repaired = self.link.frames_received, self.link.repaired_frames
         delivered, errors = self.link.receive(data, now_ms)
+        repaired = self.link.repaired_frames - repaired
+        self.window.record(now_ms, self.link.frames_received - good - repaired, repaired, len(errors))
         self.frame_errors += len(errors)
+        self.older_frames = self.older_frames or wire.ERR_VERSION in errors
         for msg_type, _flags, payload in delivered:
             message = decode_payload(msg_type, payload)
             if isinstance(message, FrameError):
@@ -178,13 +191,23 @@ class HostSession:
             self._hello_asked_ms = now_ms
             self.link.send(HelloRequest.TYPE, encode_payload(HelloRequest(self.session_id)), False)
         if self.state in (SessionState.CONNECTED, SessionState.HANDSHAKE):
+            problem = ""
             if now_ms - self.link.last_rx_ms >= self.silence_ms:
-                was = self.state
+                what = "no answer to HELLO" if self.state is SessionState.HANDSHAKE else "device silent"
+                problem = f"{what} for {self.silence_ms} ms"
+            elif (
+                self.state is SessionState.CONNECTED
+                and self.link.inflight is not None
+                and now_ms - self.link.first_sent_at >= self.silence_ms
+            ):
+                problem = f"nothing gets through: a command unacknowledged for {self.silence_ms} ms"
+            if problem:
                 self.state = SessionState.LOST
                 self.link.hold = True
                 self.link.accept = False
-                what = "no answer to HELLO" if was is SessionState.HANDSHAKE else "device silent"
-                change = SessionChange(SessionState.LOST, f"{what} for {self.silence_ms} ms")
+                if self.older_frames:
+                    problem += "; the device speaks an older protocol: update its firmware"
+                change = SessionChange(SessionState.LOST, f"{problem} ({self.quality(now_ms).describe()})")
         data = self.link.poll(now_ms, now_ms - self._opened_ms) if self.state is not SessionState.CLOSED else b""
         return data, change
 

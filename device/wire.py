@@ -6,11 +6,16 @@ in prose. The reference firmware copies it verbatim onto the board as
 ``binascii`` are imported, no dataclasses, enums or typing at run time (the
 annotations are ignored by MicroPython), and integers carry every value.
 
-Frame on the line: ``0x00 | COBS(body + crc32_le(body)) | 0x00`` where
-``body = flags_version, seq, type, payload...``. A zero byte never occurs
-inside a COBS block, so any garbage is cut off at the next zero and the frame
-after it decodes cleanly (self-resynchronising). The leading zero closes
-whatever half frame a glitch left behind.
+Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00 0x00``
+where ``body = flags_version, seq, type, payload...``, RS appends Reed-Solomon
+parity (so a cable that damages one byte in ten still gets long frames
+through at the first try) and S is a byte value the codeword does not hold, which
+stands in for its zero bytes. No zero occurs between the delimiters, so any
+garbage is cut off at the next zero; every damaged byte stays one damaged
+byte in its place, so the parity repairs it. The leading zero closes
+whatever half frame a glitch left behind; the closing zero comes twice, so a
+frame whose first closing zero was corrupted is still complete at once
+instead of waiting for the next frame's opening zero.
 
 :class:`Link` is the reliable link both ends run: stop-and-wait with sequence
 numbers, acknowledgements, retransmission on timeout or NAK, duplicate
@@ -27,21 +32,26 @@ try:
 except ImportError:  # pragma: no cover - MicroPython ports built without it
     _HAVE_NATIVE_CRC = False
 
-PROTOCOL_MAJOR = 1
+PROTOCOL_MAJOR = 2
 """Changes only when an old device could no longer be driven."""
 PROTOCOL_MINOR = 0
 """Grows when messages or trailing fields are added; older peers ignore them."""
-FRAME_VERSION = 1
+FRAME_VERSION = 2
 """High nibble of the first body byte; another value is a frame this code cannot read."""
+LEGACY_FRAME_VERSION = 1
+"""COBS frames without parity: recognised only to say that the device needs new firmware."""
 
 FLAG_RELIABLE = 0x01
 """The sender waits for an ACK of this frame's sequence number and retransmits."""
 
 HEADER_SIZE = 3
 CRC_SIZE = 4
-MAX_BODY = 250
-"""Header + payload; COBS with one code byte per 254 stays within 256 bytes."""
-MAX_ENCODED = MAX_BODY + CRC_SIZE + 2
+MAX_BODY = 160
+"""Header + payload; with CRC and parity the codeword stays within Reed-Solomon's 255 bytes."""
+SUBSTITUTE_COPIES = 3
+"""The zero substitute leads the frame three times: a majority survives a damaged copy."""
+MAX_ENCODED = SUBSTITUTE_COPIES + 255 + 1
+"""The longest block between zeros worth decoding: the longest codeword, its substitutes, one stray byte."""
 MAX_TEXT = 64
 """Longest string field in bytes (UTF-8)."""
 
@@ -112,7 +122,7 @@ SCHEMAS = {
 
 # Error codes of ERROR frames and of local decoding.
 ERR_NONE = 0
-ERR_COBS = 1
+ERR_DAMAGED = 1
 ERR_SHORT = 2
 ERR_CRC = 3
 ERR_VERSION = 4
@@ -125,10 +135,10 @@ ERR_QUEUE_FULL = 10
 ERR_INCOMPATIBLE = 11
 
 ERROR_NAMES = {
-    ERR_COBS: "bad COBS block",
-    ERR_SHORT: "frame too short",
-    ERR_CRC: "CRC mismatch",
-    ERR_VERSION: "unknown frame version",
+    ERR_DAMAGED: "damaged beyond repair",
+    ERR_SHORT: "no frame has this length",
+    ERR_CRC: "CRC mismatch after repair",
+    ERR_VERSION: "unknown frame version (a device of protocol 1 needs new firmware)",
     ERR_OVERFLOW: "frame too long",
     ERR_UNKNOWN_TYPE: "unknown message type",
     ERR_PAYLOAD: "malformed payload",
@@ -168,31 +178,8 @@ def crc32(data: bytes | bytearray | memoryview) -> int:
     return crc32_portable(data)  # pragma: no cover
 
 
-def cobs_encode(data: bytes | bytearray) -> bytes:
-    """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
-    out = bytearray(b"\x00")
-    code_at = 0
-    code = 1
-    for byte in data:
-        if byte == 0:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-        else:
-            out.append(byte)
-            code += 1
-            if code == 0xFF:
-                out[code_at] = code
-                code_at = len(out)
-                out.append(0)
-                code = 1
-    out[code_at] = code
-    return bytes(out)
-
-
 def cobs_decode(data: bytes | bytearray) -> bytes | None:
-    """The inverse of :func:`cobs_encode`; None when the block structure is broken."""
+    """A block of the version-1 framing (Consistent Overhead Byte Stuffing); None when broken."""
     out = bytearray()
     i = 0
     n = len(data)
@@ -262,6 +249,191 @@ def unpack_payload(schema: str, payload: bytes | bytearray) -> tuple[object, ...
     return tuple(values)
 
 
+# --- Reed-Solomon parity -------------------------------------------------------
+# Systematic code over GF(256), field polynomial 0x11D, generator roots
+# alpha^0 .. alpha^(parity - 1): up to parity // 2 damaged bytes anywhere in
+# the codeword are repaired (Berlekamp-Massey, a Chien search, Forney's
+# formula). A hopeless block mostly fails to decode; the rare wrong repair is
+# caught by the CRC-32 inside.
+
+FIELD_POLY = 0x11D
+MAX_CODEWORD = 255
+"""Reed-Solomon over GF(256): message and parity together."""
+
+_EXP = bytearray(512)
+_LOG = bytearray(256)
+
+
+def _build_tables() -> None:
+    x = 1
+    for i in range(255):
+        _EXP[i] = x
+        _LOG[x] = i
+        x <<= 1
+        if x & 0x100:
+            x ^= FIELD_POLY
+    for i in range(255, 512):
+        _EXP[i] = _EXP[i - 255]
+
+
+_build_tables()
+
+
+def _mul(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    return _EXP[_LOG[a] + _LOG[b]]
+
+
+def _div(a: int, b: int) -> int:
+    if a == 0:
+        return 0
+    return _EXP[(_LOG[a] + 255 - _LOG[b]) % 255]
+
+
+_GENERATORS: dict[int, bytearray] = {}
+
+
+def _generator(parity: int) -> bytearray:
+    """prod (x - alpha^i) for i < parity, highest degree first (cached per size)."""
+    poly = _GENERATORS.get(parity)
+    if poly is None:
+        poly = bytearray((1,))
+        for i in range(parity):
+            root = _EXP[i]
+            nxt = bytearray(len(poly) + 1)
+            for j in range(len(poly)):
+                nxt[j] ^= poly[j]
+                nxt[j + 1] ^= _mul(poly[j], root)
+            poly = nxt
+        _GENERATORS[parity] = poly
+    return poly
+
+
+def rs_encode(message: bytes | bytearray, parity: int) -> bytes:
+    """message followed by ``parity`` check bytes; the whole is at most 255 bytes."""
+    if len(message) + parity > MAX_CODEWORD:
+        raise ValueError("codeword longer than 255 bytes")
+    gen = _generator(parity)
+    rem = bytearray(parity)
+    exp = _EXP
+    log = _LOG
+    for byte in message:
+        factor = byte ^ rem[0]
+        for j in range(parity - 1):
+            rem[j] = rem[j + 1]
+        rem[parity - 1] = 0
+        if factor:
+            lf = log[factor]
+            for j in range(parity):
+                g = gen[j + 1]
+                if g:
+                    rem[j] ^= exp[lf + log[g]]
+    return bytes(message) + bytes(rem)
+
+
+def _syndromes(word: bytes | bytearray, parity: int) -> list[int]:
+    exp = _EXP
+    log = _LOG
+    out = []
+    for i in range(parity):
+        s = 0
+        for byte in word:  # Horner's rule at alpha^i
+            s = (exp[log[s] + i] if s else 0) ^ byte
+        out.append(s)
+    return out
+
+
+def rs_decode(word: bytes | bytearray, parity: int) -> tuple[bytes, int] | None:
+    """(the message, bytes repaired), or None when more than parity // 2 bytes are damaged."""
+    n = len(word)
+    if n > MAX_CODEWORD or n <= parity:
+        return None
+    synd = _syndromes(word, parity)
+    if not any(synd):
+        return bytes(word[: n - parity]), 0
+    # Berlekamp-Massey: the shortest error locator lam (lowest degree first) explaining synd.
+    lam = [1]
+    prev = [1]
+    size = 0
+    shift = 1
+    last = 1
+    for k in range(parity):
+        d = synd[k]
+        for i in range(1, size + 1):
+            if i < len(lam):
+                d ^= _mul(lam[i], synd[k - i])
+        if d == 0:
+            shift += 1
+            continue
+        coef = _div(d, last)
+        new = lam + [0] * max(0, len(prev) + shift - len(lam))
+        for i in range(len(prev)):
+            new[i + shift] ^= _mul(coef, prev[i])
+        if 2 * size <= k:
+            prev = lam
+            size = k + 1 - size
+            last = d
+            shift = 1
+        else:
+            shift += 1
+        lam = new
+    while len(lam) > 1 and lam[-1] == 0:
+        lam.pop()
+    errors = len(lam) - 1
+    if errors == 0 or 2 * errors > parity:
+        return None
+    # Chien search: byte i is damaged when lam vanishes at the inverse of its locator alpha^(n-1-i).
+    where = []
+    for i in range(n):
+        inv = (255 - (n - 1 - i)) % 255
+        value = 0
+        for j in range(len(lam) - 1, -1, -1):
+            value = (_EXP[_LOG[value] + inv] if value else 0) ^ lam[j]
+        if value == 0:
+            where.append(i)
+    if len(where) != errors:
+        return None
+    # Forney: omega = synd * lam mod x^parity; magnitude = X * omega(X^-1) / lam'(X^-1).
+    omega = [0] * parity
+    for i in range(parity):
+        acc = 0
+        for j in range(min(i, errors) + 1):
+            acc ^= _mul(synd[i - j], lam[j])
+        omega[i] = acc
+    fixed = bytearray(word)
+    for i in where:
+        power = n - 1 - i
+        inv = (255 - power) % 255
+        num = 0
+        for j in range(parity - 1, -1, -1):
+            num = (_EXP[_LOG[num] + inv] if num else 0) ^ omega[j]
+        den = 0
+        for j in range(1, len(lam), 2):  # the formal derivative keeps the odd terms
+            if lam[j]:
+                den ^= _EXP[(_LOG[lam[j]] + inv * (j - 1)) % 255]
+        if den == 0:
+            return None
+        fixed[i] ^= _mul(_EXP[power], _div(num, den))
+    if any(_syndromes(fixed, parity)):
+        return None
+    return bytes(fixed[: n - parity]), errors
+
+
+def parity_for(size: int) -> int:
+    """Parity bytes for a body + CRC of size bytes: repairs 4 damaged bytes plus one in eight."""
+    return 8 + 2 * (size // 4)
+
+
+def _size_for(codeword: int) -> int:
+    """The body + CRC size whose codeword is this long, or -1 when none is."""
+    guess = (codeword - 8) * 2 // 3
+    for size in range(max(HEADER_SIZE + CRC_SIZE, guess - 2), guess + 3):
+        if size + parity_for(size) == codeword:
+            return size
+    return -1
+
+
 def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags: int = 0) -> bytes:
     """One complete frame, delimiters included, ready to write to the port."""
     if len(payload) + HEADER_SIZE > MAX_BODY:
@@ -270,41 +442,117 @@ def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags:
     body += payload
     crc = crc32(body)
     body += bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, (crc >> 24) & 0xFF))
-    return b"\x00" + cobs_encode(body) + b"\x00"
+    word = rs_encode(body, parity_for(len(body)))
+    present = bytearray(256)
+    for byte in word:
+        present[byte] = 1
+    sub = 1
+    while present[sub]:  # a codeword of at most 254 bytes always leaves a value out
+        sub += 1
+    out = bytearray(SUBSTITUTE_COPIES + len(word) + 3)  # the closing zero twice: see the module docstring
+    for i in range(SUBSTITUTE_COPIES):
+        out[1 + i] = sub
+    at = 1 + SUBSTITUTE_COPIES
+    for byte in word:
+        out[at] = byte if byte else sub
+        at += 1
+    return bytes(out)
+
+
+def _substitutes(head: bytes | bytearray) -> list[int]:
+    """The candidates for the zero substitute from its three copies, the majority first."""
+    first, second, third = head[0], head[1], head[2]
+    if first == second:
+        return [first] if third == first else [first, third]
+    if first == third:
+        return [first, second]
+    if second == third:
+        return [second, first]
+    return [first, second, third]
+
+
+def _repair(block: bytes | bytearray) -> tuple[int, int, bytes]:
+    """(error, bytes repaired, body) of one alignment of a block."""
+    size = _size_for(len(block) - SUBSTITUTE_COPIES)
+    if size < 0:
+        return (ERR_SHORT, 0, b"")
+    parity = len(block) - SUBSTITUTE_COPIES - size
+    error = ERR_DAMAGED
+    for sub in _substitutes(block):
+        word = bytearray(block[SUBSTITUTE_COPIES:])
+        for i in range(len(word)):
+            if word[i] == sub:
+                word[i] = 0
+        result = rs_decode(word, parity)
+        if result is None:
+            continue
+        body, repaired = result
+        crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
+        if crc32(body[:-CRC_SIZE]) != crc:
+            error = ERR_CRC
+            continue
+        return (ERR_NONE, repaired, body[:-CRC_SIZE])
+    return (error, 0, b"")
+
+
+def decode_block(block: bytes | bytearray) -> tuple[int, int, int, int, int, bytes]:
+    """One block between zero bytes to (error, bytes repaired, flags, seq, type, payload); error 0 is good.
+
+    A corrupted delimiter merges one stray byte into the block's start or end,
+    so those alignments are tried too. A frame of the old version-1 format is
+    recognised and reported as ERR_VERSION, so the host can say what is wrong.
+    """
+    if len(block) < SUBSTITUTE_COPIES + 1:
+        return (ERR_SHORT, 0, 0, 0, 0, b"")
+    error, repaired, body = _repair(block)
+    if error != ERR_NONE:
+        for trimmed in (block[1:], block[:-1]):
+            retry = _repair(trimmed)
+            if retry[0] == ERR_NONE:
+                error, repaired, body = retry
+                break
+    if error != ERR_NONE:
+        legacy = cobs_decode(block)
+        if legacy is not None and len(legacy) > HEADER_SIZE + CRC_SIZE and legacy[0] >> 4 == LEGACY_FRAME_VERSION:
+            crc = legacy[-4] | (legacy[-3] << 8) | (legacy[-2] << 16) | (legacy[-1] << 24)
+            if crc32(legacy[:-CRC_SIZE]) == crc:
+                return (ERR_VERSION, 0, 0, 0, 0, b"")
+        return (error, 0, 0, 0, 0, b"")
+    if body[0] >> 4 != FRAME_VERSION:
+        return (ERR_VERSION, 0, 0, 0, 0, b"")
+    return (ERR_NONE, repaired, body[0] & 0x0F, body[1], body[2], bytes(body[HEADER_SIZE:]))
 
 
 def decode_frame(block: bytes | bytearray) -> tuple[int, int, int, int, bytes]:
     """One block between zero bytes to (error, flags, seq, type, payload); error 0 means good."""
-    body = cobs_decode(block)
-    if body is None:
-        return (ERR_COBS, 0, 0, 0, b"")
-    if len(body) < HEADER_SIZE + CRC_SIZE:
-        return (ERR_SHORT, 0, 0, 0, b"")
-    crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
-    content = body[:-CRC_SIZE]
-    if crc32(content) != crc:
-        return (ERR_CRC, 0, 0, 0, b"")
-    if content[0] >> 4 != FRAME_VERSION:
-        return (ERR_VERSION, 0, 0, 0, b"")
-    return (ERR_NONE, content[0] & 0x0F, content[1], content[2], bytes(content[HEADER_SIZE:]))
+    error, _repaired, flags, seq, msg_type, payload = decode_block(block)
+    return (error, flags, seq, msg_type, payload)
 
 
 class Deframer:
-    """Cuts a byte stream at zero bytes into blocks; drops runaway garbage."""
+    """Cuts a byte stream at zero bytes into blocks; drops runaway garbage and stray bytes."""
 
     def __init__(self) -> None:
         self.buffer = bytearray()
         self.overflowing = False
+        self.stray_bytes = 0
 
     def feed(self, data: bytes | bytearray) -> list[bytes | None]:
-        """The complete blocks in data; None stands for a block dropped as too long."""
+        """The complete blocks in data; None stands for a block dropped as too long.
+
+        A block too short to hold even the zero substitute's copies is a
+        damaged delimiter between frames, not a frame: it is counted in
+        ``stray_bytes`` and dropped.
+        """
         blocks: list[bytes | None] = []
         for byte in data:
             if byte == 0:
                 if self.overflowing:
                     blocks.append(None)
-                elif self.buffer:
+                elif len(self.buffer) >= SUBSTITUTE_COPIES:
                     blocks.append(bytes(self.buffer))
+                else:
+                    self.stray_bytes += len(self.buffer)
                 self.buffer = bytearray()
                 self.overflowing = False
             elif not self.overflowing:
@@ -321,7 +569,7 @@ class Link:
     Reliable frames are sent one at a time with sequence numbers 1..255; the
     peer acknowledges each with ACK(seq), and the sender repeats the frame
     after ``rto_ms`` without an ACK, or at once on a NAK (sent by a receiver
-    that saw a damaged frame). A frame with the sequence number last accepted
+    that saw a frame damaged beyond repair). A frame with the sequence number last accepted
     is a repeat whose ACK was lost: acknowledged again, delivered once only.
     ``hold`` keeps reliable frames queued while no peer is listening;
     ``accept`` False leaves the peer's reliable frames unacknowledged (to be
@@ -339,6 +587,7 @@ class Link:
         self.inflight: bytes | None = None
         self.inflight_seq = 0
         self.sent_at = 0
+        self.first_sent_at = 0
         self.tx_seq = 0
         self.rx_last = -1
         self.deframer = Deframer()
@@ -352,6 +601,7 @@ class Link:
         self.frames_sent = 0
         self.frames_received = 0
         self.bad_frames = 0
+        self.repaired_frames = 0
         self.retransmits = 0
         self.duplicates = 0
         self.reliable_delivered = 0
@@ -388,9 +638,9 @@ class Link:
         errors: list[int] = []
         for block in self.deframer.feed(data):
             if block is None:
-                err, flags, seq, msg_type, payload = ERR_OVERFLOW, 0, 0, 0, b""
+                err, repaired, flags, seq, msg_type, payload = ERR_OVERFLOW, 0, 0, 0, 0, b""
             else:
-                err, flags, seq, msg_type, payload = decode_frame(block)
+                err, repaired, flags, seq, msg_type, payload = decode_block(block)
             if err != ERR_NONE:
                 self.bad_frames += 1
                 errors.append(err)
@@ -399,6 +649,8 @@ class Link:
                     self._emit(NAK, b"", 0, 0)
                 continue
             self.frames_received += 1
+            if repaired:
+                self.repaired_frames += 1
             self.last_rx_ms = now_ms
             if msg_type == ACK:
                 if self.inflight is not None and payload[:1] == bytes((self.inflight_seq,)):
@@ -427,7 +679,9 @@ class Link:
 
     def poll(self, now_ms: int, uptime_ms: int = 0) -> bytes:
         """The bytes to write now: new or repeated reliable frames, ACKs, heartbeats."""
-        if not self.hold:
+        if self.hold:
+            self.first_sent_at = now_ms  # time on hold (no peer) is not time unacknowledged
+        else:
             if self.inflight is None and self.queue:
                 msg_type, payload = self.queue.pop(0)
                 self.tx_seq = self.tx_seq % 255 + 1
@@ -436,6 +690,7 @@ class Link:
                 self.out += self.inflight
                 self.frames_sent += 1
                 self.sent_at = now_ms
+                self.first_sent_at = now_ms
                 self.inflight_tries = 1
             elif self.inflight is not None and now_ms - self.sent_at >= self.rto_ms:
                 self.out += self.inflight

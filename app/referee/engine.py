@@ -321,6 +321,8 @@ def _dispatch(step: _Step, event: ev.InputEvent) -> None:
             step.on_flag_fell(event)
         case ev.LinkChanged():
             step.on_link_status(event)
+        case ev.LinkNoisy():
+            step.on_link_noise(event)
         case ev.CallDirector():
             step.on_call_director(event)
         case ev.DirectorOverride():

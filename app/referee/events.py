@@ -215,6 +215,26 @@ class LinkChanged(Event):
 
 
 @dataclass(frozen=True)
+class LinkNoisy(Event):
+    """A device's cable turned noisy (``noisy``) or clean again; the shares of damaged and lost frames in %."""
+
+    kind: ClassVar[str] = "link_quality"
+    device: str
+    noisy: bool
+    damaged_percent: float = 0.0
+    lost_percent: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.device not in ("clock", "board"):
+            raise ValueError(f"unknown device {self.device!r}: clock or board")
+        for name in ("damaged_percent", "lost_percent"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+                raise ValueError(f"{name} must be a percentage, got {value!r}")
+            object.__setattr__(self, name, float(value))
+
+
+@dataclass(frozen=True)
 class Touch(Event):
     """A player's tap naming an action of theirs."""
 
@@ -452,6 +472,7 @@ InputEvent = Union[
     ClockPressed,
     ClockFlag,
     LinkChanged,
+    LinkNoisy,
     DoubleOffered,
     DoubleTaken,
     DoubleDropped,

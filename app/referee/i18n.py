@@ -91,6 +91,8 @@ _RULINGS: dict[str, dict[str, str]] = {
         "flag_ignored": "{player}'s time ran out, but a money session is not lost on time.",
         "link_up": "The {device} is connected.",
         "link_down": "The {device} is disconnected{detail}.",
+        "link_noisy": "The {device}'s cable is noisy ({damaged} % of frames damaged, {lost} % lost): check it.",
+        "link_clean": "The {device}'s cable is clean again.",
         "no_play_expected": "No play is expected now.",
         "manual_ambiguous": "'{text}' fits more than one play: {options}.",
         "manual_illegal": "'{text}' is not legal: {rules}.",
@@ -206,6 +208,8 @@ _RULINGS: dict[str, dict[str, str]] = {
         "flag_ignored": "Süre bitti ({player}), ama paralı oyunda süreden kaybedilmez.",
         "link_up": "{device} bağlandı.",
         "link_down": "{device} bağlantısı koptu{detail}.",
+        "link_noisy": "{device} kablosu parazitli (bozuk çerçeve %{damaged}, kayıp %{lost}): kabloyu kontrol edin.",
+        "link_clean": "{device} kablosu yine temiz.",
         "no_play_expected": "Şu an oyun beklenmiyor.",
         "manual_ambiguous": "'{text}' birden çok oyuna uyuyor: {options}.",
         "manual_illegal": "'{text}' kurala uygun değil: {rules}.",
@@ -489,6 +493,8 @@ def _values(params: Mapping[str, Any], language: str, players: tuple[str, str]) 
             )
         elif key == "point":
             values[key] = word("bar", language) if value == 25 else value
+        elif key in ("damaged", "lost") and language == "tr":
+            values[key] = str(value).replace(".", ",")  # a decimal comma in Turkish
         elif key in ("reason", "kind", "device", "policy", "mode", "how"):
             values[key] = word(str(value), language)
         elif key == "ending":

@@ -2,7 +2,7 @@
 
 ``device`` delivers its drivers' and the software clock's messages
 on one queue (``ButtonPressed``, ``FlagFell``, ``TimeReport``,
-``BoardSnapshot``, ``CheckerLifted``/``Placed``, ``LinkStatus``) and takes
+``BoardSnapshot``, ``CheckerLifted``/``Placed``, ``LinkStatus``, ``LinkNoise``) and takes
 clock commands through ``device.clockapi.ClockControl``. This module turns
 those messages into :mod:`app.referee.events` and the referee's
 :class:`app.referee.rulings.ClockCommand` into clock calls. Board counts come in the
@@ -21,7 +21,7 @@ from app.referee import events as ev
 from app.referee.rulings import ClockCommand
 from device import messages as dm
 from device.clockapi import ClockControl
-from device.driver import LinkState, LinkStatus
+from device.driver import LinkNoise, LinkState, LinkStatus
 from rules.position import BAR, OFF, Color, Position
 
 _SIDE = {Color.WHITE: dm.Side.WHITE, Color.BLACK: dm.Side.BLACK}
@@ -68,6 +68,14 @@ def device_event(message: object, position: Position) -> ev.Event | None:
         if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
             return None
         return ev.LinkChanged(device, message.state is LinkState.CONNECTED, message.detail)
+    if isinstance(message, LinkNoise):
+        quality = message.quality
+        return ev.LinkNoisy(
+            _DEVICE[message.kind],
+            message.noisy,
+            round(100 * quality.damaged_fraction, 1),
+            round(100 * quality.lost_fraction, 1),
+        )
     return None
 
 

@@ -476,6 +476,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.ClockPressed(W, 1000, 2000),
         ev.ClockFlag(B),
         ev.LinkChanged("clock", False, "x"),
+        ev.LinkNoisy("board", True, 12.5, 0.4),
         ev.DoubleOffered(W),
         ev.DoubleTaken(B),
         ev.DoubleDropped(B),
@@ -535,3 +536,22 @@ def test_the_referee_is_a_pure_function_of_its_events() -> None:
         events.append(last)
         referee, _ = referee.handle(last)
     assert Referee.start(setup).fold(events) == referee
+
+
+def test_a_noisy_cable_is_shown_in_both_languages_and_its_end_too() -> None:
+    from app.table.devices import device_event
+    from device.driver import LinkNoise
+    from device.messages import DeviceKind
+    from device.quality import Quality
+
+    table = Table()
+    event = device_event(
+        LinkNoise(DeviceKind.BOARD, True, Quality(clean=180, repaired=18, lost=2)), table.referee.position
+    )
+    assert event == ev.LinkNoisy("board", True, 10.0, 1.0)
+    [noisy] = table.send(event).rulings
+    assert noisy.level is Level.WARNING
+    assert render(noisy) == "The sensing board's cable is noisy (10.0 % of frames damaged, 1.0 % lost): check it."
+    assert render(noisy, "tr").startswith("Algılayıcı tahta kablosu parazitli (bozuk çerçeve %10,0, kayıp %1,0)")
+    [clean] = table.send(ev.LinkNoisy("board", False)).rulings
+    assert render(clean) == "The sensing board's cable is clean again." and clean.level is Level.INFO

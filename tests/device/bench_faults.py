@@ -1,6 +1,6 @@
 """Fault-injection benchmark of the device link: frames sent, damaged, recovered, lost.
 
-    .venv/bin/python -m tests.device.bench_faults [--messages N] [--pty-messages M]
+    .venv/bin/python -m tests.device.bench_faults [--messages N] [--pty-messages M] [--corruption-only]
 
 Part 1 joins the host's and the device's protocol ends by a faulty line in
 virtual time (tests/device/virtual_line.py): N reliable events from the
@@ -9,6 +9,14 @@ through the fault injector on its own so damaged frames can be counted.
 Part 2 is the real thing: the clock simulator and the clock driver over a
 pty pair, 5 % of bytes corrupted plus drops, duplicates and split writes in
 both directions, and the cable pulled and plugged back halfway.
+
+Part 3 measures what a player would notice on a noisy cable: the clock and
+the sensing board simulators and their drivers over pty pairs, 1, 5 and 10 %
+of bytes corrupted both ways from the first byte on (handshake included), the
+product's own timings; every event the device emits is timed from its
+emission to its arrival on the app's queue. The same part runs unchanged
+against older versions of the protocol (``--corruption-only``) for the figures
+side by side in docs/trust.md.
 
 "recovered" counts reliable frames acknowledged only after a retransmission;
 "lost", "duplicated" and "wrong" compare what arrived with what was sent.
@@ -21,9 +29,22 @@ import queue
 import time
 from collections import Counter
 
-from device.driver import ClockDriver, LinkState, LinkStatus
-from device.messages import ButtonPressed, DelayMode, Message, SetTime, Side
-from device.sim import ClockSimulator, Faults
+from device.driver import BoardDriver, ClockDriver, DeviceDriver, LinkState, LinkStatus
+from device.messages import (
+    BoardSnapshot,
+    ButtonPressed,
+    CheckerLifted,
+    CheckerPlaced,
+    DelayMode,
+    FlagFell,
+    Message,
+    SensorHealth,
+    SetTime,
+    Side,
+    SnapshotReason,
+)
+from device.sim import BoardSimulator, ClockSimulator, Faults
+from device.sim.base import SimulatedDevice
 from device.transport import FixedPort
 from tests.device.virtual_line import VirtualLine
 
@@ -187,13 +208,146 @@ def real_pty(n: int) -> None:
             )
 
 
+EVENTS = (ButtonPressed, FlagFell, BoardSnapshot, CheckerLifted, CheckerPlaced, SensorHealth)
+"""The reliable events a device emits: each must arrive once, in order."""
+
+BOARD_MOVES = [(24, 20), (13, 10), (8, 5), (6, 3)]
+"""White's checkers from the start forwards, then back again (board numbering), any number of times."""
+
+
+def _boot(message: Message) -> bool:
+    return isinstance(message, BoardSnapshot) and message.reason is SnapshotReason.BOOT
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
+    """One device at one corruption rate: delivery, duplicates, order and latency, as a table row."""
+    faults = Faults(corrupt=rate, seed=31), Faults(corrupt=rate, seed=32)
+    sim: SimulatedDevice
+    if kind == "clock":
+        sim = ClockSimulator(faults=faults[0], inbound_faults=faults[1])
+    else:
+        sim = BoardSimulator(faults=faults[0], inbound_faults=faults[1], settle_ms=100)
+    sent: list[tuple[Message, float]] = []
+    emit = sim.emit
+
+    def timed_emit(message: Message) -> None:
+        if isinstance(message, EVENTS):
+            sent.append((message, time.monotonic()))
+        emit(message)
+
+    sim.emit = timed_emit  # type: ignore[method-assign]
+    events: queue.Queue[object] = queue.Queue()
+    arrived: list[tuple[Message, float]] = []
+    states: list[str] = []
+    warnings = 0
+    started = time.monotonic()
+
+    def drain(until: float) -> None:
+        nonlocal warnings
+        while time.monotonic() < until:
+            try:
+                item = events.get(timeout=0.01)
+            except queue.Empty:
+                continue
+            if isinstance(item, EVENTS):
+                arrived.append((item, time.monotonic()))
+            elif isinstance(item, LinkStatus):
+                states.append(item.state.value)
+            elif type(item).__name__ == "LinkNoise" and getattr(item, "noisy", False):
+                warnings += 1
+
+    with sim:
+        driver: DeviceDriver = (ClockDriver if kind == "clock" else BoardDriver)(FixedPort(sim.port), events)
+        with driver:
+            while LinkState.CONNECTED.value not in states and time.monotonic() - started < limit_s:
+                drain(time.monotonic() + 0.05)
+            connect_s = time.monotonic() - started
+            side = Side.WHITE
+            for i in range(n):
+                if kind == "clock":
+                    sim.press(side)  # type: ignore[attr-defined]
+                    side = side.other
+                    drain(time.monotonic() + 0.12)
+                else:
+                    source, target = BOARD_MOVES[i % len(BOARD_MOVES)]
+                    if i // len(BOARD_MOVES) % 2:
+                        source, target = target, source
+                    sim.move(source, target, Side.WHITE)  # type: ignore[attr-defined]
+                    drain(time.monotonic() + 0.25)  # long enough for the board to settle: a snapshot each move
+            deadline = started + limit_s
+            while len(arrived) < len(sent) and time.monotonic() < deadline:
+                drain(time.monotonic() + 0.1)
+            drain(time.monotonic() + 0.5)  # anything repeated would arrive now
+            frames = driver.stats()
+    wall = time.monotonic() - started
+    sent = [(m, t) for m, t in sent if not _boot(m)]
+    arrived = [(m, t) for m, t in arrived if not _boot(m)]  # said at start-up, before the timing began
+    want = [m for m, _ in sent]
+    got = [m for m, _ in arrived]
+    lost, duplicated, wrong = _compare(want, got)
+    latencies: list[float] = []
+    at = 0
+    for message, when in arrived:  # each arrival against the first unmatched emission of the same event
+        for j in range(at, len(sent)):
+            if sent[j][0] == message:
+                latencies.append(1000 * (when - sent[j][1]))
+                at = j + 1
+                break
+    figures = (
+        f"{_percentile(latencies, 0.5):.0f} | {_percentile(latencies, 0.95):.0f} | {max(latencies):.0f}"
+        if latencies
+        else "- | - | -"
+    )
+    return " | ".join(
+        (
+            kind,
+            f"{100 * rate:.0f} %",
+            f"{connect_s:.1f} s",
+            f"{len(want) - lost}/{len(want)}",
+            str(duplicated + wrong),
+            "yes" if got == want else "NO",
+            figures,
+            str(frames.bad_frames),
+            str(getattr(frames, "repaired_frames", "-")),
+            "yes" if warnings else "no",
+            " > ".join(states),
+            f"{wall:.0f} s",
+        )
+    )
+
+
+def corruption(n: int, limit_s: float) -> None:
+    print(
+        f"\nPart 3: clock and board simulators and drivers over pty pairs, bytes corrupted both ways from the start, "
+        f"{n} presses or moves each (a board move is a lift, a placement and a settled snapshot), "
+        f"default timings, at most {limit_s:.0f} s a row"
+    )
+    print(
+        "device | corrupted | connected after | events delivered | duplicated or wrong | in order | "
+        "latency p50 ms | p95 ms | max ms | frames lost | frames repaired | noisy warning | link states | wall"
+    )
+    for rate in (0.01, 0.05, 0.10):
+        for kind in ("clock", "board"):
+            print(corruption_row(kind, rate, n, limit_s), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--pty-messages", type=int, default=100)
+    parser.add_argument("--events", type=int, default=30, help="presses or board moves per row of part 3")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds a row of part 3 may take")
+    parser.add_argument("--corruption-only", action="store_true", help="part 3 only")
     args = parser.parse_args()
-    virtual(args.messages)
-    real_pty(args.pty_messages)
+    if not args.corruption_only:
+        virtual(args.messages)
+        real_pty(args.pty_messages)
+    corruption(args.events, args.limit)
 
 
 if __name__ == "__main__":

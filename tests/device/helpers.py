@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
+import zlib
 from typing import Callable, TypeVar
 
 FAST_LINK = {"rto_ms": 20, "heartbeat_ms": 100, "silence_ms": 1000, "hello_retry_ms": 30, "retry_s": 0.05}
@@ -11,6 +12,15 @@ FAST_LINK = {"rto_ms": 20, "heartbeat_ms": 100, "silence_ms": 1000, "hello_retry
 FAST_DEVICE = {"rto_ms": 20, "heartbeat_ms": 100, "host_timeout_ms": 1000}
 
 T = TypeVar("T")
+
+
+def legacy_frame(msg_type: int, payload: bytes) -> bytes:
+    """A frame as protocol 1 devices sent it: COBS over the body and its CRC-32, no parity."""
+    body = bytes((1 << 4, 0, msg_type)) + payload
+    stuffed = bytearray()
+    for chunk in (body + zlib.crc32(body).to_bytes(4, "little")).split(b"\x00"):
+        stuffed += bytes((len(chunk) + 1,)) + chunk
+    return b"\x00" + bytes(stuffed) + b"\x00"
 
 
 class Events:

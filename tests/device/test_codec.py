@@ -36,6 +36,7 @@ from device.messages import (
     StopClocks,
     TimeReport,
 )
+from tests.device.helpers import legacy_frame
 
 u32 = st.integers(0, 0xFFFFFFFF)
 sides = st.sampled_from(list(Side))
@@ -76,11 +77,10 @@ def test_crc_is_the_standard_crc32() -> None:
 
 
 @settings(deadline=None)
-@given(st.binary(max_size=600))
-def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
-    encoded = wire.cobs_encode(data)
-    assert 0 not in encoded
-    assert wire.cobs_decode(encoded) == data
+@given(messages, st.integers(1, 7))
+def test_a_frame_holds_no_zero_between_its_delimiters(message: Message, seq: int) -> None:
+    frame = codec.encode(message, seq)
+    assert frame[0] == frame[-2] == frame[-1] == 0 and 0 not in frame[1:-2]
 
 
 @settings(deadline=None)
@@ -115,11 +115,27 @@ def test_garbage_between_frames_costs_nothing_but_itself() -> None:
     assert all(isinstance(m, FrameError) for m in out if m not in SAMPLE)
 
 
-def test_a_damaged_frame_is_an_error_and_the_next_one_survives() -> None:
+def test_damaged_bytes_are_repaired_in_place() -> None:
+    frame = bytearray(codec.encode(SAMPLE[2], 1))  # the long one: a board snapshot
+    for index in range(4, len(frame) - 1, 9):  # one byte in nine, substitute copy included
+        frame[index] ^= 0x5A
+    assert Decoder().feed(bytes(frame)) == [SAMPLE[2]]
+
+
+def test_a_frame_beyond_repair_is_an_error_and_the_next_one_survives() -> None:
     first, second = (bytearray(codec.encode(m, 1)) for m in SAMPLE[:2])
-    first[5] ^= 0x40
+    for index in range(4, len(first) - 1, 2):  # every other byte: more than the parity can repair
+        first[index] = first[index] % 255 + 1  # another byte, never a zero
     out = Decoder().feed(bytes(first) + bytes(second))
     assert len(out) == 2 and isinstance(out[0], FrameError) and out[1] == SAMPLE[1]
+
+
+def test_a_corrupted_delimiter_costs_nothing() -> None:
+    frames = [bytearray(codec.encode(m, i + 1)) for i, m in enumerate(SAMPLE)]
+    frames[0][-2] = 0x33  # the first closing zero of the first frame: a stray byte joins its end
+    frames[1][-1] = 0x34  # the second closing zero of the second: a stray byte between frames
+    frames[3][0] = 0x44  # the opening zero of the fourth: a stray byte joins its start
+    assert Decoder().feed(b"".join(bytes(f) for f in frames)) == SAMPLE
 
 
 def test_a_truncated_frame_does_not_swallow_the_next() -> None:
@@ -150,10 +166,18 @@ def test_newer_minor_versions_may_append_fields() -> None:
 
 
 def test_another_frame_version_is_refused() -> None:
-    body = bytearray((2 << 4, 1, wire.STOP))
-    crc = wire.crc32(body)
-    body += crc.to_bytes(4, "little")
-    assert Decoder().feed(b"\x00" + wire.cobs_encode(body) + b"\x00") == [FrameError(ErrorCode.VERSION)]
+    newer = bytes(((wire.FRAME_VERSION + 1) << 4, 1, wire.STOP))
+    good = codec.encode(StopClocks(), 1)
+    assert Decoder().feed(good) == [StopClocks()]
+    body = newer + wire.crc32(newer).to_bytes(4, "little")
+    word = wire.rs_encode(body, wire.parity_for(len(body)))
+    frame = b"\x00" + bytes((0xEE,)) * 3 + bytes(b or 0xEE for b in word) + b"\x00"
+    assert Decoder().feed(frame) == [FrameError(ErrorCode.VERSION)]
+
+
+def test_a_device_of_the_first_protocol_is_told_apart() -> None:
+    [error] = Decoder().feed(legacy_frame(wire.HEARTBEAT, b"\x01\x00\x00\x00"))
+    assert error == FrameError(ErrorCode.VERSION) and "new firmware" in error.text
 
 
 def test_fields_that_do_not_fit_are_refused_when_encoding() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from device.driver import BoardDriver, ClockDriver, LinkState, LinkStatus
+from device.driver import BoardDriver, ClockDriver, LinkNoise, LinkState, LinkStatus
 from device.messages import (
     BoardSnapshot,
     ButtonPressed,
@@ -276,3 +276,33 @@ def test_socket_url_through_a_tcp_bridge(clock_sim: ClockSimulator, events: Even
         stop.set()
         thread.join(5)
         server.close()
+
+
+def test_a_noisy_cable_loses_no_board_event_and_is_reported(events: Events) -> None:
+    # One byte in ten corrupted both ways: the first protocol got no snapshot through at all.
+    with BoardSimulator(
+        faults=Faults(seed=5, corrupt=0.10), inbound_faults=Faults(seed=6, corrupt=0.10), settle_ms=50, **FAST_DEVICE
+    ) as sim:
+        assert isinstance(sim, BoardSimulator)
+        with BoardDriver(FixedPort(sim.port), events.queue, **FAST_LINK):
+            connected(events)
+            events.wait_for(
+                lambda seen: any(isinstance(e, BoardSnapshot) and e.reason is SnapshotReason.REQUESTED for e in seen),
+                what="the snapshot asked for on connecting",
+            )
+            moves = [(24, 20), (13, 10), (8, 5), (6, 3)]
+            for done, (source, target) in enumerate(moves, 1):
+                sim.move(source, target, Side.WHITE)
+                events.wait_for(lambda seen: len(settled(events)) >= done, timeout=30, what=f"settled snapshot {done}")
+            assert events.of(CheckerLifted) == [CheckerLifted(s, Side.WHITE) for s, _ in moves]
+            assert events.of(CheckerPlaced) == [CheckerPlaced(t, Side.WHITE) for _, t in moves]
+            ids = [s.snapshot_id for s in settled(events)]
+            assert len(ids) == len(moves) and ids == sorted(set(ids))  # once each, in order
+            assert settled(events)[-1].white == sim.side_counts(Side.WHITE)
+            warnings = [e for e in events.seen if isinstance(e, LinkNoise)]
+            assert warnings[0].noisy and warnings[0].quality.damaged_fraction > 0.01
+            assert LinkState.DISCONNECTED not in statuses(events)
+
+
+def settled(ev: Events) -> list[BoardSnapshot]:
+    return [e for e in ev.of(BoardSnapshot) if e.reason is SnapshotReason.SETTLED]

@@ -9,9 +9,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from device import wire
-from device.messages import ButtonPressed, DelayMode, DeviceError, ErrorCode, Message, SetTime, Side
+from device.messages import (
+    BoardSnapshot,
+    ButtonPressed,
+    CheckerLifted,
+    DelayMode,
+    DeviceError,
+    ErrorCode,
+    Message,
+    SetTime,
+    Side,
+    SnapshotReason,
+    TimeReport,
+)
 from device.session import SessionChange, SessionState
+from device.sim import standard_start
 from device.sim.faults import Faults
+from tests.device.helpers import legacy_frame
 from tests.device.virtual_line import VirtualLine
 
 
@@ -174,3 +188,42 @@ def test_a_connected_host_session_survives_any_bytes(data: bytes) -> None:
     line.host.poll(line.now + 2)
     commands = line.device.receive(data, line.now + 1)
     assert all(isinstance(t, int) and isinstance(v, tuple) for t, v in commands)
+
+
+def test_one_byte_in_ten_corrupted_still_delivers_every_board_event_within_two_seconds() -> None:
+    # A whole board snapshot is a 60-byte frame: without parity it got through once in a thousand tries.
+    line = VirtualLine(down=Faults(seed=7, corrupt=0.10), up=Faults(seed=8, corrupt=0.10), rto_ms=100)
+    assert line.run_until(lambda: line.connected, 5_000)
+    white, black = standard_start()
+    sent: list[Message] = []
+    for i in range(60):
+        event: Message = (
+            BoardSnapshot(i, SnapshotReason.SETTLED, white, black)
+            if i % 3 == 2
+            else CheckerLifted(i % 24 + 1, Side(i % 2))
+        )
+        sent.append(event)
+        line.device_event(event)
+        assert line.run_until(lambda: len(line.host_events) >= len(sent), 2_000), f"event {i} not there in 2 s"
+        line.run_until(lambda: False, 20)
+    assert [e for e in line.host_events if not isinstance(e, TimeReport)] == sent
+    assert line.host.link.repaired_frames > 30  # the parity was at work
+
+
+def test_a_link_where_heartbeats_pass_but_commands_do_not_is_declared_lost() -> None:
+    line = VirtualLine()
+    assert line.run_until(lambda: line.connected, 1000)
+    line.up.drop = 1.0  # nothing reaches the device; its heartbeats still reach the host
+    line.host_command(_commands(1)[0])
+    assert line.run_until(lambda: line.host.state is SessionState.LOST, 10_000)
+    assert "nothing gets through" in line.changes[-1].detail
+
+
+def test_a_device_with_firmware_of_the_first_protocol_is_named_as_such() -> None:
+    line = VirtualLine()
+    line.host.opened(0)
+    for ms in range(0, 3_500, 500):  # its HELLOs, in the old framing, are all the host hears
+        line.host.receive(legacy_frame(wire.HELLO, b"\x01\x01\x00\x00\x00\x01\x00\xff\xff"), ms)
+        _, change = line.host.poll(ms)
+    assert change is not None and change.state is SessionState.LOST
+    assert "older protocol: update its firmware" in change.detail

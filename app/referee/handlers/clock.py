@@ -79,3 +79,10 @@ class ClockHandlers(PlayHandlers):
             self.say("link_up", Level.INFO, device=event.device, detail=event.detail)
         else:
             self.say("link_down", Level.WARNING, device=event.device, detail=event.detail)
+
+    def on_link_noise(self, event: ev.LinkNoisy) -> None:
+        if event.noisy:
+            damaged, lost = f"{event.damaged_percent:.1f}", f"{event.lost_percent:.1f}"
+            self.say("link_noisy", Level.WARNING, device=event.device, damaged=damaged, lost=lost)
+        else:
+            self.say("link_clean", Level.INFO, device=event.device)
