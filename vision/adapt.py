@@ -54,6 +54,8 @@ class DiceProfile:
         confirmed (0..5 for the values 1..6, 6 cocked). Refits at once."""
         f = np.asarray(features, np.float32)
         y = np.asarray(labels, np.int64)
+        if len(y) == 0 and len(f) == 0:
+            return  # a throw in which nothing was found teaches nothing
         if f.ndim != 2 or len(f) != len(y) or base_logits.shape != (len(y), len(CLASSES)):
             raise VisionError("confirmed dice: features, logits and labels must match one for one")
         if len(y) and (y.min() < 0 or y.max() >= len(CLASSES)):

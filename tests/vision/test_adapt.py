@@ -98,3 +98,12 @@ def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
     after = score(DetectorReader(DEFAULT_DETECTOR, classifier=adapted), rest)
     assert after.correct > before.correct
     assert after.invented <= before.invented
+
+
+def test_a_throw_with_nothing_found_teaches_nothing_and_breaks_nothing() -> None:
+    rng = np.random.default_rng(4)
+    threes, _ = clusters(rng, 4)
+    profile = DiceProfile("x")
+    profile.add(threes, np.zeros((4, len(CLASSES)), np.float32), np.full(4, 2, np.int64))
+    profile.add(np.zeros((0, 0), np.float32), np.zeros((0, len(CLASSES)), np.float32), np.zeros(0, np.int64))
+    assert profile.examples == 4
