@@ -17,6 +17,7 @@ from app.record.library import MatchLibrary
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
+from app.ui.learn_screen import LearnScreen
 from app.ui.play_screen import PlayScreen
 from app.ui.setup_screen import SetupScreen
 from app.ui.widgets import TavlaScreen
@@ -32,7 +33,13 @@ class TavlaApp(App):
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
-        for screen in (SetupScreen(self), PlayScreen(self), DirectorScreen(self), HistoryScreen(self)):
+        for screen in (
+            SetupScreen(self),
+            PlayScreen(self),
+            DirectorScreen(self),
+            HistoryScreen(self),
+            LearnScreen(self),
+        ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
         Clock.schedule_interval(lambda *_: self.tick(), 0.25)
@@ -42,7 +49,7 @@ class TavlaApp(App):
 
     def tick(self) -> None:
         self.controller.pump()
-        if self.manager.current in ("play", "setup"):
+        if self.manager.current in ("play", "setup", "learn"):
             self.screens[self.manager.current].refresh()
 
     def show(self, name: str) -> None:
@@ -79,6 +86,7 @@ def run_app(
     clock_port: str | None = None,
     board_port: str | None = None,
     camera: str | None = None,
+    reader: str = "classic",
 ) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
@@ -95,6 +103,7 @@ def run_app(
         camera=camera,
         post=lambda task: Clock.schedule_once(lambda _: task()),
         library=library,
+        reader=reader,
     )
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))
