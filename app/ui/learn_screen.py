@@ -25,23 +25,24 @@ class LearnScreen(TavlaScreen):
     def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="learn", **kwargs)
         self.shown: PracticeThrow | None = None
+        self.drawn = False
         self.picked: list[int | None] = []
         self.build()
 
     def build(self) -> None:
         self.clear_widgets()
-        self.shown = None
+        self.drawn = False
         root = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(8))
         root.add_widget(Label(text=self.t("learn_title"), font_size=sp(34), size_hint_y=None, height=dp(50)))
         top = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(56))
         top.add_widget(Label(text=self.t("dice_set"), font_size=sp(24), size_hint_x=0.5))
-        self.name = TextInput(
+        self.set_name = TextInput(
             text=self.controller.match_dice.name,
             hint_text=self.t("dice_set_hint"),
             font_size=sp(24),
             multiline=False,
         )
-        top.add_widget(self.name)
+        top.add_widget(self.set_name)
         top.add_widget(button(self.t("learn_begin"), self.begin, font_size=sp(22), size_hint_x=0.6, height=dp(56)))
         root.add_widget(top)
         self.status = Label(text="", font_size=sp(22), size_hint_y=None, height=dp(36))
@@ -71,10 +72,10 @@ class LearnScreen(TavlaScreen):
 
     def begin(self) -> None:
         """Use (or start) the dice set named: throws are read for it from now on."""
-        if not self.name.text.strip():
+        if not self.set_name.text.strip():
             self.error.text = self.t("learn_choose")
             return
-        self.error.text = self.controller.learn_dice(self.name.text) or ""
+        self.error.text = self.controller.learn_dice(self.set_name.text) or ""
         self.refresh()
 
     def sim_throw(self) -> None:
@@ -106,8 +107,8 @@ class LearnScreen(TavlaScreen):
         throw = self.controller.practice
         self.confirm.disabled = throw is None or not throw.dice
         self.skip.disabled = throw is None
-        if throw is not self.shown:
-            self.shown = throw
+        if not self.drawn or throw is not self.shown:
+            self.shown, self.drawn = throw, True
             self.show(throw)
 
     def show(self, throw: PracticeThrow | None) -> None:
