@@ -4,9 +4,12 @@ the referee's rulings and the journal's replay are untouched."""
 
 from __future__ import annotations
 
+import queue
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
+import cv2
 import pytest
 
 from app.record.library import DiceSets
@@ -19,9 +22,11 @@ from app.table.dice import Shot
 from app.table.learning import KeepLearning, MatchDice, assign
 from app.ui.controller import Controller
 from rules.position import Color
-from vision import DieReading
+from tests.app.test_livecamera import drain
+from vision import Calibration, DieReading
 from vision.adapt import DiceProfile
 from vision.reader import CLASS_NOT_DIE
+from vision.train.heldout import throw_video
 
 NAME = "kulüp kırmızı"
 
@@ -132,3 +137,34 @@ def test_unsure_throws_confirmed_or_corrected_in_the_match_are_learned(tmp_path:
     assert again.resumed is not None and again.resumed.mismatches == ()
     assert again.referee.setup.dice_profile == NAME and again.referee.stage is Stage.PLAY
     again.close()
+
+
+def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp_path: Path) -> None:
+    video = throw_video(0, size=(960, 540))  # the detector finds a third thing beside the two dice here
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, frame in enumerate(video.frames):
+        cv2.imwrite(str(folder / f"{i:04d}.png"), frame)
+    tasks: queue.Queue[Callable[[], None]] = queue.Queue()
+    controller = Controller(
+        tmp_path, camera=str(folder), post=tasks.put, reader="detector", dice_sets=DiceSets(tmp_path)
+    )
+    try:
+        assert controller.live_camera is not None and controller.live_camera.picture(wait_s=10.0) is not None
+        controller.calibration = Calibration.from_corners([(float(x), float(y)) for x, y in video.corners])
+        assert controller.learn_dice(NAME) is None  # the camera reads throws now, for the learning step
+        drain(tasks, lambda: controller.practice is not None)
+        throw = controller.practice
+        assert throw is not None and controller.session is None  # no match yet: the referee heard nothing
+        truth = list(video.values)
+        answers: list[int | None] = []
+        for found in throw.dice:  # the players say what each thing shows, striking out what is no die
+            answers.append(truth.pop(truth.index(found.value)) if found.value in truth else None)
+        assert not truth, f"the reader did not read both dice {video.values}: {[d.value for d in throw.dice]}"
+        assert answers.count(None) >= 1, "the detector found no third thing to strike out"
+        assert controller.confirm_practice(answers) is None
+        saved = DiceProfile.load(DiceSets(tmp_path).path(NAME))
+        assert controller.practiced == 1 and saved.examples == len(throw.dice)
+        assert list(saved.labels).count(CLASS_NOT_DIE) == answers.count(None)
+    finally:
+        controller.close()
