@@ -27,21 +27,21 @@ NAME = "kulüp kırmızı"
 def shown(app: TavlaApp) -> dict[str, Any]:
     """What the learning screen shows now: the dice pictures' heights, the rows of choices, the status."""
     screen = app.screens["learn"]
-    pictures = [w for w in screen.panel.walk() if isinstance(w, KivyImage)]  # type: ignore[attr-defined]
-    rows = {w.group for w in screen.panel.walk() if isinstance(w, ToggleButton)}  # type: ignore[attr-defined]
+    pictures = [w for w in screen.panel.walk() if isinstance(w, KivyImage)]
+    rows = {w.group for w in screen.panel.walk() if isinstance(w, ToggleButton)}
     return {
         "pictures": len(pictures),
         "picture_heights": [round(w.height) for w in pictures],
         "rows": len(rows),
-        "status": screen.status.text,  # type: ignore[attr-defined]
-        "picked": list(screen.picked),  # type: ignore[attr-defined]
+        "status": screen.status.text,
+        "picked": list(screen.picked),
     }
 
 
 def strike_out(app: TavlaApp, row: int, text: str) -> None:
     """Tap "not a die" in one die's row."""
     screen = app.screens["learn"]
-    for widget in screen.panel.walk():  # type: ignore[attr-defined]
+    for widget in screen.panel.walk():
         if isinstance(widget, ToggleButton) and widget.group == f"learn_die_{row}" and widget.text == text:
             tap(widget)
             return
@@ -58,11 +58,11 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     screen = app.screens["learn"]
     tap(find_button(app.root, "Sim: at"))  # no dice set named yet: the screen asks for one
     yield
-    result["unnamed"] = screen.error.text  # type: ignore[attr-defined]
-    screen.set_name.text = NAME  # type: ignore[attr-defined]
+    result["unnamed"] = screen.error.text
+    screen.set_name.text = NAME
     tap(find_button(app.root, "Bu takımı kullan"))
     yield
-    result["waiting"] = [w.text for w in screen.panel.children]  # type: ignore[attr-defined]
+    result["waiting"] = [w.text for w in screen.panel.children]
     result["screens"]["l2-learn-tr"] = shot(out, "l2-learn-tr")
     tap(find_button(app.root, "Sim: at"))
     yield
@@ -92,14 +92,14 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     tap(find_button(app.root, "Confirm and learn"))
     yield
     result["learned"] = {"throws": app.controller.practiced, "dice": app.controller.match_dice.confirmed}
-    result["status_en"] = app.screens["learn"].status.text  # type: ignore[attr-defined]
+    result["status_en"] = app.screens["learn"].status.text
     tap(find_button(app.root, "Done"))
     yield
     yield
     setup = app.screens["setup"]
-    result["dice_set_shown"] = setup.dice_set.text if setup.dice_set is not None else None  # type: ignore[attr-defined]
+    result["dice_set_shown"] = setup.dice_set.text if setup.dice_set is not None else None
     result["screens"]["l6-setup-en"] = shot(out, "l6-setup-en")
-    setup.pin.text = PIN  # type: ignore[attr-defined]
+    setup.pin.text = PIN
     tap(find_button(app.root, "Start match"))
     yield
     session = app.controller.session

@@ -168,3 +168,19 @@ def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp
         assert list(saved.labels).count(CLASS_NOT_DIE) == answers.count(None)
     finally:
         controller.close()
+
+
+def test_a_resumed_match_reads_and_learns_with_its_own_dice_set(practised: tuple[Controller, Path]) -> None:
+    _, folder = practised  # the set learned there: six dice
+    path = folder / "resumed" / "match.sqlite"
+    path.parent.mkdir()
+    Session.create(path, MatchSetup(dice_profile=NAME)).close()
+    controller = Controller(path.parent, reader="detector", dice_sets=DiceSets(folder))
+    try:
+        assert controller.match_dice.name == ""  # nothing chosen on this tablet's set-up screen
+        assert controller.resume(path) is None
+        assert controller.match_dice.name == NAME and controller.match_dice.confirmed == 6
+        session = controller.session
+        assert session is not None and controller.keep_learning in session.listeners
+    finally:
+        controller.close()
