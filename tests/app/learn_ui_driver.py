@@ -48,6 +48,15 @@ def strike_out(app: TavlaApp, row: int, text: str) -> None:
     raise LookupError(f"no {text!r} in row {row}")
 
 
+def thrown(app: TavlaApp, out: Path, result: dict[str, Any], name: str, picture: str) -> Iterator[None]:
+    """The simulated referee throws the match dice; what the screen shows is kept, and its screenshot."""
+    tap(find_button(app.root, "Sim: at" if app.controller.language == "tr" else "Sim: throw"))
+    yield
+    yield
+    result[name] = shown(app)
+    result["screens"][picture] = shot(out, picture)
+
+
 def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"] = {}
     yield
@@ -64,11 +73,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield
     result["waiting"] = [w.text for w in screen.panel.children]
     result["screens"]["l2-learn-tr"] = shot(out, "l2-learn-tr")
-    tap(find_button(app.root, "Sim: at"))
-    yield
-    yield
-    result["first_tr"] = shown(app)
-    result["screens"]["l3-throw-tr"] = shot(out, "l3-throw-tr")
+    yield from thrown(app, out, result, "first_tr", "l3-throw-tr")
     tap(find_button(app.root, "Onayla ve öğren"))
     yield
     result["after_first"] = app.controller.match_dice.confirmed
@@ -84,11 +89,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     tap(find_button(app.root, "English"))
     yield
     yield
-    tap(find_button(app.root, "Sim: throw"))
-    yield
-    yield
-    result["first_en"] = shown(app)
-    result["screens"]["l5-throw-en"] = shot(out, "l5-throw-en")
+    yield from thrown(app, out, result, "first_en", "l5-throw-en")
     tap(find_button(app.root, "Confirm and learn"))
     yield
     result["learned"] = {"throws": app.controller.practiced, "dice": app.controller.match_dice.confirmed}
