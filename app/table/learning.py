@@ -119,10 +119,11 @@ class MatchDice:
         """People said what each die found shows (None: not a die): learned at once and saved; why not."""
         if self.profile is None or self._learning is None:
             return "choose or name a dice set first"
+        if not dice and not values:
+            return None  # nothing found, nothing said: nothing to learn
         try:
             self._learning.confirm(*examples(image, dice, values))
-            if dice:
-                self.profile.save(self.sets.path(self.profile.name))
+            self.profile.save(self.sets.path(self.profile.name))
         except (VisionError, ValueError, OSError) as error:
             return str(error)
         return None

@@ -184,3 +184,18 @@ def test_a_resumed_match_reads_and_learns_with_its_own_dice_set(practised: tuple
         assert session is not None and controller.keep_learning in session.listeners
     finally:
         controller.close()
+
+
+def test_a_throw_with_nothing_found_teaches_nothing_and_a_miscount_is_refused(
+    practised: tuple[Controller, Path],
+) -> None:
+    controller, _ = practised
+    before = controller.match_dice.confirmed
+    controller.sim_practice()
+    throw = controller.practice
+    assert throw is not None
+    assert controller.match_dice.confirm(throw.image, (), []) is None  # an empty throw, confirmed: no harm
+    problem = controller.confirm_practice([3])  # one answer for two dice found
+    assert problem is not None and "say each one" in problem and controller.practice is throw
+    assert controller.match_dice.confirmed == before
+    controller.skip_practice()
