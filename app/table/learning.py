@@ -166,17 +166,23 @@ class KeepLearning:
         self.last_shot = last_shot
         self.pending: Shot | None = None
         """The questioned throw waiting for its answers."""
+        self.asked_at = -1
+        """The event number that raised the question waiting (the referee's ``Question.at``)."""
         self.learned = 0
         """Throws learned during this match."""
 
     def __call__(self, event: ev.Event, reaction: Reaction) -> None:
         referee = self.session.referee
+        question = referee.question
         if isinstance(event, ev.ThrowQuestioned):
+            if question is not None and question.at == self.asked_at:
+                return  # dice thrown while the question waits: the question is still about the first throw
             shot = self.last_shot()
-            asked = referee.question is not None and shot is not None and shot.event == event
+            asked = question is not None and shot is not None and shot.event == event
             self.pending = shot if asked else None
+            self.asked_at = question.at if question is not None and asked else -1
             return
-        if self.pending is None or referee.question is not None:
+        if self.pending is None or question is not None:
             return  # no question, or it still waits (another answer, or the director)
         shot, self.pending = self.pending, None
         took_effect = any(ruling.code in TOOK_EFFECT for ruling in reaction.rulings)

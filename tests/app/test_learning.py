@@ -126,8 +126,11 @@ def test_unsure_throws_confirmed_or_corrected_in_the_match_are_learned(tmp_path:
         table.session.submit(ev.RethrowCalled(player))
     assert dice.confirmed == 2  # thrown again: nothing is known of those dice
     shot = table.unsure_opening((6, 2))
-    for player in Color:
-        table.session.submit(ev.ThrowCorrected(player, (6, 2)))
+    table.session.submit(ev.ThrowCorrected(Color.WHITE, (6, 2)))
+    stray = table.camera.shoot(ev.DiceObserved((1, 1)), table.session.referee)  # dice thrown while it waits
+    table.last = replace(stray, event=ev.ThrowQuestioned((1, 1), None, ("low_confidence",), (0.6, 0.6), None))
+    table.session.submit(table.last.event)
+    table.session.submit(ev.ThrowCorrected(Color.BLACK, (6, 2)))
     assert dice.confirmed == 4 and table.learner.learned == 2
     white = next(index for index, d in enumerate(shot.dice) if d.zone == "right_half")
     saved = DiceProfile.load(dice.sets.path(NAME))
