@@ -77,3 +77,28 @@ class MatchLibrary:
         """The match played most recently (to resume after the window was closed)."""
         past = self.matches()
         return past[0] if past else None
+
+
+PROFILE_SUFFIX = ".json"
+
+
+class DiceSets:
+    """The dice sets whose looks the reader has learned: ``<root>/dice/<name>.json``, one per set, reused from
+    match to match (a club plays with the same few pairs under the same lamps)."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = (root or data_home()) / "dice"
+
+    def names(self) -> list[str]:
+        """Every dice set learned so far, by name."""
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name[: -len(PROFILE_SUFFIX)] for p in self.root.glob(f"*{PROFILE_SUFFIX}") if p.is_file())
+
+    def path(self, name: str) -> Path:
+        """Where the set ``name`` is kept (the folder made); ValueError for a name that is no file name."""
+        clean = name.strip()
+        if not clean or len(clean) > 60 or clean.startswith(".") or any(c in clean for c in '/\\:*?"<>|'):
+            raise ValueError(f"{name!r}: name the dice set with letters and digits (at most 60, no / \\ : * ?)")
+        self.root.mkdir(parents=True, exist_ok=True)
+        return self.root / f"{clean}{PROFILE_SUFFIX}"

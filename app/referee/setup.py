@@ -84,6 +84,9 @@ class MatchSetup:
     first_move: str = "opening_roll"
     chouette: tuple[str, ...] = ()
     """A chouette's players in order (the box first, then the line); empty for a match between two."""
+    dice_profile: str = ""
+    """The dice set whose looks the camera's reader learned and goes on learning in this match ("" for none:
+    the reader as shipped)."""
 
     def __post_init__(self) -> None:
         if self.chouette:

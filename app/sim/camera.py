@@ -26,7 +26,8 @@ import numpy as np
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.table.dice import SEAT, Image, Shot, shot
-from vision import Calibration, DiceReader
+from app.table.learning import PracticeThrow
+from vision import Calibration, DiceReader, Reader
 from vision.synth import render
 from vision.verdict import Thrower
 
@@ -36,7 +37,7 @@ FRAME_SIZE = (1280, 720)
 class SimulatedCamera:
     """Renders each throw the simulated players make and reads it with the dice reader."""
 
-    def __init__(self, seed: int, reader: DiceReader | None = None, size: tuple[int, int] = FRAME_SIZE) -> None:
+    def __init__(self, seed: int, reader: Reader | None = None, size: tuple[int, int] = FRAME_SIZE) -> None:
         self.seed = seed
         rng = np.random.default_rng([seed, 7])
         self.style = render.random_board_style(rng)
@@ -52,7 +53,7 @@ class SimulatedCamera:
         """The board as the camera sees it before a throw (the reader finds the dice by what changed)."""
         self.calibration = Calibration.from_corners(self.corners)
         """As the referee sets it up: the board's four corners tapped on the set-up screen."""
-        self.reader = reader if reader is not None else DiceReader()
+        self.reader: Reader = reader if reader is not None else DiceReader()
         self.last: Shot | None = None
         self.shots = 0
 
@@ -71,6 +72,14 @@ class SimulatedCamera:
         self.shots += 1
         self.last = shot(image, observation, referee, self.calibration)
         return self.last
+
+    def practice(self, number: int) -> PracticeThrow:
+        """The ``number``-th throw of the learning step before the match: the match dice thrown into the bottom
+        player's half, drawn and read (a pure function of the seed and the number)."""
+        rng = np.random.default_rng([self.seed, 17, number])
+        values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        image = self.frame(rng, self.dice(rng, "valid", values, "bottom"))
+        return PracticeThrow(image, self.reader.read(image, self.calibration, "bottom", reference=self.before).dice)
 
     # ------------------------------------------------------------------ drawing
 

@@ -25,6 +25,7 @@ from vision import (
     CalibrationError,
     DiceReader,
     Frame,
+    Reader,
     ThrowObservation,
     VisionError,
     detect_board,
@@ -50,7 +51,7 @@ class LiveCamera:
         post: Post,
         on_throw: Callable[[Image, ThrowObservation], None],
         on_link: Callable[[bool, str], None],
-        reader: Callable[[], DiceReader] = DiceReader,
+        reader: Callable[[], Reader] = DiceReader,
         still_seconds: float = 0.15,
     ) -> None:
         self.spec = spec
@@ -84,7 +85,12 @@ class LiveCamera:
         return self._picture
 
     def arm(self, calibration: Calibration | None) -> None:
-        """Start reading throws: with the tapped calibration, or (None) the corners found in the picture."""
+        """Start reading throws: with the tapped calibration, or (None) the corners found in the picture. Armed
+        already (the match dice were learned first), a new calibration is read with from now on."""
+        if self._armed.is_set():
+            if calibration is not None and calibration is not self._calibration:
+                self.recalibrate(calibration)
+            return
         self._calibration = calibration
         self._armed.set()
 

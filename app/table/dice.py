@@ -6,7 +6,7 @@ in White's half is White's); any other throw belongs to whoever's right-hand hal
 mover's when they are split, the waiting player's when both lie in theirs: an early or out-of-turn throw).
 The verdict itself, its reasons and their order, is vision's (:func:`vision.verdict.judged_for`), asked for
 that thrower; this module only turns its answer into the referee's :class:`app.referee.events.DiceObserved`
-and hands it to the session.
+for the station to hand to the session.
 
 A call vision is not sure of (:func:`vision.sureness.doubts`: the tournament setting in tournament mode, the
 casual one in casual mode) becomes a :class:`app.referee.events.ThrowQuestioned` instead, carrying the
@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.setup import Mode
@@ -49,22 +48,18 @@ class Shot:
 
     def crops(self, margin: float = 0.6) -> list[Image]:
         """Each die's part of the picture (with some board around it), left to right."""
-        height, width = self.image.shape[:2]
-        out = []
-        for die in self.dice:
-            x0, y0, x1, y1 = die.box
-            pad = int(max(x1 - x0, y1 - y0) * margin)
-            out.append(self.image[max(y0 - pad, 0) : min(y1 + pad, height), max(x0 - pad, 0) : min(x1 + pad, width)])
-        return out
+        return die_crops(self.image, self.dice, margin)
 
 
-def hand_over(
-    image: Image, observation: ThrowObservation, session: Session, calibration: Calibration | None = None
-) -> Shot:
-    """A settled throw made the referee's event and handed to the session (journaled, then ruled on)."""
-    taken = shot(image, observation, session.referee, calibration)
-    session.submit(taken.event)
-    return taken
+def die_crops(image: Image, dice: tuple[DieReading, ...], margin: float = 0.6) -> list[Image]:
+    """Each die's part of ``image`` with some board around it, for a person to count its pips."""
+    height, width = image.shape[:2]
+    out = []
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        pad = int(max(x1 - x0, y1 - y0) * margin)
+        out.append(image[max(y0 - pad, 0) : min(y1 + pad, height), max(x0 - pad, 0) : min(x1 + pad, width)])
+    return out
 
 
 def shot(image: Image, observation: ThrowObservation, referee: Referee, calibration: Calibration | None = None) -> Shot:

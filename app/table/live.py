@@ -18,14 +18,15 @@ from app.referee import events as ev
 from app.referee.rulings import Reaction
 from app.table.camera import LiveCamera, Post
 from app.table.devices import ClockLink, drain
-from app.table.dice import Image, Shot, hand_over
+from app.table.dice import Image, Shot, shot
+from app.table.learning import PracticeThrow
 from device import messages as dm
 from device.clockapi import ClockControl
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
-from vision import Calibration, ThrowObservation
+from vision import Calibration, DiceReader, Reader, ThrowObservation
 
 
 class LiveStation:
@@ -41,6 +42,7 @@ class LiveStation:
         post: Post | None = None,
         notify: Callable[[str], None] = lambda message: None,
         look_for_devices: bool = True,
+        reader: Callable[[], Reader] = DiceReader,
     ) -> None:
         self.session: Session | None = None
         self.notify = notify
@@ -58,10 +60,12 @@ class LiveStation:
         self.live_camera: LiveCamera | None = None
         self.last_shot: Shot | None = None
         """The live camera's last throw: the picture, the dice read, the event."""
+        self.practice: Callable[[PracticeThrow], None] | None = None
+        """Where the settled throws go before the match (the match dice being learned)."""
         if camera is not None:
             if post is None:
                 raise ValueError("a live camera needs a way to post to the main thread")
-            self.live_camera = LiveCamera(camera, post, self.camera_throw, self.camera_link).start()
+            self.live_camera = LiveCamera(camera, post, self.camera_throw, self.camera_link, reader).start()
 
     def devices_found(self) -> dict[str, str]:
         """What each device is now: a device that answered (with its serial), or the fall-back."""
@@ -113,12 +117,26 @@ class LiveStation:
             return
         drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
 
+    def learn_dice(self, calibration: Calibration | None, practice: Callable[[PracticeThrow], None]) -> bool:
+        """Read throws before the match, each handed to ``practice`` (the learning step); False without a
+        camera that reads."""
+        if self.live_camera is None or self.live_camera.failure is not None:
+            return False
+        self.practice = practice
+        self.live_camera.arm(calibration)
+        return True
+
     def camera_throw(self, image: Image, observation: ThrowObservation) -> None:
-        """A settled throw from the live camera (on the main thread), handed to the referee."""
+        """A settled throw from the live camera (on the main thread), handed to the referee (before the match,
+        to the learning step)."""
         if self.session is None:
+            if self.practice is not None:
+                self.practice(PracticeThrow(image, observation.dice))
             return
         calibration = self.live_camera.calibration if self.live_camera is not None else None
-        self.last_shot = hand_over(image, observation, self.session, calibration)
+        taken = shot(image, observation, self.session.referee, calibration)
+        self.last_shot = taken  # before the referee hears of it: its listeners may look at the picture
+        self.session.submit(taken.event)
 
     def camera_link(self, up: bool, detail: str) -> None:
         """The live camera started reading or stopped (on the main thread); stopped, the dice are typed."""

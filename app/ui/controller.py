@@ -22,7 +22,7 @@ from app.net.messages import DirectorMessage
 from app.net.station import Station
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
-from app.record.library import MatchLibrary
+from app.record.library import DiceSets, MatchLibrary
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
@@ -36,6 +36,7 @@ from app.sim.world import Temper, World
 from app.table.camera import LiveCamera, Post
 from app.table.dice import Image, Shot
 from app.table.fairness import fairness_image, write_fairness_picture
+from app.table.learning import KeepLearning, MatchDice, PracticeThrow
 from app.table.live import LiveStation
 from app.table.view import check_camera, corners_text, markers_calibration
 from device import messages as dm
@@ -57,6 +58,8 @@ class Controller:
         camera: str | None = None,
         post: Post | None = None,
         library: MatchLibrary | None = None,
+        reader: str = "classic",
+        dice_sets: DiceSets | None = None,
     ) -> None:
         self.folder = folder
         self.library = library
@@ -68,11 +71,25 @@ class Controller:
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
         self.message = ""
+        self.match_dice = MatchDice(reader, dice_sets)
+        """The dice reader and the dice set it learns (only the detector reader learns)."""
+        self.practice: PracticeThrow | None = None
+        """The learning step's settled throw waiting for the players to say what each die shows."""
+        self.practiced = 0
+        """Throws confirmed in this learning step."""
+        self._practice_throws = 0
+        self.keep_learning: KeepLearning | None = None
         self.station = LiveStation(
-            clock_port, board_port, camera if not sim else None, post, self._notify, look_for_devices=not sim
+            clock_port,
+            board_port,
+            camera if not sim else None,
+            post,
+            self._notify,
+            look_for_devices=not sim,
+            reader=self.match_dice.reader,
         )
         self.world = World(seed=seed, temper=Temper(), sensing_board=True) if sim else None
-        self.camera = SimulatedCamera(seed) if sim else None
+        self.camera = SimulatedCamera(seed, reader=self.match_dice.reader()) if sim else None
         self.table: SimulatedTable | None = None
         self.taps: list[tuple[float, float]] = []
         """Corners tapped on the set-up screen's camera picture (image pixels)."""
@@ -208,6 +225,7 @@ class Controller:
                 round=round_name.strip(),
                 table=table.strip(),
                 date=datetime.date.today().isoformat(),
+                dice_profile=self.match_dice.name,
             )
             self.session = Session.resume_or_create(path, setup)
         except (ValueError, JournalError) as error:
@@ -216,6 +234,7 @@ class Controller:
         if session.referee.calibration is not None:  # the director calibrated again: a resumed match keeps it
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
+        self._keep_learning(session)
         self._publish(session)
         if self.sim:
             assert self.world is not None and self.camera is not None
@@ -227,6 +246,59 @@ class Controller:
             return None
         self.station.start(session, self.calibration, physical_clock)
         return None
+
+    # ------------------------------------------------------ the match dice
+
+    def learn_dice(self, name: str) -> str | None:
+        """Begin (or go on) learning the dice set ``name``: the camera's settled throws wait for the players to
+        confirm them. Why not, for the screen."""
+        problem = self.match_dice.use(name)
+        if problem:
+            return problem
+        self.practice, self.practiced = None, 0
+        if self.live_camera is not None:
+            if not self.station.learn_dice(self.calibration, self._practice_throw):
+                return self.live_camera.failure or "no camera"
+        elif self.camera is None:
+            return "no camera"
+        return None
+
+    def _practice_throw(self, throw: PracticeThrow) -> None:
+        if self.session is None:
+            self.practice = throw
+
+    def sim_practice(self) -> None:
+        """The simulated referee throws the match dice once (``--sim``: the learning step's next throw)."""
+        if self.camera is not None:
+            self._practice_throws += 1
+            self.practice = self.camera.practice(self._practice_throws)
+
+    def confirm_practice(self, values: list[int | None]) -> str | None:
+        """The players said what each die found shows (None: not a die): learned at once and kept."""
+        if self.practice is None:
+            return None
+        problem = self.match_dice.confirm(self.practice.image, self.practice.dice, values)
+        if problem is None:
+            self.practice = None
+            self.practiced += 1
+        return problem
+
+    def skip_practice(self) -> None:
+        """A throw not worth confirming (nothing found, the dice still rolling): the next one, please."""
+        self.practice = None
+
+    def _keep_learning(self, session: Session) -> None:
+        """With the detector reader, the match's dice set (a resumed match: its own) learns every throw people
+        confirm or correct."""
+        if not self.match_dice.learns:
+            return
+        wanted = session.setup.dice_profile
+        if wanted and wanted != self.match_dice.name and self.match_dice.use(wanted) is not None:
+            return
+        if self.match_dice.profile is None:
+            return
+        self.keep_learning = KeepLearning(session, self.match_dice, lambda: self.last_shot)
+        session.listeners.append(self.keep_learning)
 
     # ------------------------------------------------------------- events
 

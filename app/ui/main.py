@@ -17,6 +17,7 @@ from app.record.library import MatchLibrary
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
+from app.ui.learn_screen import LearnScreen
 from app.ui.play_screen import PlayScreen
 from app.ui.result_screen import ResultScreen
 from app.ui.setup_screen import SetupScreen
@@ -39,6 +40,7 @@ class TavlaApp(App):
             DirectorScreen(self),
             HistoryScreen(self),
             ResultScreen(self),
+            LearnScreen(self),
         ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
@@ -49,7 +51,7 @@ class TavlaApp(App):
 
     def tick(self) -> None:
         self.controller.pump()
-        if self.manager.current in ("play", "setup", "result"):
+        if self.manager.current in ("play", "setup", "result", "learn"):
             self.screens[self.manager.current].refresh()
 
     def show(self, name: str) -> None:
@@ -86,6 +88,7 @@ def run_app(
     clock_port: str | None = None,
     board_port: str | None = None,
     camera: str | None = None,
+    reader: str = "classic",
 ) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
@@ -102,6 +105,7 @@ def run_app(
         camera=camera,
         post=lambda task: Clock.schedule_once(lambda _: task()),
         library=library,
+        reader=reader,
     )
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))

@@ -20,21 +20,32 @@ from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.i18n import label, word
 from app.referee.state import Question
-from app.table.dice import Shot
+from app.table.dice import Image
 from app.ui.controller import Controller
 from app.ui.widgets import TARGET, button, square, texture_of
+from vision import DieReading
 
 CROP_PX = 240
 """Each die's picture, in screen pixels: large enough to count the pips from the players' chairs."""
 
 
-def die_reading(shot: Shot, index: int, language: str) -> str:
+def die_reading(die: DieReading, language: str) -> str:
     """What the reader made of one die: its value (or that it could not be read), cocked, how sure."""
-    die = shot.dice[index]
     text = "?" if die.value is None else str(die.value)
     if die.cocked:
         text += f" ({word('cocked', language)})"
     return f"{text}   {die.confidence:.0%}"
+
+
+def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None = None) -> BoxLayout:
+    """Each die's picture large, side by side, with its caption (the reading) under it."""
+    row = row if row is not None else BoxLayout(spacing=dp(12))
+    for crop, caption in zip(crops, captions):
+        column = BoxLayout(orientation="vertical", spacing=dp(4))
+        column.add_widget(KivyImage(texture=texture_of(square(crop, CROP_PX)), fit_mode="contain"))
+        column.add_widget(Label(text=caption, font_size=sp(28), bold=True, size_hint_y=None, height=dp(40)))
+        row.add_widget(column)
+    return row
 
 
 class QuestionPanel(BoxLayout):
@@ -109,20 +120,8 @@ class QuestionPanel(BoxLayout):
         if shot is None or not isinstance(shot.event, ev.ThrowQuestioned) or not shot.dice:
             row.add_widget(Label(text=self.t("no_camera_crop"), font_size=sp(22)))  # a resumed match: no picture
             return row
-        for index, crop in enumerate(shot.crops()):
-            column = BoxLayout(orientation="vertical", spacing=dp(4))
-            column.add_widget(KivyImage(texture=texture_of(square(crop, CROP_PX)), fit_mode="contain"))
-            column.add_widget(
-                Label(
-                    text=die_reading(shot, index, self.controller.language),
-                    font_size=sp(28),
-                    bold=True,
-                    size_hint_y=None,
-                    height=dp(40),
-                )
-            )
-            row.add_widget(column)
-        return row
+        readings = [die_reading(die, self.controller.language) for die in shot.dice]
+        return dice_pictures(shot.crops(), readings, row)
 
     def die_row(self, row: int, value: int | None, opening: bool) -> Widget:
         """Six buttons to correct one die (the reading chosen to start with)."""

@@ -1,0 +1,190 @@
+"""Learning the match dice: the station's dice reader, the dice set it has learned, and the throws people
+confirm, at set-up and all through the match.
+
+A match is played with one pair of dice under one lamp for an hour. Before it the referee throws them about ten
+times and the players confirm each reading; during it every unsure throw people confirm or correct is a
+confirmed throw too. Each one goes into the dice set's profile at once (:class:`vision.adapt.AdaptedClassifier`)
+and is saved in the station's data folder, so the next match with the same dice starts from it. Only the
+detector reader can learn; the classic reader reads as shipped. Nothing here changes a ruling: the referee sees
+the camera's events as before, and learning only changes how later throws are read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from app.record.library import DiceSets
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.rulings import Reaction
+from app.table.dice import Image, Shot, die_crops
+from vision import DiceReader, DieReading, Reader, VisionError
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples
+from vision.detector import DEFAULT_HEAD, DetectorReader
+from vision.reader import OnnxModel
+
+READERS = ("classic", "detector")
+"""classic: the OpenCV proposer and crop classifier (the default); detector: the learned detector and its
+second stage, which can learn the match dice."""
+
+LEARNING_THROWS = 10
+"""Throws confirmed at set-up before the reader knows a pair of dice well."""
+
+TOOK_EFFECT = {"dice", "opening_won", "opening_tie"}
+"""The rulings by which a throw's dice took effect."""
+
+
+@dataclass(frozen=True)
+class PracticeThrow:
+    """A settled throw of the learning step: the picture and every die the reader found in it, left to right."""
+
+    image: Image
+    dice: tuple[DieReading, ...]
+
+    def crops(self) -> list[Image]:
+        """Each die's part of the picture, for the players to count its pips."""
+        return die_crops(self.image, self.dice)
+
+    def proposed(self) -> list[int | None]:
+        """What each die starts as on the screen: its reading (an unreadable one starts at 1, to be picked)."""
+        return [die.value if die.value is not None else 1 for die in self.dice]
+
+
+class MatchDice:
+    """The station's reader (``kind``: "classic" or "detector") and the dice set it reads with.
+
+    The camera's thread reads with one copy of the second stage and the tablet's main thread learns with
+    another, both bound to the same profile, so a confirmation never waits for a throw being read and the
+    next throw is read with what it taught."""
+
+    def __init__(self, kind: str = "classic", sets: DiceSets | None = None) -> None:
+        if kind not in READERS:
+            raise ValueError(f"{kind!r}: the reader is one of {', '.join(READERS)}")
+        self.kind = kind
+        self.sets = sets if sets is not None else DiceSets()
+        self.profile: DiceProfile | None = None
+        """The dice set in use (None: none chosen, the second stage as trained)."""
+        self._reading: AdaptedClassifier | None = None
+        self._learning: AdaptedClassifier | None = None
+        if self.learns:
+            blank = DiceProfile("")
+            self._reading = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
+            self._learning = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
+
+    @property
+    def learns(self) -> bool:
+        return self.kind == "detector"
+
+    @property
+    def name(self) -> str:
+        """The dice set in use ("" for none)."""
+        return self.profile.name if self.profile is not None else ""
+
+    @property
+    def confirmed(self) -> int:
+        """Dice confirmed so far in the set in use."""
+        return self.profile.examples if self.profile is not None else 0
+
+    def reader(self) -> Reader:
+        """A reader for the camera (made in its thread): the detector reads with the dice set in use."""
+        if self._reading is None:
+            return DiceReader()
+        return DetectorReader(classifier=self._reading)
+
+    def use(self, name: str) -> str | None:
+        """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen."""
+        if not self.learns:
+            return "the classic reader cannot learn the match dice (start the app with --reader detector)"
+        try:
+            path = self.sets.path(name)
+            profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
+        except (ValueError, VisionError) as error:
+            return str(error)
+        self.profile = profile
+        for classifier in (self._reading, self._learning):
+            assert classifier is not None
+            classifier.profile = profile
+        return None
+
+    def forget(self) -> None:
+        """Read with no dice set: the second stage as trained."""
+        self.profile = None
+        blank = DiceProfile("")
+        for classifier in (self._reading, self._learning):
+            if classifier is not None:
+                classifier.profile = blank
+
+    def confirm(self, image: Image, dice: tuple[DieReading, ...], values: list[int | None]) -> str | None:
+        """People said what each die found shows (None: not a die): learned at once and saved; why not."""
+        if self.profile is None or self._learning is None:
+            return "choose or name a dice set first"
+        if not dice and not values:
+            return None  # nothing found, nothing said: nothing to learn
+        try:
+            self._learning.confirm(*examples(image, dice, values))
+            self.profile.save(self.sets.path(self.profile.name))
+        except (VisionError, ValueError, OSError) as error:
+            return str(error)
+        return None
+
+    def learn_throw(self, shot: Shot, settled: tuple[int, int]) -> bool:
+        """A throw the players confirmed or corrected during the match: its dice learned when it is clear
+        which die showed which value."""
+        values = assign(shot.dice, settled, opening=shot.thrower is None)
+        if values is None:
+            return False
+        return self.confirm(shot.image, shot.dice, list(values)) is None
+
+
+def assign(dice: tuple[DieReading, ...], settled: tuple[int, int], opening: bool) -> tuple[int, int] | None:
+    """Which of the two dice found showed which of the values that took effect, or None when that cannot be
+    told (not two dice found; a correction of both values of two different dice): nothing is learned from a
+    guess. The opening throw's values are White's die (in the bottom player's half) and Black's."""
+    if len(dice) != 2:
+        return None
+    first, second = settled
+    zones = [die.zone for die in dice]
+    if opening and sorted(str(zone) for zone in zones) == ["right_half", "wrong_half"]:
+        return (first, second) if zones[0] == "right_half" else (second, first)
+    orders = sorted({(first, second), (second, first)})
+    agree = {order: sum(die.value == value for die, value in zip(dice, order)) for order in orders}
+    best = max(agree.values())
+    winners = [order for order, count in agree.items() if count == best]
+    if len(winners) > 1:
+        return None
+    return winners[0]
+
+
+class KeepLearning:
+    """Listens to the session: an unsure throw the players (or the director) settled with dice adds its dice
+    to the dice set in use. ``last_shot`` is the camera's last throw (its picture and dice)."""
+
+    def __init__(self, session: Session, dice: MatchDice, last_shot: Callable[[], Shot | None]) -> None:
+        self.session = session
+        self.dice = dice
+        self.last_shot = last_shot
+        self.pending: Shot | None = None
+        """The questioned throw waiting for its answers."""
+        self.asked_at = -1
+        """The event number that raised the question waiting (the referee's ``Question.at``)."""
+        self.learned = 0
+        """Throws learned during this match."""
+
+    def __call__(self, event: ev.Event, reaction: Reaction) -> None:
+        referee = self.session.referee
+        question = referee.question
+        if isinstance(event, ev.ThrowQuestioned):
+            if question is not None and question.at == self.asked_at:
+                return  # dice thrown while the question waits: the question is still about the first throw
+            shot = self.last_shot()
+            asked = question is not None and shot is not None and shot.event == event
+            self.pending = shot if asked else None
+            self.asked_at = question.at if question is not None and asked else -1
+            return
+        if self.pending is None or question is not None:
+            return  # no question, or it still waits (another answer, or the director)
+        shot, self.pending = self.pending, None
+        took_effect = any(ruling.code in TOOK_EFFECT for ruling in reaction.rulings)
+        if took_effect and referee.last_throw is not None and self.dice.learn_throw(shot, referee.last_throw):
+            self.learned += 1

@@ -1,0 +1,204 @@
+"""Learning the match dice: the set-up step's confirmed throws and every unsure throw the players confirm or
+correct during the match reach the dice set's profile, which is saved at once and reloaded for the next match;
+the referee's rulings and the journal's replay are untouched."""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import pytest
+
+from app.record.library import DiceSets
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.referee.setup import MatchSetup
+from app.sim.camera import SimulatedCamera
+from app.table.dice import Shot
+from app.table.learning import KeepLearning, MatchDice, assign
+from app.ui.controller import Controller
+from rules.position import Color
+from tests.app.test_livecamera import drain
+from vision import Calibration, DieReading
+from vision.adapt import DiceProfile
+from vision.reader import CLASS_NOT_DIE
+from vision.train.heldout import throw_video
+
+NAME = "kulüp kırmızı"
+
+
+def die(value: int | None, zone: str = "right_half", x: int = 100) -> DieReading:
+    return DieReading(value, (x, 100, x + 30, 130), False, 0.9 if value else 0.4, zone)  # type: ignore[arg-type]
+
+
+def test_which_die_showed_which_value_is_learned_only_when_it_is_clear() -> None:
+    read = (die(3, x=100), die(5, x=200))
+    assert assign(read, (5, 3), opening=False) == (3, 5)  # confirmed: each die as read, whatever the order
+    assert assign(read, (6, 3), opening=False) == (3, 6)  # one value corrected: the other die kept its own
+    assert assign(read, (4, 4), opening=False) == (4, 4)  # a double: both dice show it
+    assert assign(read, (6, 2), opening=False) is None  # both corrected: which is which is a guess
+    assert assign((die(None), die(None, x=200)), (6, 2), opening=False) is None
+    assert assign((die(3),), (3, 3), opening=False) is None  # not two dice found
+    opening = (die(2, "wrong_half", 100), die(2, "right_half", 200))  # White's die lies in White's half
+    assert assign(opening, (6, 1), opening=True) == (1, 6)
+
+
+def test_the_classic_reader_cannot_learn_and_a_dice_set_needs_a_file_name(tmp_path: Path) -> None:
+    classic = MatchDice("classic", DiceSets(tmp_path))
+    assert not classic.learns and "--reader detector" in str(classic.use(NAME))
+    detector = MatchDice("detector", DiceSets(tmp_path))
+    assert "name the dice set" in str(detector.use("../elsewhere"))
+    assert detector.profile is None
+    with pytest.raises(ValueError):
+        MatchDice("magic")
+
+
+@pytest.fixture(scope="module")
+def practised(tmp_path_factory: pytest.TempPathFactory) -> tuple[Controller, Path]:
+    """The learning step through the controller with the simulated camera: three throws, the third with one
+    die struck out as not a die."""
+    folder = tmp_path_factory.mktemp("learn")
+    controller = Controller(folder, sim=True, reader="detector", dice_sets=DiceSets(folder))
+    assert controller.learn_dice(NAME) is None
+    for n in range(3):
+        controller.sim_practice()
+        throw = controller.practice
+        assert throw is not None and len(throw.dice) == 2, "the simulated camera found both dice"
+        values = throw.proposed()
+        if n == 2:
+            values[1] = None
+        assert controller.confirm_practice(values) is None
+        assert controller.practice is None  # the next throw, please
+    return controller, folder
+
+
+def test_each_confirmed_throw_of_the_learning_step_is_learned_and_kept(practised: tuple[Controller, Path]) -> None:
+    controller, folder = practised
+    assert controller.practiced == 3 and controller.match_dice.confirmed == 6
+    saved = DiceProfile.load(DiceSets(folder).path(NAME))
+    assert saved.name == NAME and saved.examples == 6
+    assert list(saved.labels).count(CLASS_NOT_DIE) == 1  # the die struck out, learned as "not a die"
+
+
+def test_a_dice_set_is_listed_and_reused_by_the_next_match(practised: tuple[Controller, Path]) -> None:
+    _, folder = practised
+    later = MatchDice("detector", DiceSets(folder))
+    assert later.sets.names() == [NAME]
+    assert later.use(NAME) is None and later.confirmed == 6
+
+
+class Table:
+    """A match whose camera throws are submitted as the station does, and whose unsure throws people answer."""
+
+    def __init__(self, folder: Path, dice: MatchDice) -> None:
+        self.path = folder / "match.sqlite"
+        self.session = Session.create(self.path, MatchSetup(dice_profile=dice.name))
+        self.camera = SimulatedCamera(1, reader=dice.reader())
+        self.last: Shot | None = None
+        self.learner = KeepLearning(self.session, dice, lambda: self.last)
+        self.session.listeners.append(self.learner)
+
+    def unsure_opening(self, values: tuple[int, int]) -> Shot:
+        """An opening throw the camera read, asked of the players (as an unsure call is)."""
+        taken = self.camera.shoot(ev.DiceObserved(values), self.session.referee)
+        event = ev.ThrowQuestioned(values, None, ("low_confidence",), (0.6, 0.6), None)
+        self.last = replace(taken, event=event)
+        self.session.submit(event)
+        assert self.session.referee.stage is Stage.QUESTION and len(taken.dice) == 2, "the camera found both dice"
+        return self.last
+
+
+def test_unsure_throws_confirmed_or_corrected_in_the_match_are_learned(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    table.unsure_opening((4, 4))
+    table.session.submit(ev.ThrowConfirmed(Color.WHITE))
+    assert dice.confirmed == 0  # one of the two players answered: it has not taken effect yet
+    table.session.submit(ev.ThrowConfirmed(Color.BLACK))
+    assert dice.confirmed == 2 and table.learner.learned == 1
+    shot = table.unsure_opening((4, 4))
+    for player in Color:
+        table.session.submit(ev.RethrowCalled(player))
+    assert dice.confirmed == 2  # thrown again: nothing is known of those dice
+    shot = table.unsure_opening((6, 2))
+    table.session.submit(ev.ThrowCorrected(Color.WHITE, (6, 2)))
+    stray = table.camera.shoot(ev.DiceObserved((1, 1)), table.session.referee)  # dice thrown while it waits
+    table.last = replace(stray, event=ev.ThrowQuestioned((1, 1), None, ("low_confidence",), (0.6, 0.6), None))
+    table.session.submit(table.last.event)
+    table.session.submit(ev.ThrowCorrected(Color.BLACK, (6, 2)))
+    assert dice.confirmed == 4 and table.learner.learned == 2
+    white = next(index for index, d in enumerate(shot.dice) if d.zone == "right_half")
+    saved = DiceProfile.load(dice.sets.path(NAME))
+    assert saved.examples == 4 and int(saved.labels[2 + white]) == 6 - 1 and int(saved.labels[3 - white]) == 2 - 1
+    table.session.close()
+    again = Session.open(table.path)  # learning changed no ruling: the journal replays exactly
+    assert again.resumed is not None and again.resumed.mismatches == ()
+    assert again.referee.setup.dice_profile == NAME and again.referee.stage is Stage.PLAY
+    again.close()
+
+
+def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp_path: Path) -> None:
+    video = throw_video(0, size=(960, 540))  # the detector finds a third thing beside the two dice here
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, frame in enumerate(video.frames):
+        cv2.imwrite(str(folder / f"{i:04d}.png"), frame)
+    tasks: queue.Queue[Callable[[], None]] = queue.Queue()
+    controller = Controller(
+        tmp_path, camera=str(folder), post=tasks.put, reader="detector", dice_sets=DiceSets(tmp_path)
+    )
+    try:
+        assert controller.live_camera is not None and controller.live_camera.picture(wait_s=10.0) is not None
+        controller.calibration = Calibration.from_corners([(float(x), float(y)) for x, y in video.corners])
+        assert controller.learn_dice(NAME) is None  # the camera reads throws now, for the learning step
+        drain(tasks, lambda: controller.practice is not None)
+        throw = controller.practice
+        assert throw is not None and controller.session is None  # no match yet: the referee heard nothing
+        truth = list(video.values)
+        answers: list[int | None] = []
+        for found in throw.dice:  # the players say what each thing shows, striking out what is no die
+            answers.append(truth.pop(truth.index(found.value)) if found.value in truth else None)
+        assert not truth, f"the reader did not read both dice {video.values}: {[d.value for d in throw.dice]}"
+        assert answers.count(None) >= 1, "the detector found no third thing to strike out"
+        assert controller.confirm_practice(answers) is None
+        saved = DiceProfile.load(DiceSets(tmp_path).path(NAME))
+        assert controller.practiced == 1 and saved.examples == len(throw.dice)
+        assert list(saved.labels).count(CLASS_NOT_DIE) == answers.count(None)
+    finally:
+        controller.close()
+
+
+def test_a_resumed_match_reads_and_learns_with_its_own_dice_set(practised: tuple[Controller, Path]) -> None:
+    _, folder = practised  # the set learned there: six dice
+    path = folder / "resumed" / "match.sqlite"
+    path.parent.mkdir()
+    Session.create(path, MatchSetup(dice_profile=NAME)).close()
+    controller = Controller(path.parent, reader="detector", dice_sets=DiceSets(folder))
+    try:
+        assert controller.match_dice.name == ""  # nothing chosen on this tablet's set-up screen
+        assert controller.resume(path) is None
+        assert controller.match_dice.name == NAME and controller.match_dice.confirmed == 6
+        session = controller.session
+        assert session is not None and controller.keep_learning in session.listeners
+    finally:
+        controller.close()
+
+
+def test_a_throw_with_nothing_found_teaches_nothing_and_a_miscount_is_refused(
+    practised: tuple[Controller, Path],
+) -> None:
+    controller, _ = practised
+    before = controller.match_dice.confirmed
+    controller.sim_practice()
+    throw = controller.practice
+    assert throw is not None
+    assert controller.match_dice.confirm(throw.image, (), []) is None  # an empty throw, confirmed: no harm
+    problem = controller.confirm_practice([3])  # one answer for two dice found
+    assert problem is not None and "say each one" in problem and controller.practice is throw
+    assert controller.match_dice.confirmed == before
+    controller.skip_practice()
