@@ -32,10 +32,11 @@ the image's right of the bar, the top player's is the image's left.
 Bad input raises ``VisionError`` subclasses (``ImageReadError``, ``CalibrationError``, ``ModelError``,
 ``SourceError``) with a message a person can act on.
 
-``DetectorReader`` (``vision.detector``) is the same reader with a learned detector in place of the proposer and
-the crop classifier (``models/detector.onnx``, ``python -m vision read --reader detector``): one ONNX graph from
-the board rectified to a fixed die size (``vision.rectify``), or the whole photo, to every die. It is
-experimental, not the default: models/MODEL_CARD.md compares the two. Both satisfy ``Reader``.
+``DetectorReader`` (``vision.detector``) is the same reader with a learned detector in place of the proposer:
+``models/detector.onnx`` finds the dice on the board rectified to a fixed die size (``vision.rectify``), or on
+the whole photo, and ``models/detector_head.onnx`` reads each one from a crop of the full frame
+(``python -m vision read --reader detector``). It is experimental, not the default: models/MODEL_CARD.md
+compares the two. Both satisfy ``Reader``. ``vision.adapt`` learns the match dice from confirmed throws for it.
 
 ``FairnessMonitor`` runs chi-square tests per die and for the pair on the valid throws of a match or session.
 """

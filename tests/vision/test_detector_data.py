@@ -1,0 +1,38 @@
+"""The detector's and second stage's training data: what is labelled a die, and what must never be."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader import CLASS_NOT_DIE, CROP
+from vision.train.crop_data import clutter_crop, colour
+from vision.train.detector_data import cube_patches, targets
+
+
+def test_a_doubling_cube_scene_teaches_that_the_cube_is_no_die() -> None:
+    """The cube scenes once labelled the cube a die showing one, and the detector learned to find cubes."""
+    rng = np.random.default_rng(0)
+    for patch, dice in cube_patches(rng, 3):
+        assert dice == []
+        assert targets(dice)[0].max() == 0.0  # no die centre anywhere in the heat map
+        assert patch.shape[:2] == (128, 128)
+
+
+def test_clutter_crops_are_crops_of_the_reader_size_and_vary() -> None:
+    rng = np.random.default_rng(1)
+    crops = np.stack([clutter_crop(rng) for _ in range(12)])
+    assert crops.shape == (12, CROP, CROP, 3) and crops.dtype == np.uint8
+    assert len({c.tobytes() for c in crops}) == 12
+    assert CLASS_NOT_DIE == 7
+
+
+def test_recolouring_keeps_a_die_s_pattern_of_light_and_dark() -> None:
+    """A white die with black pips, recoloured, still shows its pips where they were (darker or lighter, but
+    apart from the face): the value cannot change."""
+    face = np.full((1, CROP, CROP, 3), 230, np.uint8)
+    face[0, 20:28, 20:28] = 20  # one pip in the middle
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        out = colour(face, rng)[0].astype(np.float32).mean(axis=2)
+        pip, rest = out[22:26, 22:26].mean(), out[4:12, 4:12].mean()
+        assert abs(pip - rest) > 20

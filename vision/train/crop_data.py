@@ -1,0 +1,266 @@
+"""The second stage's training crops: real dice cut where the detector finds them, the detector's false peaks,
+procedural clutter and recoloured dice (numpy and OpenCV only, so tests run without torch).
+
+Every die the detector finds is cut from the full frame at 48 px; what it finds where no die is becomes "not a
+die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cocked, not a die.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import crop_square
+from vision.detector import SIZE_REF, DetectorNet, decode
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
+from vision.rectify import View, photo_view
+from vision.train.detector_data import Die, casino_crops, real_scene, scene_paths
+
+Crop = tuple[NDArray[np.uint8], int]
+Image = NDArray[np.uint8]
+MATCH = 0.6  # a detection within this many die sides of a labelled centre is that die
+
+
+def box(x: float, y: float, side: float) -> tuple[int, int, int, int]:
+    h = side / 2
+    return int(round(x - h)), int(round(y - h)), int(round(x + h)), int(round(y + h))
+
+
+def jittered(rng: np.random.Generator, image: Image, die: Die, n: int) -> list[Crop]:
+    """``n`` crops round a labelled die, its centre moved by up to 12 % of a side and its size by -15..+20 %:
+    the detector's centre and size are never exact."""
+    out = []
+    cls = CLASS_COCKED if die.cocked else die.value - 1
+    for _ in range(n):
+        dx, dy = rng.uniform(-0.12, 0.12, 2) * die.side
+        s = die.side * float(rng.uniform(0.85, 1.2))
+        out.append((crop_square(image, box(die.x + dx, die.y + dy, s), CROP), cls))
+    return out
+
+
+def detections_in_frame(net: DetectorNet, image: Image, view: View) -> list[tuple[float, float, float]]:
+    """The detector's dice as (x, y, side) in frame pixels, at a low peak threshold so that weak false peaks
+    become negatives too."""
+    found = decode(net.run(view.warp(image)), threshold=0.2)
+    scale = float(view.to_view[0, 0])
+    out = []
+    for d in found:
+        cx, cy = view.to_frame(np.array([d.centre]))[0]
+        out.append((float(cx), float(cy), d.side / scale))
+    return out
+
+
+def scene_crops(rng: np.random.Generator, net: DetectorNet, image: Image, dice: list[Die], per_die: int) -> list[Crop]:
+    """Positives round each labelled die and at each detection that matches one (the detector's own framing);
+    every detection that matches no die is "not a die". The photo is read at both scales the reader uses."""
+    crops: list[Crop] = []
+    for die in dice:
+        crops += jittered(rng, image, die, per_die)
+    for zoom in (0.5, 1.0):
+        view = photo_view(image.shape, zoom)
+        for x, y, side in detections_in_frame(net, image, view):
+            near = [d for d in dice if np.hypot(x - d.x, y - d.y) < MATCH * max(side, d.side)]
+            if near:
+                d = near[0]
+                crops.append((crop_square(image, box(x, y, side), CROP), CLASS_COCKED if d.cocked else d.value - 1))
+            elif side >= 8:
+                crops.append((crop_square(image, box(x, y, side), CROP), CLASS_NOT_DIE))
+    return crops
+
+
+def casino_scene(crop: Image) -> tuple[Image, Die]:
+    """A casino crop (one die filling most of it) scaled to 44 px in a smeared border, as the benchmark reads it."""
+    small = cv2.resize(crop, (44, 44), interpolation=cv2.INTER_AREA)
+    image = np.asarray(cv2.copyMakeBorder(small, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
+    return image, Die(66.0, 66.0, 44.0, 1, False)
+
+
+def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limit: int) -> list[Crop]:
+    """Crops of the detector's rendered training patches (desk scenes, whole boards with a doubling cube, cube
+    scenes): the dice from the patches' targets, the detector's unmatched peaks as negatives."""
+    crops: list[Crop] = []
+    files = sorted(cache.glob("rendered_*.npz"))
+    per_file = max(1, limit // max(1, len(files)))
+    for f in files:
+        data = np.load(f)
+        x, t = data["x"], data["t"]
+        # rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube; caches
+        # written before detector_data.cube_patches was mended label that cube a die: here it is "not a die"
+        parts = f.stem.split("_")
+        first_cube = len(x) - 2 * int(parts[4]) if len(parts) == 5 and parts[4].isdigit() else len(x)
+        for i in rng.permutation(len(x))[:per_file]:
+            image = np.ascontiguousarray(x[i])
+            dice = []
+            rows, cols = np.nonzero(t[i, 0] == 1.0)
+            for r, c in zip(rows, cols):
+                if t[i, 6, r, c] <= 0:
+                    continue
+                side = SIZE_REF * float(np.exp(t[i, 3, r, c]))
+                dice.append(
+                    Die(
+                        (c + 0.5 + t[i, 4, r, c]) * 8,
+                        (r + 0.5 + t[i, 5, r, c]) * 8,
+                        side,
+                        int(t[i, 1, r, c]) + 1,
+                        bool(t[i, 2, r, c] > 0.5),
+                    )
+                )
+            if i >= first_cube:
+                crops += [(crop_square(image, box(d.x, d.y, d.side), CROP), CLASS_NOT_DIE) for d in dice]
+                crops += scene_crops_view(rng, net, image, [])
+            else:
+                crops += scene_crops_view(rng, net, image, dice)
+    return crops
+
+
+def scene_crops_view(rng: np.random.Generator, net: DetectorNet, image: Image, dice: list[Die]) -> list[Crop]:
+    """A rendered patch is already at the detector's scale: read it as it is."""
+    crops: list[Crop] = []
+    for die in dice:
+        crops += jittered(rng, image, die, 1)
+    for d in decode(net.run(image), threshold=0.2):
+        x, y = d.centre
+        if not any(np.hypot(x - e.x, y - e.y) < MATCH * max(d.side, e.side) for e in dice) and d.side >= 8:
+            crops.append((crop_square(image, box(x, y, d.side), CROP), CLASS_NOT_DIE))
+    return crops
+
+
+def real_crops(
+    rng: np.random.Generator, net: DetectorNet, leave_out: str | None, per_die: int, limit: int = 0
+) -> list[Crop]:
+    """Crops of the real sets but ``leave_out`` (``limit``: at most that many photos a set and crops, 0 all)."""
+    crops: list[Crop] = []
+    for name in ("webcam_white_dice", "tray_mixed_dice"):
+        if name == leave_out:
+            continue
+        for path in scene_paths(name)[: limit or None]:
+            scene = real_scene(path, name)
+            if scene is not None:
+                crops += scene_crops(rng, net, scene[0], scene[1], per_die)
+    if leave_out != "casino_dice_crops":
+        for crop, value in casino_crops()[: limit or None]:
+            image, die = casino_scene(crop)
+            crops += scene_crops(rng, net, image, [Die(die.x, die.y, die.side, value, False)], per_die)
+    return crops
+
+
+GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789<>^?!@#$%&*+=/o.:"
+
+
+def clutter_crop(rng: np.random.Generator) -> Image:
+    """One procedural "not a die" crop: the everyday things a camera over a table sees and a pip counter
+    mistakes for dice: keys with a glyph (or a dot) on them, cables, barcodes and printed labels, stripes, round
+    buttons and checkers' edges, plain texture; each at a random scale and angle, in random colours."""
+    size = CROP * 2
+
+    def paint() -> tuple[int, int, int]:  # mostly muted, as things on a table are
+        grey = float(rng.uniform(0, 255))
+        c = grey + (rng.uniform(0, 255, 3) - grey) * rng.uniform(0, 0.7)
+        return (int(c[0]), int(c[1]), int(c[2]))
+
+    canvas = np.empty((size, size, 3), np.float32)
+    canvas[:] = paint()
+    canvas += rng.normal(0, rng.uniform(0, 12), (size, size, 1))
+    kind = int(rng.integers(6))
+    ink, face = paint(), paint()
+    if kind == 0:  # keys: rounded squares, each with a glyph or a dot off centre
+        pitch = int(rng.integers(28, 60))
+        for y in range(-pitch, size + pitch, pitch):
+            shift = int(rng.integers(0, pitch))
+            for x in range(-pitch + shift, size + pitch, pitch):
+                k = pitch - int(rng.integers(3, 8))
+                cv2.rectangle(canvas, (x, y), (x + k, y + k), face, -1, cv2.LINE_AA)
+                if rng.random() < 0.8:
+                    g = str(rng.choice(list(GLYPHS)))
+                    gx, gy = x + int(rng.integers(2, max(3, k // 2))), y + int(rng.integers(k // 3, k))
+                    cv2.putText(canvas, g, (gx, gy), cv2.FONT_HERSHEY_SIMPLEX, k / 60, ink, 1 + k // 30, cv2.LINE_AA)
+    elif kind == 1:  # cables: thick curves
+        for _ in range(int(rng.integers(1, 4))):
+            pts = np.cumsum(rng.normal(0, 20, (6, 2)), axis=0) + rng.uniform(0, size, 2)
+            cv2.polylines(canvas, [pts.astype(np.int32)], False, ink, int(rng.integers(4, 18)), cv2.LINE_AA)
+    elif kind == 2:  # barcodes and labels with print
+        x0, y0 = int(rng.integers(0, size // 2)), int(rng.integers(0, size // 2))
+        cv2.rectangle(canvas, (x0, y0), (x0 + size // 2, y0 + size // 2), face, -1)
+        x = x0 + 3
+        while x < x0 + size // 2 - 3:
+            w = int(rng.integers(1, 4))
+            if rng.random() < 0.5:
+                cv2.rectangle(canvas, (x, y0 + 4), (x + w - 1, y0 + size // 3), ink, -1)
+            x += w
+        text = "".join(rng.choice(list(GLYPHS), 4))
+        cv2.putText(canvas, text, (x0, y0 + size // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ink, 1, cv2.LINE_AA)
+    elif kind == 3:  # stripes and grids (wood grain, cloth, board points)
+        step = int(rng.integers(4, 24))
+        for x in range(0, size, step):
+            cv2.line(canvas, (x, 0), (x + int(rng.integers(-20, 20)), size), ink, int(rng.integers(1, 4)), cv2.LINE_AA)
+    elif kind == 4:  # round things: buttons, checkers' rims, coins, with holes or marks
+        for _ in range(int(rng.integers(1, 5))):
+            c = (int(rng.integers(0, size)), int(rng.integers(0, size)))
+            r = int(rng.integers(6, 40))
+            cv2.circle(canvas, c, r, face, -1, cv2.LINE_AA)
+            cv2.circle(canvas, c, r, ink, int(rng.integers(1, 4)), cv2.LINE_AA)
+            for _ in range(int(rng.integers(0, 5))):
+                cv2.circle(
+                    canvas,
+                    (c[0] + int(rng.integers(-r // 2, r // 2 + 1)), c[1] + int(rng.integers(-r // 2, r // 2 + 1))),
+                    max(1, r // 6),
+                    ink,
+                    -1,
+                    cv2.LINE_AA,
+                )
+    else:  # a few scattered specks on texture: what a die is not, although it has dots
+        for _ in range(int(rng.integers(1, 8))):
+            c = (int(rng.integers(0, size)), int(rng.integers(0, size)))
+            cv2.circle(canvas, c, int(rng.integers(1, 6)), ink, -1, cv2.LINE_AA)
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(0, 360)), float(rng.uniform(0.6, 1.6)))
+    turned = cv2.warpAffine(canvas, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+    half = CROP // 2
+    out = turned[half : half + CROP, half : half + CROP]
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
+def recoloured(c: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+    """The crop's light and dark mapped onto a random die colour and a random pip colour of clearly other
+    brightness: white dice with black pips become red dice with yellow pips, black dice with red pips, and so
+    on, with their shading kept."""
+    grey = c.mean(axis=2, keepdims=True)
+    lo, hi = np.percentile(grey, 0.5), np.percentile(grey, 99.5)  # a one's pip is under 2 % of a crop
+    g = np.clip((grey - lo) / max(hi - lo, 1.0), 0, 1)
+    while True:
+        body, pip = rng.uniform(0, 255, 3), rng.uniform(0, 255, 3)
+        if abs(body.mean() - pip.mean()) > 70:
+            break
+    if rng.random() < 0.5:  # keep which of die and pips is the lighter, as painted dice mostly have it
+        light, dark = (body, pip) if body.mean() > pip.mean() else (pip, body)
+    else:
+        light, dark = body, pip
+    return np.asarray(dark + (light - dark) * g, np.float32)
+
+
+def colour(x: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Per crop: recolouring, channel order, colour cast, inversion (white pips on dark dice read as dark on
+    light), blur, noise; what changes between dice sets and cameras and never changes a die's value."""
+    out = x.copy()
+    for i in range(len(out)):
+        c = out[i][:, :, rng.permutation(3)]
+        f = c.astype(np.float32)
+        if rng.random() < 0.5:
+            f = recoloured(f, rng)
+        f = f * rng.uniform(0.8, 1.2, 3)
+        if rng.random() < 0.15:
+            f = 255.0 - f
+        if rng.random() < 0.3:
+            k = int(rng.choice([3, 5]))
+            f = cv2.GaussianBlur(f, (k, k), 0)
+        f = f + rng.normal(0, rng.uniform(0, 6), f.shape)
+        out[i] = np.clip(f, 0, 255).astype(np.uint8)
+    return out
+
+
+def stacked(crops: list[Crop]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    if not crops:  # a real set not beside the repository, say
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack([c for c, _ in crops]), np.array([k for _, k in crops], np.int64)
