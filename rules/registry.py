@@ -23,8 +23,14 @@ VARIANTS: tuple[Variant, ...] = (
 )
 
 
+_TURKISH_FOLD = str.maketrans("ıçğöşü", "icgosu")
+
+
 def _key(name: str) -> str:
-    return " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+    """A name as typed on any keyboard: case, Turkish letters (``TÜRK TAVLASI`` lower-cases to a dotted i that
+    ``türk tavlası`` does not have), hyphens and spacing do not matter."""
+    folded = name.strip().lower().replace("i\u0307", "i").translate(_TURKISH_FOLD)
+    return " ".join(folded.replace("_", " ").replace("-", " ").split())
 
 
 _BY_NAME = {_key(alias): v for v in VARIANTS for alias in (v.name, *v.aliases)}

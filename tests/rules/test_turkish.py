@@ -74,3 +74,16 @@ def test_generator_agrees_with_the_reference_on_5000_positions() -> None:
 def test_self_play_of_1000_games() -> None:
     games = self_play(TURKISH_VARIANT, 1000, seed=42)
     assert len(games) == 1000
+
+
+@pytest.mark.parametrize(
+    "typed", ["TÜRK TAVLASI", "Türk Tavlası", "türk tavlası", "TURK TAVLASI", "turk-tavlasi", "  Türk   tavlasi "]
+)
+def test_turkish_tavla_is_found_however_its_name_is_typed(typed: str) -> None:
+    """Python lower-cases a capital I to a dotted i, never to a dotless ı: TÜRK TAVLASI once matched nothing."""
+    assert find_variant(typed) is find_variant("turkish")
+
+
+def test_an_unknown_variant_still_lists_the_known_names() -> None:
+    with pytest.raises(ValueError, match="unknown variant 'tavla tavla'; known: backgammon"):
+        find_variant("tavla tavla")
