@@ -15,8 +15,11 @@ from vision.fairness import FACES, FaceCounts
 BAR, OUT, BAND, INK = (170, 120, 40), (40, 40, 220), (215, 215, 215), (40, 40, 40)
 
 
-def fairness_picture(dice: tuple[FaceCounts, ...], size: tuple[int, int] = (720, 300)) -> NDArray[np.uint8]:
-    """One panel per die, bars for faces 1-6 (red when outside the 99 % band), the band in grey."""
+def fairness_picture(
+    dice: tuple[FaceCounts, ...], size: tuple[int, int] = (720, 300), titled: bool = True
+) -> NDArray[np.uint8]:
+    """One panel per die, bars for faces 1-6 (red when outside the 99 % band), the band in grey; ``titled``: each
+    panel headed in English (the app says it in its own language beside the picture instead)."""
     width, height = size
     picture = np.full((height, width, 3), 255, np.uint8)
     if not dice:
@@ -49,6 +52,8 @@ def fairness_picture(dice: tuple[FaceCounts, ...], size: tuple[int, int] = (720,
                 1,
                 cv2.LINE_AA,
             )
+        if not titled:
+            continue
         named = f", face{'s' if len(outside) > 1 else ''} {', '.join(map(str, outside))} outside" if outside else ""
         title = f"{die.name}: {die.throws} throws{named}"
         cv2.putText(picture, title, (left, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.55, OUT if outside else INK, 1, cv2.LINE_AA)

@@ -18,11 +18,12 @@ from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 
 
-def fairness_image(referee: Referee, size: tuple[int, int] = (720, 300)) -> Image:
-    """Both dice's faces together (the referee orders a throw's dice, so they cannot be told apart)."""
+def fairness_image(referee: Referee, size: tuple[int, int] = (720, 300), titled: bool = True) -> Image:
+    """Both dice's faces together (the referee orders a throw's dice, so they cannot be told apart);
+    ``titled=False`` leaves out vision's English heading for a screen that says it in its own language."""
     monitor = FairnessMonitor(distinguishable=False)
     monitor.extend(thrown(referee))
-    return fairness_picture(monitor.face_counts(), size)
+    return fairness_picture(monitor.face_counts(), size, titled)
 
 
 def write_fairness_picture(referee: Referee, path: Path) -> Path:

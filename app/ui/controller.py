@@ -20,6 +20,7 @@ from typing import Any
 from app.net.link import DEFAULT_TOURNAMENT, TournamentLink
 from app.net.messages import DirectorMessage
 from app.net.station import Station
+from app.record.dice_counts import thrown
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
 from app.record.library import DiceSets, MatchLibrary
@@ -436,8 +437,13 @@ class Controller:
         return {key: str(path) for key, path in written.items()}
 
     def fairness_picture(self) -> Image | None:
-        """The match's dice against the band a fair die stays in (None before a match)."""
-        return fairness_image(self.session.referee) if self.session is not None else None
+        """The match's dice against the band a fair die stays in (None before a match), without vision's
+        English heading: the screen says it in the station's language (``fairness_throws``)."""
+        return fairness_image(self.session.referee, titled=False) if self.session is not None else None
+
+    def fairness_throws(self) -> int:
+        """How many throws the fairness picture counts."""
+        return len(thrown(self.session.referee)) if self.session is not None else 0
 
     def corners_calibration(self, corners: list[tuple[float, float]]) -> Calibration | str:
         """The board from four corners tapped on the camera's picture, or why they do not make one."""

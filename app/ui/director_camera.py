@@ -114,6 +114,8 @@ class FairnessView(BoxLayout):
             text=label("fairness", controller.language), font_size=sp(20), size_hint_y=None, height=dp(32)
         )
         self.add_widget(self.caption)
+        self.counted = Label(text="", font_size=sp(18), size_hint_y=None, height=dp(26))
+        self.add_widget(self.counted)
         self.picture = KivyImage(fit_mode="contain")
         self.add_widget(self.picture)
 
@@ -121,3 +123,5 @@ class FairnessView(BoxLayout):
         picture = self.controller.fairness_picture()
         if picture is not None:
             self.picture.texture = texture_of(picture)
+        language = self.controller.language
+        self.counted.text = label("fairness_throws", language).format(throws=self.controller.fairness_throws())

@@ -39,3 +39,12 @@ def test_the_picture_shows_red_only_for_a_face_outside() -> None:
     assert red(fairness_picture((fair, loaded))) > 200  # the six's bar (and the title) in red
     pooled = monitor([(1, 2)] * 10).face_counts()
     assert len(pooled) == 2 and fairness_picture(()).shape == (300, 720, 3)
+
+
+def test_an_untitled_picture_leaves_the_heading_to_the_screen() -> None:
+    """The station says the heading in its own language beside the picture: vision's English one stays out."""
+    die = FaceCounts("both dice", (20, 20, 20, 20, 20, 20))
+    titled, untitled = fairness_picture((die,)), fairness_picture((die,), titled=False)
+    assert (titled[:34] < 200).any()  # ink in the heading band
+    assert not (untitled[:34] < 200).any()
+    assert (titled[34:] == untitled[34:]).all()
