@@ -53,21 +53,30 @@ def detections_in_frame(net: DetectorNet, image: Image, view: View) -> list[tupl
     return out
 
 
+def detection_crops(
+    image: Image, dice: list[Die], found: list[tuple[float, float, float]], positives: bool
+) -> list[Crop]:
+    """A crop at each detection (x, y, side in ``image`` pixels): "not a die" where it matches no labelled die,
+    and, with ``positives``, the die's class where it does (the detector's own framing)."""
+    crops: list[Crop] = []
+    for x, y, side in found:
+        near = [d for d in dice if np.hypot(x - d.x, y - d.y) < MATCH * max(side, d.side)]
+        if near and positives:
+            cls = CLASS_COCKED if near[0].cocked else near[0].value - 1
+            crops.append((crop_square(image, box(x, y, side), CROP), cls))
+        elif not near and side >= 8:
+            crops.append((crop_square(image, box(x, y, side), CROP), CLASS_NOT_DIE))
+    return crops
+
+
 def scene_crops(rng: np.random.Generator, net: DetectorNet, image: Image, dice: list[Die], per_die: int) -> list[Crop]:
-    """Positives round each labelled die and at each detection that matches one (the detector's own framing);
-    every detection that matches no die is "not a die". The photo is read at both scales the reader uses."""
+    """Positives round each labelled die and at each detection that matches one; every detection that matches
+    no die is "not a die". The photo is read at both scales the reader uses."""
     crops: list[Crop] = []
     for die in dice:
         crops += jittered(rng, image, die, per_die)
     for zoom in (0.5, 1.0):
-        view = photo_view(image.shape, zoom)
-        for x, y, side in detections_in_frame(net, image, view):
-            near = [d for d in dice if np.hypot(x - d.x, y - d.y) < MATCH * max(side, d.side)]
-            if near:
-                d = near[0]
-                crops.append((crop_square(image, box(x, y, side), CROP), CLASS_COCKED if d.cocked else d.value - 1))
-            elif side >= 8:
-                crops.append((crop_square(image, box(x, y, side), CROP), CLASS_NOT_DIE))
+        crops += detection_crops(image, dice, detections_in_frame(net, image, photo_view(image.shape, zoom)), True)
     return crops
 
 
@@ -121,11 +130,8 @@ def scene_crops_view(rng: np.random.Generator, net: DetectorNet, image: Image, d
     crops: list[Crop] = []
     for die in dice:
         crops += jittered(rng, image, die, 1)
-    for d in decode(net.run(image), threshold=0.2):
-        x, y = d.centre
-        if not any(np.hypot(x - e.x, y - e.y) < MATCH * max(d.side, e.side) for e in dice) and d.side >= 8:
-            crops.append((crop_square(image, box(x, y, d.side), CROP), CLASS_NOT_DIE))
-    return crops
+    found = [(d.centre[0], d.centre[1], d.side) for d in decode(net.run(image), threshold=0.2)]
+    return crops + detection_crops(image, dice, found, positives=False)
 
 
 def real_crops(
