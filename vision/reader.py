@@ -52,6 +52,24 @@ class CropClassifier(Protocol):
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]: ...
 
 
+TURNS = 8  # the second stage reads each crop in every quarter turn and mirror (a die's face reads the same)
+
+
+def every_turn(classifier: CropClassifier, crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
+    """Class probabilities of crops read in ``turns`` of the 8 quarter turns and mirrors (1: as they are),
+    their log-probabilities averaged: a die's value does not turn with it, a pip the model half-sees in one
+    orientation is seen whole in another, and an uncertain reading stays uncertain in most of them."""
+    if not 1 <= turns <= 8:
+        raise ValueError("turns: 1 to 8")
+    if turns == 1 or len(crops) == 0:
+        return classifier.probabilities(crops)
+    quarter = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    seen = (quarter + [q[:, :, ::-1] for q in quarter])[:turns]
+    pr = classifier.probabilities(np.ascontiguousarray(np.concatenate(seen)))
+    logp = np.log(np.maximum(pr, 1e-7)).reshape(turns, len(crops), -1).mean(axis=0)
+    return softmax(np.asarray(logp, np.float32))
+
+
 class OnnxModel:
     """One ONNX file run by onnxruntime or cv2.dnn: the crop classifier and the detector load the same way.
     ``threads`` is 1 by default: the tablet's other core runs the app."""

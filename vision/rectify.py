@@ -53,6 +53,16 @@ class View:
             cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8
         )
 
+    def scaled(self, factor: float) -> View:
+        """The same view at ``factor`` times its scale."""
+        m = np.diag([factor, factor, 1.0]) @ self.to_view
+        return View(np.asarray(m, np.float64), (round(self.size[0] * factor), round(self.size[1] * factor)))
+
+    def part(self, x: int, y: int, width: int, height: int) -> View:
+        """The rectangle of this view from (x, y), ``width`` x ``height`` view pixels, as a view of its own."""
+        m = np.array([[1.0, 0.0, -x], [0.0, 1.0, -y], [0.0, 0.0, 1.0]]) @ self.to_view
+        return View(np.asarray(m, np.float64), (width, height))
+
     def to_view_points(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """Frame pixels -> view pixels."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)

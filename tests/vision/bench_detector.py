@@ -180,14 +180,16 @@ def main() -> None:
             run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
             print(f"| {name} | {_score(run(today))} | {_score(run(reader))}{note} |", flush=True)
     columns: list[Column] = [("today, watch path", today, True), ("today, read path", today, False)]
-    columns += [(f"detector {m}", _detector(m, peak_min), False) for m in args.detector]
+    for m in args.detector:
+        reader = _detector(m, peak_min)
+        columns += [(f"detector {m}, watch", reader, True), (f"detector {m}, read", reader, False)]
     header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
     rule = "|---" * (len(columns) + 1) + "|"
     if "heldout" in parts:
         rows = heldout(columns, args.per_kind)
         print(
             f"\nheld-out rendered throws, true corners, {args.per_kind} a kind: voided (valid: accepted with "
-            "both values right); the detector needs no frame before the throw"
+            "both values right); watch: with the frame before the throw, read: the settled frame alone"
         )
         print(header + "\n" + rule)
         for kind in KINDS:
@@ -209,17 +211,19 @@ def main() -> None:
             f"\n{args.cubes} held-out boards with a doubling cube (valid throws, true corners, no frame before):"
             " cube read as a die / dice invented / throws voided"
         )
-        for (label, _, _), (as_die, inv, voided) in zip(columns[1:], cubes(columns[1:], args.cubes)):
+        single = [column for column in columns if not column[2]]
+        for (label, _, _), (as_die, inv, voided) in zip(single, cubes(single, args.cubes)):
             print(f"  {label}: {as_die} / {inv} / {_pct(voided, args.cubes)}", flush=True)
     if "latency" in parts:
         print("\nlatency per settled frame, one core (ms, median / p95):")
         for size in ((1280, 720), (1920, 1080)):
             w = latency(today, size, True, 20)
             r = latency(today, size, False, 20)
+            dw = latency(det, size, True, 20)
             d = latency(det, size, False, 20)
             print(
                 f"  {size[0]}x{size[1]}: today watch {w[0]:.1f} / {w[1]:.1f}; today read {r[0]:.1f} / {r[1]:.1f}; "
-                f"detector {d[0]:.1f} / {d[1]:.1f}",
+                f"detector watch {dw[0]:.1f} / {dw[1]:.1f}; detector read {d[0]:.1f} / {d[1]:.1f}",
                 flush=True,
             )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,6 +17,7 @@ from vision.detector import (
     peaks,
 )
 from vision.errors import ModelError
+from vision.reader import every_turn
 from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
 from vision.train.heldout import heldout_throw
 
@@ -180,8 +182,9 @@ class FixedCrops:
         self.seen: list[np.ndarray] = []
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """The same answer for a crop in every turn the reader looks at it."""
         self.seen.append(crops)
-        return self.rows[: len(crops)]
+        return np.tile(self.rows, (max(1, len(crops) // len(self.rows)), 1))[: len(crops)]
 
 
 def test_the_second_stage_reads_the_value_from_a_full_resolution_crop() -> None:
@@ -252,3 +255,107 @@ def test_the_model_reads_photos_of_any_size_at_both_scales(size: tuple[int, int]
 def test_a_missing_detector_model_is_a_clear_error(tmp_path: object) -> None:
     with pytest.raises(ModelError, match="not found"):
         DetectorReader("/nonexistent/detector.onnx")
+
+
+class BrightSquares:
+    """A stand-in for the graph that finds every bright square (> 200) in whatever view it is given, at its
+    centre, 26 px a side, reading 4: where the dice are is then known, and so is how views map back."""
+
+    def __init__(self) -> None:
+        self.views: list[tuple[int, ...]] = []
+
+    def run(self, view: np.ndarray) -> np.ndarray:
+        self.views.append(view.shape)
+        out = _raw(view.shape[0] // STRIDE, view.shape[1] // STRIDE)
+        count, _, _, centres = cv2.connectedComponentsWithStats((view[:, :, 0] > 200).astype(np.uint8))
+        for cx, cy in centres[1:count]:
+            r, c = int(cy // STRIDE), int(cx // STRIDE)
+            out[0, r, c] = 6.0
+            out[1 + 3, r, c] = 8.0
+            out[7, r, c] = -8.0
+            out[8, r, c] = np.log(DIE_VIEW_PX / SIZE_REF)
+            out[9, r, c] = cx / STRIDE - c - 0.5
+            out[10, r, c] = cy / STRIDE - r - 0.5
+        return out
+
+
+def _board_with_squares(cal: Calibration, squares: list[tuple[float, float]]) -> np.ndarray:
+    """A dull textured 1280x720 frame with a bright die-sized square at each board position (view pixels)."""
+    rng = np.random.default_rng(3)
+    image = rng.integers(60, 100, (720, 1280, 3)).astype(np.uint8)
+    view = board_view(cal)
+    for x, y in squares:
+        (fx, fy) = view.to_frame(np.array([[x, y]]))[0]
+        image[int(fy) - 10 : int(fy) + 10, int(fx) - 10 : int(fx) + 10] = 240
+    return image
+
+
+def test_with_the_frame_before_only_what_the_throw_changed_is_read() -> None:
+    """A die-like thing that lay there before the throw (the cube, say) is not thrown; the new one is read,
+    and the detector looks only at the changed part of the board, then maps it back to the frame."""
+    cal = Calibration.from_corners(CORNERS)
+    before = _board_with_squares(cal, [(200.0, 200.0)])
+    after = _board_with_squares(cal, [(200.0, 200.0), (620.0, 420.0)])
+    net = BrightSquares()
+    reader = DetectorReader(net=net, head=None)
+    dice = reader.dice(after, cal, reference=before)
+    view = board_view(cal)
+    assert len(dice) == 1 and dice[0].value == 4
+    (x, y) = view.to_view_points(np.array([dice[0].centre]))[0]
+    assert (x, y) == pytest.approx((620.0, 420.0), abs=4)
+    assert all(h * w < view.size[0] * view.size[1] / 4 for h, w, _ in net.views)  # a part of the view, not all
+    without = reader.dice(after, cal)  # a single frame: both are read
+    assert len(without) == 2
+
+
+def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> None:
+    cal = Calibration.from_corners(CORNERS)
+    after = _board_with_squares(cal, [(200.0, 200.0), (620.0, 420.0)])
+    reader = DetectorReader(net=BrightSquares(), head=None)
+    before = np.zeros((480, 640, 3), np.uint8)
+    assert len(reader.dice(after, cal, reference=before)) == 2
+
+
+def test_the_real_reader_reads_a_watched_rendered_throw_and_always_the_same() -> None:
+    throw = heldout_throw(0, "valid", with_reference=True)
+    cal = Calibration.from_corners(throw.corners)
+    reader = DetectorReader()
+    watched = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
+    assert watched.verdict == "valid" and sorted(watched.values or ()) == sorted(throw.values)
+    assert reader.read(throw.image, cal, throw.thrower, reference=throw.reference) == watched
+
+
+class ByOrientation:
+    """A second stage that reads a crop as a 2 when its bright pixel is upper left, else as a 3 with
+    less certainty: what every_turn averages is then known."""
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        out = np.full((len(crops), 8), 0.01, np.float32)
+        for i, crop in enumerate(crops):
+            upper_left = crop[:24, :24, 0].max() > 200
+            out[i, 1 if upper_left else 2] = 0.93 if upper_left else 0.6
+        return np.asarray(out / out.sum(axis=1, keepdims=True), np.float32)
+
+
+def test_every_turn_averages_the_quarter_turns_and_mirrors_of_a_crop() -> None:
+    crop = np.zeros((1, 48, 48, 3), np.uint8)
+    crop[0, 5, 5] = 255
+    once = every_turn(ByOrientation(), crop, 1)
+    assert int(np.argmax(once[0])) == 1  # as it is: a 2
+    all_turns = every_turn(ByOrientation(), crop, 8)
+    assert all_turns.shape == (1, 8) and all_turns[0].sum() == pytest.approx(1.0)
+    assert int(np.argmax(all_turns[0])) == 2  # upper left in 2 of the 8 turns only: the 3 wins
+    with pytest.raises(ValueError):
+        every_turn(ByOrientation(), crop, 9)
+
+
+def test_view_parts_and_scales_map_to_the_same_frame_points() -> None:
+    view = board_view(Calibration.from_corners(CORNERS))
+    point = np.array([[640.0, 360.0]])
+    x, y = view.to_view_points(point)[0]
+    part = view.part(160, 96, 320, 256)
+    assert part.to_view_points(point)[0] == pytest.approx((x - 160, y - 96))
+    assert part.size == (320, 256)
+    half = view.scaled(0.5)
+    assert half.to_view_points(point)[0] == pytest.approx((x / 2, y / 2))
+    assert half.size == (view.size[0] // 2, view.size[1] // 2)

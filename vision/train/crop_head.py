@@ -21,7 +21,7 @@ import torch
 
 from vision.detector import DetectorNet
 from vision.reader import CLASS_NOT_DIE, CROP
-from vision.train.crop_data import clutter_crop, colour, real_crops, rendered_crops, stacked
+from vision.train.crop_data import board_crops, clutter_crop, colour, real_crops, rendered_crops, stacked
 from vision.train.detector_data import REAL_SETS
 from vision.train.trainer import build_model, class_weighted_loss, fit
 
@@ -59,9 +59,15 @@ def export(model: torch.nn.Sequential, out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--detector", type=Path, required=True, help="the detector trained without --leave-out")
-    ap.add_argument("--leave-out", choices=REAL_SETS, required=True)
+    ap.add_argument(
+        "--leave-out",
+        choices=[*REAL_SETS, "webcam_white_dice/Valid"],
+        required=True,
+        help="a real set (or split) kept out of training",
+    )
     ap.add_argument("--cache", type=Path, required=True, help="the detector trainer's render cache")
     ap.add_argument("--rendered", type=int, default=6000, help="rendered patches to cut crops from")
+    ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
     ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=64)
@@ -97,6 +103,19 @@ def main(argv: list[str] | None = None) -> int:
         xs, ys = stacked(rendered)
         if args.crops is not None:
             np.savez(args.crops, xr=xr, yr=yr, xs=xs, ys=ys)
+    if args.boards:
+        # the rendered boards do not depend on the real set left out: made once, kept in the render cache
+        kept = args.cache / f"board_crops_{args.boards}_{args.seed}.npz"
+        if kept.is_file() and not args.smoke:
+            data = np.load(kept)
+            xb, yb = data["x"], data["y"]
+        else:
+            boards = 2 if args.smoke else args.boards
+            xb, yb = stacked(board_crops(np.random.default_rng([args.seed, 2]), DetectorNet(args.detector), boards))
+            if not args.smoke:
+                np.savez(kept, x=xb, y=yb)
+        print(f"board crops: {len(xb)} ({time.time() - t0:.0f} s)", flush=True)
+        xs, ys = np.concatenate([xs, xb]), np.concatenate([ys, yb])
     clutter = np.stack([clutter_crop(rng) for _ in range(args.clutter)]) if args.clutter else xs[:0]
     x = np.concatenate([xs, xr, colour(xr, rng), colour(xr, rng), colour(clutter, rng)])
     y = np.concatenate([ys, yr, yr, yr, np.full(len(clutter), CLASS_NOT_DIE, np.int64)])

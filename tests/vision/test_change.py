@@ -1,0 +1,66 @@
+"""What the throw changed: the parts of the view the detector reads when the frame before the throw is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.change import CONTEXT, change
+
+DIE = 26.0
+
+
+def _board(seed: int = 1) -> np.ndarray:
+    return np.random.default_rng(seed).integers(70, 110, (768, 960, 3)).astype(np.uint8)
+
+
+def _with_die(view: np.ndarray, x: int, y: int, colour: tuple[int, int, int] = (235, 235, 235)) -> np.ndarray:
+    out = view.copy()
+    out[y - 13 : y + 13, x - 13 : x + 13] = colour
+    return out
+
+
+def test_a_die_thrown_onto_the_board_is_a_changed_part_with_context_round_it() -> None:
+    before = _board()
+    after = _with_die(before, 400, 300)
+    moved = change(after, before, DIE, 16)
+    assert len(moved.regions) == 1
+    x0, y0, x1, y1 = moved.regions[0]
+    assert all(v % 16 == 0 for v in (x0, y0)) and x0 < 387 and y0 < 287 and x1 > 413 and y1 > 313
+    assert 400 - x0 >= 13 + CONTEXT * DIE - 16  # the detector sees the die's surroundings too
+    assert (x1 - x0) * (y1 - y0) < 960 * 768 / 10  # and not the whole board
+    assert moved.share((400.0, 300.0), DIE) > 0.9
+    assert moved.share((700.0, 600.0), DIE) == 0.0
+
+
+def test_sensor_noise_alone_changes_nothing() -> None:
+    before = _board()
+    noise = np.random.default_rng(2).normal(0, 2.0, before.shape)
+    after = np.clip(before + noise, 0, 255).astype(np.uint8)
+    assert change(after, before, DIE, 16).regions == ()
+
+
+def test_a_red_die_on_a_brown_point_of_the_same_brightness_is_seen() -> None:
+    before = np.zeros((768, 960, 3), np.uint8)
+    before[:] = (40, 70, 120)  # brown (BGR)
+    after = _with_die(before, 500, 500, (40, 40, 160))  # red with about the same grey level
+    assert len(change(after, before, DIE, 16).regions) == 1
+
+
+def test_two_dice_far_apart_are_two_parts_and_two_close_ones_one() -> None:
+    before = _board()
+    apart = _with_die(_with_die(before, 150, 150), 800, 600)
+    assert len(change(apart, before, DIE, 16).regions) == 2
+    close = _with_die(_with_die(before, 300, 300), 360, 330)
+    assert len(change(close, before, DIE, 16).regions) == 1
+
+
+def test_a_change_of_light_over_the_whole_board_reads_the_whole_view() -> None:
+    before = _board()
+    after = np.clip(before.astype(np.int16) + 60, 0, 255).astype(np.uint8)
+    assert change(after, before, DIE, 16).regions == ((0, 0, 960, 768),)
+
+
+def test_views_of_different_sizes_are_refused() -> None:
+    with pytest.raises(ValueError, match="same view"):
+        change(_board(), _board()[:100], DIE, 16)

@@ -1,0 +1,100 @@
+"""What the throw changed: the parts of the detector's view that differ from the frame before the throw.
+
+A die that was thrown lies where the board looked different a moment before; a checker, the doubling cube or a
+point of the board that shows no change since the frame before the throw was not thrown, whatever it looks like.
+So, when the frame before the throw is known (``watch`` and the app have it; a single photo does not), the
+detector reads only the changed parts of the view, with context round them, and a die it finds counts only
+when its own square changed. This is the frame before the throw as the detector's second input: it decides where
+a die cannot be, never where one is (that stays the heat map's call), and it makes a settled frame cheap to
+read, since a throw changes a few hundredths of the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+CHANGE_LEVEL = 24  # grey levels (after a light blur): a pixel that moved this much since the frame before changed
+CHANGED_SHARE = 0.15  # a found die whose square changed less than this share was lying there before the throw
+CONTEXT = 2.0  # die sides of unchanged view the detector reads round a changed part (its receptive field)
+WHOLE_VIEW = 0.5  # when the parts to read cover this share of the view, the whole view is read at once
+
+
+@dataclass(frozen=True)
+class Change:
+    """A 0/1 map of the changed view pixels and the rectangles (x0, y0, x1, y1, view pixels, aligned to
+    ``align``) the detector reads."""
+
+    mask: NDArray[np.uint8]
+    regions: tuple[tuple[int, int, int, int], ...]
+
+    def share(self, centre: tuple[float, float], side: float) -> float:
+        """The share of changed pixels in the square of ``side`` round ``centre``."""
+        h, w = self.mask.shape
+        half = side / 2
+        x0, x1 = max(0, int(centre[0] - half)), min(w, int(np.ceil(centre[0] + half)))
+        y0, y1 = max(0, int(centre[1] - half)), min(h, int(np.ceil(centre[1] + half)))
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        return float(self.mask[y0:y1, x0:x1].mean())
+
+
+def _smooth(view: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    return np.asarray(cv2.GaussianBlur(view, (3, 3), 0), np.uint8)
+
+
+def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, align: int) -> Change:
+    """Where ``now`` differs from ``before`` (two views of the same size), and the rectangles to read: each
+    changed part with ``CONTEXT`` die sides round it, overlapping ones joined; the whole view when they would
+    cover most of it (the light or the camera changed, not just the dice). A pixel changed when any colour
+    channel did: a red die on a brown point can keep the brightness."""
+    if now.shape != before.shape:
+        raise ValueError("the frame before the throw must be seen through the same view")
+    diff = cv2.absdiff(_smooth(now), _smooth(before))
+    if diff.ndim == 3:
+        diff = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
+    mask = (diff >= CHANGE_LEVEL).astype(np.uint8)
+    h, w = mask.shape
+    reach = max(1, int(round(CONTEXT * die_px)))
+    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    rects = [
+        _aligned(int(x), int(y), int(x + bw), int(y + bh), w, h, align)
+        for x, y, bw, bh, area in stats[1:count]
+        if area > 0
+    ]
+    rects = _joined(rects)
+    covered = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects)
+    if covered >= WHOLE_VIEW * w * h:
+        rects = [(0, 0, w, h)]
+    return Change(mask, tuple(sorted(rects)))
+
+
+def _aligned(x0: int, y0: int, x1: int, y1: int, w: int, h: int, align: int) -> tuple[int, int, int, int]:
+    """A rectangle grown to multiples of ``align`` (the detector's grid stays the whole view's grid)."""
+    x0, y0 = x0 // align * align, y0 // align * align
+    x1 = min(-(-x1 // align) * align, w)
+    y1 = min(-(-y1 // align) * align, h)
+    return x0, y0, max(x1, x0 + align), max(y1, y0 + align)
+
+
+def _joined(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Overlapping rectangles joined into their bounding rectangle until none overlap (a die is never split)."""
+    out = list(rects)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
