@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, Sequence, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.detect import crop_square
 from vision.errors import VisionError
-from vision.reader import CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, preprocess, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, preprocess, softmax
 from vision.verdict import DieReading
 
 PROFILE_VERSION = 1
@@ -146,17 +147,30 @@ class AdaptedClassifier:
         self.profile.add(f, base, labels)
 
 
+Said = Union[int, Literal["cocked"], None]
+"""What people said a found die is: the value it shows (1-6), "cocked", or None: not a die."""
+
+
+def label_of(said: Said) -> int:
+    """The second stage's class for what people said a die is."""
+    if said is None:
+        return CLASS_NOT_DIE
+    if said == "cocked":
+        return CLASS_COCKED
+    if isinstance(said, bool) or not isinstance(said, int) or not 1 <= said <= 6:
+        raise VisionError(f"a confirmed die shows 1-6, is cocked or is no die, not {said!r}")
+    return said - 1
+
+
 def examples(
-    image: NDArray[np.uint8], dice: tuple[DieReading, ...], confirmed: list[int | None]
+    image: NDArray[np.uint8], dice: tuple[DieReading, ...], confirmed: Sequence[Said]
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """One confirmed throw as examples: each die the reader found (in its order, left to right) with the value
-    people confirmed, or None where they struck it out as not a die."""
-    if any(v is not None and not 1 <= v <= 6 for v in confirmed):
-        raise VisionError("a confirmed value must be 1-6 (or none: not a die)")
+    """One confirmed throw as examples: each die the reader found (in its order, left to right) with what
+    people said it is: its value, "cocked", or None where they struck it out as not a die."""
+    labels = np.array([label_of(said) for said in confirmed], np.int64)
     if len(dice) != len(confirmed):
         raise VisionError(f"the reader found {len(dice)} dice and {len(confirmed)} were confirmed: say each one")
     if not dice:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     crops = np.stack([crop_square(image, d.box, CROP) for d in dice])
-    labels = np.array([CLASS_NOT_DIE if v is None else v - 1 for v in confirmed], np.int64)
     return crops, labels
