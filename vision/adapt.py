@@ -20,9 +20,9 @@ from typing import Literal, Sequence, Union
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import crop_square
+from vision.detector import second_stage_crops
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, preprocess, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, preprocess, softmax
 from vision.verdict import DieReading
 
 PROFILE_VERSION = 1
@@ -170,7 +170,4 @@ def examples(
     labels = np.array([label_of(said) for said in confirmed], np.int64)
     if len(dice) != len(confirmed):
         raise VisionError(f"the reader found {len(dice)} dice and {len(confirmed)} were confirmed: say each one")
-    if not dice:
-        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
-    crops = np.stack([crop_square(image, d.box, CROP) for d in dice])
-    return crops, labels
+    return second_stage_crops(image, [d.crop_box or d.box for d in dice]), labels

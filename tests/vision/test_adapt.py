@@ -9,10 +9,12 @@ import pytest
 
 from tests.vision.bench_adapt import confirmed_crops, score
 from tests.vision.conftest import need_real_photos
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
+from tests.vision.test_detector import FixedCrops, _raw
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DetectorReader
 from vision.errors import VisionError
-from vision.reader import CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.rectify import STRIDE
 from vision.train.detector_data import real_scene, scene_paths
 
 
@@ -107,3 +109,33 @@ def test_a_throw_with_nothing_found_teaches_nothing_and_breaks_nothing() -> None
     profile.add(threes, np.zeros((4, len(CLASSES)), np.float32), np.full(4, 2, np.int64))
     profile.add(np.zeros((0, 0), np.float32), np.zeros((0, len(CLASSES)), np.float32), np.zeros(0, np.int64))
     assert profile.examples == 4
+
+
+class EdgeDie:
+    """A detector that finds one big die at the left edge of the picture, partly outside it."""
+
+    def run(self, view: np.ndarray) -> np.ndarray:
+        out = _raw(view.shape[0] // STRIDE, view.shape[1] // STRIDE)
+        r = out.shape[1] // 2
+        out[0, r, 0] = 4.0
+        out[1 + 2, r, 0] = 6.0
+        out[7, r, 0] = -6.0
+        out[8, r, 0] = np.log(36.0 / SIZE_REF)
+        return out
+
+
+def test_a_die_at_the_frame_edge_is_learned_from_the_crop_it_was_read_from() -> None:
+    image = np.random.default_rng(3).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    head = FixedCrops([0.02, 0.02, 0.9, 0.02, 0.02, 0.02, 0.0, 0.0])
+    dice = DetectorReader(net=EdgeDie(), classifier=head).dice(image)
+    assert len(dice) == 1 and dice[0].box[0] == 0, "the die's box is clipped to the picture"
+    assert dice[0].crop_box is not None and dice[0].crop_box[0] < 0
+    crops, labels = examples(image, dice, [3])
+    assert np.array_equal(crops[0], head.seen[0][0]) and labels.tolist() == [2]
+
+
+def test_what_people_say_a_die_is_becomes_its_class() -> None:
+    assert [label_of(said) for said in (1, 6, "cocked", None)] == [0, 5, CLASS_COCKED, CLASS_NOT_DIE]
+    for bad in (0, 7, True, "x"):
+        with pytest.raises(VisionError):
+            label_of(bad)  # type: ignore[arg-type]
