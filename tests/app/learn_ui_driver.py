@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from tests.app.ui_driver import PIN, find_button, run, shot, tap  # first: it sets the window up before Kivy starts
+# first: it sets the window up before Kivy starts
+from tests.app.ui_driver import PIN, find_button, run, shot, tap, until_question
 
 from kivy.uix.image import Image as KivyImage  # noqa: E402
 from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.record.library import DiceSets  # noqa: E402
-from app.referee.engine import Stage  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 
@@ -126,11 +126,7 @@ def rethrown_cocked(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     rethrow: the dice set learns that die as cocked."""
     session = app.controller.session
     assert session is not None
-    for _ in range(40):
-        if session.referee.stage is Stage.QUESTION:
-            break
-        tap(find_button(app.root, "Sim >"))
-        yield
+    yield from until_question(app, 40)
     question = session.referee.question
     result["asked"] = question is not None
     if question is None:
