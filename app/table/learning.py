@@ -154,13 +154,18 @@ ANSWERED = {"throw_confirmed", "throw_corrected", "rethrow_called"}
 """The rulings by which the referee took a player's answer."""
 
 
-def told(shot: Shot, answers: Sequence[Answer], settled: tuple[int, int] | None, cocked_void: bool) -> dict[int, Said]:
+def told(
+    shot: Shot, answers: Sequence[Answer], settled: tuple[int, int] | None, cocked_void: bool, shown: bool = True
+) -> dict[int, Said]:
     """What the answers that settled a questioned throw say each found die is (by its place in ``shot.dice``),
     and only that: the marks every answer agrees on (cocked, struck out as not a die); the values that took
     effect (``settled``) on the two dice left, when it is clear which showed which (:func:`assign`); the dice
     the reader called cocked, when everyone confirmed the throw void because of them (``cocked_void``). A plain
-    rethrow says nothing of the dice; marks beyond the dice found belong to another picture and say nothing."""
+    rethrow says nothing of the dice. Marks made on another throw's pictures (``shown`` False: dice thrown
+    while the question waited replaced them on the screen), or beyond the dice found, say nothing of these."""
     marks = [(set(a.cocked) if isinstance(a, ev.RethrowCalled) else set(), set(a.struck)) for a in answers]
+    if not shown:
+        marks = [(set(), set())] * len(marks)
     cocked: set[int] = set.intersection(*(c for c, _ in marks)) if marks else set()
     struck: set[int] = set.intersection(*(s for _, s in marks)) if marks else set()
     found = range(len(shot.dice))
@@ -219,7 +224,7 @@ class KeepLearning:
         answers, self.answers = self.answers, []
         settled = referee.last_throw if codes & TOOK_EFFECT else None
         cocked_void = any(r.code == "void_throw" and r.params.get("reason") == "cocked" for r in reaction.rulings)
-        said = told(shot, answers, settled, cocked_void)
+        said = told(shot, answers, settled, cocked_void, shown=self.last_shot() is shot)
         if not said:
             return
         places = sorted(said)

@@ -220,6 +220,18 @@ def test_what_people_say_a_die_is_when_they_void_a_throw_is_learned_and_nothing_
     again.close()
 
 
+def test_marks_made_on_another_throw_s_pictures_teach_nothing(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    ask(table, (4, 4), UNSURE)
+    stray = table.camera.shoot(ev.DiceObserved((1, 1)), table.session.referee)  # thrown while the question waits
+    table.last = replace(stray, event=ev.ThrowQuestioned((1, 1), None, ("low_confidence",), (0.6, 0.6), None))
+    table.session.submit(table.last.event)  # the screen shows this throw's pictures now
+    cocked = [ev.RethrowCalled(player, cocked=(0,)) for player in Color]
+    assert answer(table, *cocked) == [] and dice.confirmed == 0
+
+
 def test_the_same_answers_replayed_teach_the_same_dice(tmp_path: Path) -> None:
     taught = []
     for run in ("first", "again"):
