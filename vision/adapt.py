@@ -124,7 +124,10 @@ class DiceProfile:
             if version == 1:
                 features, base, labels = (np.asarray(data[k]) for k in ("features", "base", "labels"))
             elif version == PROFILE_VERSION:
-                features, base, labels = _read_arrays(path.parent / str(data["arrays"]), int(data["examples"]))
+                arrays = str(data["arrays"])
+                if Path(arrays).name != arrays or "\\" in arrays or not arrays.endswith(".npz"):
+                    raise ValueError(f"the arrays {arrays!r} must lie beside the profile")
+                features, base, labels = _read_arrays(path.parent / arrays, int(data["examples"]))
             else:
                 raise VisionError(f"{path}: a dice profile of another version ({version})")
             if len(labels):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from unittest import mock
@@ -198,6 +199,10 @@ def test_damaged_or_missing_arrays_are_a_clear_error(tmp_path: Path) -> None:
     arrays.unlink()
     with pytest.raises(VisionError, match="not a readable dice profile"):
         DiceProfile.load(path)
+    for elsewhere in ("../set.npz", "/etc/passwd", "sub/set.npz"):
+        path.write_text(json.dumps({"version": 2, "name": "x", "examples": 10, "arrays": elsewhere}))
+        with pytest.raises(VisionError, match="beside the profile"):
+            DiceProfile.load(path)
     path.write_text('{"version": 7, "name": "x"}')
     with pytest.raises(VisionError, match="another version"):
         DiceProfile.load(path)
