@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 import cv2
+import numpy as np
 import pytest
 
 from app.record.library import DiceSets
@@ -99,6 +100,8 @@ class Table:
         self.session = Session.create(self.path, MatchSetup(dice_profile=dice.name))
         self.camera = SimulatedCamera(1, reader=dice.reader())
         self.last: Shot | None = None
+        self.shots: list[Shot] = []
+        """Every questioned throw's shot, in order."""
         self.learner = KeepLearning(self.session, dice, lambda: self.last)
         self.session.listeners.append(self.learner)
 
@@ -156,6 +159,7 @@ def ask(
     assert len(found) == 2, "the camera found both dice"
     found = tuple(replace(d, cocked=place == cocked) for place, d in enumerate(found))
     table.last = replace(taken, dice=found + extra, event=event)
+    table.shots.append(table.last)
     table.session.submit(event)
     assert table.session.referee.stage is Stage.QUESTION
     return table.last
@@ -232,18 +236,27 @@ def test_marks_made_on_another_throw_s_pictures_teach_nothing(tmp_path: Path) ->
     assert answer(table, *cocked) == [] and dice.confirmed == 0
 
 
-def test_the_same_answers_replayed_teach_the_same_dice(tmp_path: Path) -> None:
-    taught = []
-    for run in ("first", "again"):
-        dice = MatchDice("detector", DiceSets(tmp_path / run))
-        assert dice.use(NAME) is None
-        (tmp_path / run).mkdir(exist_ok=True)
-        table = Table(tmp_path / run, dice)
-        practise_answers(table)
-        table.session.close()
-        profile = DiceProfile.load(dice.sets.path(NAME))
-        taught.append((profile.labels.tolist(), profile.features.round(4).tolist()))
-    assert taught[0] == taught[1]
+def test_the_journal_replayed_with_the_same_pictures_teaches_the_same_dice(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path / "live"))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    practise_answers(table)
+    events = [ev.event_from_dict(data) for _, _, data, _ in table.session.history()]
+    table.session.close()
+    again = MatchDice("detector", DiceSets(tmp_path / "replayed"))
+    assert again.use(NAME) is None
+    session = Session.create(tmp_path / "replayed.sqlite", MatchSetup(dice_profile=NAME))
+    pictures = iter(table.shots)  # the journal keeps no pictures: each question's throw, in order
+    shown: list[Shot] = []
+    session.listeners.append(KeepLearning(session, again, lambda: shown[-1] if shown else None))
+    for event in events:
+        if isinstance(event, ev.ThrowQuestioned):
+            shown.append(next(pictures))
+        session.submit(event)
+    session.close()
+    live, replayed = (DiceProfile.load(d.sets.path(NAME)) for d in (dice, again))
+    assert replayed.examples == live.examples == 6
+    assert np.array_equal(replayed.labels, live.labels) and np.array_equal(replayed.features, live.features)
 
 
 def test_an_answer_journaled_before_it_could_mark_dice_still_reads() -> None:
