@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
 from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
@@ -232,15 +232,17 @@ def cmd_fairness(args: argparse.Namespace) -> int:
     return 3 if report.flagged else 0
 
 
-def _confirmed(text: str) -> list[int | None]:
-    values: list[int | None] = []
+def _confirmed(text: str) -> list[Said]:
+    values: list[Said] = []
     for part in text.split(","):
         if part.strip().lower() == "x":
             values.append(None)
+        elif part.strip().lower() == "c":
+            values.append("cocked")
         elif part.strip().isdigit():
             values.append(int(part))
         else:
-            raise VisionError(f"{text!r}: give one value a die, 1-6, or x for something that is not a die")
+            raise VisionError(f"{text!r}: give one value a die, 1-6, c for a cocked die or x for no die")
     return values
 
 
@@ -316,7 +318,10 @@ def main(argv: list[str] | None = None) -> int:
     lr.add_argument("--name", help="the dice set's name (default: the profile's file name)")
     lr.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None)
     lr.add_argument(
-        "throws", nargs="+", metavar="IMAGE=VALUES", help="a photo and the value of each die in it, left to right"
+        "throws",
+        nargs="+",
+        metavar="IMAGE=VALUES",
+        help="a photo and the value of each die in it, left to right (c: cocked, x: not a die)",
     )
     lr.set_defaults(func=cmd_learn_dice)
     c = sub.add_parser("check-setup", help="is this camera set-up good enough to referee with? what to change")

@@ -7,24 +7,33 @@ correction to the second stage's logits, ``features @ W.T``, is fitted to them b
 regression, with the trained model's own logits as the starting point, so a handful of examples moves only what
 they show and the model's knowledge of every other die stays. It has no bias term: a correction that does not
 depend on the crop would shift every reading toward the values that happened to be confirmed. Profiles are
-saved per dice set (JSON) and reused.
+saved per dice set (a small JSON and the examples' arrays beside it, written atomically) and reused.
 """
 
 from __future__ import annotations
 
+import glob
+import hashlib
+import io
 import json
+import os
+import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal, Sequence, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import crop_square
+from vision.detector import second_stage_crops
 from vision.errors import VisionError
-from vision.reader import CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, preprocess, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, preprocess, softmax
 from vision.verdict import DieReading
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
+"""1: everything in one JSON (still read); 2: a small JSON and the examples' arrays beside it."""
+DIGEST = 16  # hex digits of the arrays' SHA-256 in their file's name
 FEATURE_SCALE = 4.0  # features are L2-normalised, then scaled so a weight of 1 moves a logit by about this
 RIDGE = 0.05  # L2 penalty on the correction: a few examples nudge, many examples move it
 STEPS = 300
@@ -89,28 +98,89 @@ class DiceProfile:
         return np.asarray(base_logits + normalised(features) @ self.weights.T, np.float32)
 
     def save(self, path: Path) -> None:
-        data = {
-            "version": PROFILE_VERSION,
-            "name": self.name,
-            "features": self.features.tolist(),
-            "base": self.base.tolist(),
-            "labels": self.labels.tolist(),
-        }
-        path.write_text(json.dumps(data))
+        """Kept as ``path`` (a small JSON: name, count, the arrays' file) and the examples' arrays beside it
+        (``<stem>.<digest>.npz``, float32), each written to a temporary file and renamed into place: the JSON's
+        rename is the moment the new profile counts, so a power cut at any point leaves the old profile or the
+        new one whole, never half of either."""
+        arrays = io.BytesIO()
+        np.savez(arrays, features=self.features, base=self.base, labels=self.labels.astype(np.int8))
+        blob = arrays.getvalue()
+        digest = hashlib.sha256(blob).hexdigest()[:DIGEST]
+        name = f"{path.stem}.{digest}.npz"
+        _write_atomic(path.parent / name, blob)
+        meta = {"version": PROFILE_VERSION, "name": self.name, "examples": self.examples, "arrays": name}
+        _write_atomic(path, json.dumps(meta, ensure_ascii=False).encode())
+        for old in _arrays_of(path):
+            if old.name != name:
+                old.unlink(missing_ok=True)  # an earlier save's arrays, no longer named by the JSON
 
     @classmethod
     def load(cls, path: Path) -> DiceProfile:
+        """A saved profile (this version's, or an older one kept whole in JSON); VisionError naming the problem."""
         try:
             data = json.loads(path.read_text())
-            if data.get("version") != PROFILE_VERSION:
-                raise VisionError(f"{path}: a dice profile of another version ({data.get('version')})")
+            version = data.get("version")
             profile = cls(str(data["name"]))
-            labels = np.asarray(data["labels"], np.int64)
+            if version == 1:
+                features, base, labels = (np.asarray(data[k]) for k in ("features", "base", "labels"))
+            elif version == PROFILE_VERSION:
+                arrays = str(data["arrays"])
+                if Path(arrays).name != arrays or "\\" in arrays or not arrays.endswith(".npz"):
+                    raise ValueError(f"the arrays {arrays!r} must lie beside the profile")
+                features, base, labels = _read_arrays(path.parent / arrays, int(data["examples"]))
+            else:
+                raise VisionError(f"{path}: a dice profile of another version ({version})")
             if len(labels):
-                profile.add(np.asarray(data["features"], np.float32), np.asarray(data["base"], np.float32), labels)
+                profile.add(features.astype(np.float32), base.astype(np.float32), labels.astype(np.int64))
             return profile
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
             raise VisionError(f"{path}: not a readable dice profile ({exc})") from exc
+
+
+def _read_arrays(path: Path, examples: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The examples' arrays a profile's JSON names, checked against the digest in their name."""
+    blob = path.read_bytes()
+    if not path.name.endswith(f".{hashlib.sha256(blob).hexdigest()[:DIGEST]}.npz"):
+        raise ValueError(f"{path.name} is damaged (its content does not match its name)")
+    with np.load(io.BytesIO(blob), allow_pickle=False) as arrays:
+        features, base, labels = arrays["features"], arrays["base"], arrays["labels"]
+    if len(labels) != examples:
+        raise ValueError(f"{path.name} holds {len(labels)} examples, the profile says {examples}")
+    return features, base, labels
+
+
+def _arrays_of(path: Path) -> list[Path]:
+    """Every arrays file saved for the profile ``path`` (another set's name never matches)."""
+    pattern = re.compile(re.escape(path.stem) + rf"\.[0-9a-f]{{{DIGEST}}}\.npz")
+    return [p for p in path.parent.glob(f"{glob.escape(path.stem)}.*.npz") if pattern.fullmatch(p.name)]
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """``data`` as ``path``, all or nothing: written and flushed to disk under a temporary name, then renamed."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on disk (where the system can sync a folder)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # a folder that cannot be synced (some systems): the rename is still atomic
+    finally:
+        os.close(handle)
 
 
 class FeatureReader:
@@ -146,17 +216,27 @@ class AdaptedClassifier:
         self.profile.add(f, base, labels)
 
 
+Said = Union[int, Literal["cocked"], None]
+"""What people said a found die is: the value it shows (1-6), "cocked", or None: not a die."""
+
+
+def label_of(said: Said) -> int:
+    """The second stage's class for what people said a die is."""
+    if said is None:
+        return CLASS_NOT_DIE
+    if said == "cocked":
+        return CLASS_COCKED
+    if isinstance(said, bool) or not isinstance(said, int) or not 1 <= said <= 6:
+        raise VisionError(f"a confirmed die shows 1-6, is cocked or is no die, not {said!r}")
+    return said - 1
+
+
 def examples(
-    image: NDArray[np.uint8], dice: tuple[DieReading, ...], confirmed: list[int | None]
+    image: NDArray[np.uint8], dice: tuple[DieReading, ...], confirmed: Sequence[Said]
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """One confirmed throw as examples: each die the reader found (in its order, left to right) with the value
-    people confirmed, or None where they struck it out as not a die."""
-    if any(v is not None and not 1 <= v <= 6 for v in confirmed):
-        raise VisionError("a confirmed value must be 1-6 (or none: not a die)")
+    """One confirmed throw as examples: each die the reader found (in its order, left to right) with what
+    people said it is: its value, "cocked", or None where they struck it out as not a die."""
+    labels = np.array([label_of(said) for said in confirmed], np.int64)
     if len(dice) != len(confirmed):
         raise VisionError(f"the reader found {len(dice)} dice and {len(confirmed)} were confirmed: say each one")
-    if not dice:
-        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
-    crops = np.stack([crop_square(image, d.box, CROP) for d in dice])
-    labels = np.array([CLASS_NOT_DIE if v is None else v - 1 for v in confirmed], np.int64)
-    return crops, labels
+    return second_stage_crops(image, [d.crop_box or d.box for d in dice]), labels

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -199,16 +199,13 @@ class DetectorReader(Judge):
         else:
             view, found = self.photo(image)
         h, w = image.shape[:2]
-        boxes = []
-        for d in found:
-            x0, y0, x1, y1 = view.box_to_frame(d.centre, d.side)
-            boxes.append((min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h)))
+        frame_boxes = [view.box_to_frame(d.centre, d.side) for d in found]
         heads: list[tuple[NDArray[np.float32] | None, float]] = [(d.values, d.cocked) for d in found]
         if self.classifier is not None and found:
-            crops = np.stack([crop_square(image, view.box_to_frame(d.centre, d.side), CROP) for d in found])
+            crops = second_stage_crops(image, frame_boxes)
             heads = [second_stage(pr) for pr in every_turn(self.classifier, crops, self.turns)]
         readings = []
-        for d, box, (values, p_cocked) in zip(found, boxes, heads):
+        for d, (x0, y0, x1, y1), (values, p_cocked) in zip(found, frame_boxes, heads):
             if values is None:
                 continue  # the second stage says: not a die
             centre = view.to_frame(np.array([d.centre]))[0]
@@ -217,8 +214,19 @@ class DetectorReader(Judge):
             cocked = p_cocked >= self.cocked_from
             confidence = p_cocked if cocked else float(values[best])
             value = best + 1 if cocked or confidence >= self.min_confidence else None
-            readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked))
+            box = (min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h))
+            crop_box = (x0, y0, x1, y1)
+            readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked, crop_box))
         return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+
+
+def second_stage_crops(image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> NDArray[np.uint8]:
+    """What the second stage reads for the dice found at ``boxes`` (pixels of ``image``, not clipped to it: the
+    part of a die's square outside the picture is filled from its edge). Reading and learning both cut their
+    crops here, so a die is learned from the very crop it is read from."""
+    if not boxes:
+        return np.zeros((0, CROP, CROP, 3), np.uint8)
+    return np.stack([crop_square(image, box, CROP) for box in boxes])
 
 
 def second_stage(pr: NDArray[np.float32]) -> tuple[NDArray[np.float32] | None, float]:

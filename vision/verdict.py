@@ -24,7 +24,9 @@ REASONS: tuple[Reason, ...] = ("dice_count", "cocked", "off_board", "wrong_half"
 @dataclass(frozen=True)
 class DieReading:
     """One die. ``value`` is None when the reader is not sure (confidence below the threshold): never a guess.
-    ``box`` is x0, y0, x1, y1 in pixels of the input image; ``zone`` is None without calibration."""
+    ``box`` is x0, y0, x1, y1 in pixels of the input image; ``zone`` is None without calibration.
+    ``crop_box`` is the box the second stage read it from, not clipped to the image (None: ``box``): a die
+    learned later is cut from the same square it was read from."""
 
     value: int | None
     box: tuple[int, int, int, int]
@@ -32,6 +34,7 @@ class DieReading:
     confidence: float
     zone: ZoneName | None = None
     cocked_probability: float = 0.0
+    crop_box: tuple[int, int, int, int] | None = None
 
     @property
     def centre(self) -> tuple[float, float]:

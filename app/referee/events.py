@@ -62,6 +62,25 @@ def _counts(value: Any, name: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+MAX_FOUND = 8
+"""The most things the camera may have found in one throw that an answer can name."""
+
+
+def _marks(event: Any, *names: str) -> None:
+    """An answer's marks on the found dice: each a distinct place among them, no die marked twice."""
+    seen: set[int] = set()
+    for name in names:
+        value = getattr(event, name)
+        if not isinstance(value, (tuple, list)) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < MAX_FOUND for i in value
+        ):
+            raise ValueError(f"{name}: the found dice by their places 0 to {MAX_FOUND - 1}, not {value!r}")
+        if seen & set(value) or len(set(value)) != len(value):
+            raise ValueError(f"{name}: each found die is marked once, not {value!r}")
+        seen |= set(value)
+        object.__setattr__(event, name, tuple(sorted(value)))
+
+
 class Event:
     """Base of every input event; ``kind`` names it in the journal."""
 
@@ -336,6 +355,13 @@ class ThrowConfirmed(Touch):
     """``by`` confirms the camera's reading of the questioned throw with one tap."""
 
     kind: ClassVar[str] = "throw_confirmed"
+    struck: tuple[int, ...] = ()
+    """The things the camera found (by their place among its pictures, left to right, from 0) that ``by``
+    struck out as not a die."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _marks(self, "struck")
 
 
 @dataclass(frozen=True)
@@ -344,17 +370,31 @@ class ThrowCorrected(Touch):
 
     kind: ClassVar[str] = "throw_corrected"
     values: tuple[int, int] = (1, 1)
+    struck: tuple[int, ...] = ()
+    """As for :class:`ThrowConfirmed`: the found things struck out as not a die."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "values", _pair(self.values))
+        _marks(self, "struck")
 
 
 @dataclass(frozen=True)
 class RethrowCalled(Touch):
-    """``by`` calls for the questioned throw to be thrown again (a die cocked or off the surface after all)."""
+    """``by`` calls for the questioned throw to be thrown again (a die cocked or off the surface after all).
+
+    ``cocked`` names the found dice ``by`` says are cocked and ``struck`` the found things struck out as not a
+    die (each by its place among the camera's pictures, left to right, from 0); a rethrow for another reason
+    names none. They change no ruling, but they say what those dice are, so the match dice are learned from
+    them."""
 
     kind: ClassVar[str] = "rethrow_called"
+    cocked: tuple[int, ...] = ()
+    struck: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _marks(self, "cocked", "struck")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ the camera's events as before, and learning only changes how later throws are re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence, Union
 
 from app.record.library import DiceSets
 from app.record.session import Session
@@ -20,7 +20,7 @@ from app.referee import events as ev
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
 from vision import DiceReader, DieReading, Reader, VisionError
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.detector import DEFAULT_HEAD, DetectorReader
 from vision.reader import OnnxModel
 
@@ -115,8 +115,9 @@ class MatchDice:
             if classifier is not None:
                 classifier.profile = blank
 
-    def confirm(self, image: Image, dice: tuple[DieReading, ...], values: list[int | None]) -> str | None:
-        """People said what each die found shows (None: not a die): learned at once and saved; why not."""
+    def confirm(self, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said]) -> str | None:
+        """People said what each die found is (its value, "cocked", None: not a die): learned at once and
+        saved; why not."""
         if self.profile is None or self._learning is None:
             return "choose or name a dice set first"
         if not dice and not values:
@@ -127,14 +128,6 @@ class MatchDice:
         except (VisionError, ValueError, OSError) as error:
             return str(error)
         return None
-
-    def learn_throw(self, shot: Shot, settled: tuple[int, int]) -> bool:
-        """A throw the players confirmed or corrected during the match: its dice learned when it is clear
-        which die showed which value."""
-        values = assign(shot.dice, settled, opening=shot.thrower is None)
-        if values is None:
-            return False
-        return self.confirm(shot.image, shot.dice, list(values)) is None
 
 
 def assign(dice: tuple[DieReading, ...], settled: tuple[int, int], opening: bool) -> tuple[int, int] | None:
@@ -156,9 +149,44 @@ def assign(dice: tuple[DieReading, ...], settled: tuple[int, int], opening: bool
     return winners[0]
 
 
+Answer = Union[ev.ThrowConfirmed, ev.ThrowCorrected, ev.RethrowCalled]
+ANSWERED = {"throw_confirmed", "throw_corrected", "rethrow_called"}
+"""The rulings by which the referee took a player's answer."""
+
+
+def told(
+    shot: Shot, answers: Sequence[Answer], settled: tuple[int, int] | None, cocked_void: bool, shown: bool = True
+) -> dict[int, Said]:
+    """What the answers that settled a questioned throw say each found die is (by its place in ``shot.dice``),
+    and only that: the marks every answer agrees on (cocked, struck out as not a die); the values that took
+    effect (``settled``) on the two dice left, when it is clear which showed which (:func:`assign`); the dice
+    the reader called cocked, when everyone confirmed the throw void because of them (``cocked_void``). A plain
+    rethrow says nothing of the dice. Marks made on another throw's pictures (``shown`` False: dice thrown
+    while the question waited replaced them on the screen), or beyond the dice found, say nothing of these."""
+    marks = [(set(a.cocked) if isinstance(a, ev.RethrowCalled) else set(), set(a.struck)) for a in answers]
+    if not shown:
+        marks = [(set(), set())] * len(marks)
+    cocked: set[int] = set.intersection(*(c for c, _ in marks)) if marks else set()
+    struck: set[int] = set.intersection(*(s for _, s in marks)) if marks else set()
+    found = range(len(shot.dice))
+    if any(index not in found for index in struck | cocked):
+        return {}
+    said: dict[int, Said] = {index: None for index in struck}
+    if settled is not None:
+        left = [index for index in found if index not in struck]
+        values = assign(tuple(shot.dice[i] for i in left), settled, opening=shot.thrower is None)
+        said.update(zip(left, values or ()))
+        return said
+    if cocked_void and answers and all(isinstance(answer, ev.ThrowConfirmed) for answer in answers):
+        cocked |= {index for index in found if shot.dice[index].cocked and index not in struck}
+    said.update((index, "cocked") for index in cocked)
+    return said
+
+
 class KeepLearning:
-    """Listens to the session: an unsure throw the players (or the director) settled with dice adds its dice
-    to the dice set in use. ``last_shot`` is the camera's last throw (its picture and dice)."""
+    """Listens to the session: an unsure throw the players (or the director) settled teaches its dice to the
+    dice set in use, as far as the answers say what each die is (:func:`told`). ``last_shot`` is the camera's
+    last throw (its picture and dice)."""
 
     def __init__(self, session: Session, dice: MatchDice, last_shot: Callable[[], Shot | None]) -> None:
         self.session = session
@@ -166,6 +194,8 @@ class KeepLearning:
         self.last_shot = last_shot
         self.pending: Shot | None = None
         """The questioned throw waiting for its answers."""
+        self.answers: list[Answer] = []
+        """The answers the referee took to it so far."""
         self.asked_at = -1
         """The event number that raised the question waiting (the referee's ``Question.at``)."""
         self.learned = 0
@@ -180,11 +210,24 @@ class KeepLearning:
             shot = self.last_shot()
             asked = question is not None and shot is not None and shot.event == event
             self.pending = shot if asked else None
+            self.answers = []
             self.asked_at = question.at if question is not None and asked else -1
             return
-        if self.pending is None or question is not None:
-            return  # no question, or it still waits (another answer, or the director)
+        if self.pending is None:
+            return
+        codes = {ruling.code for ruling in reaction.rulings}
+        if isinstance(event, (ev.ThrowConfirmed, ev.ThrowCorrected, ev.RethrowCalled)) and codes & ANSWERED:
+            self.answers.append(event)
+        if question is not None:
+            return  # it still waits (another answer, or the director)
         shot, self.pending = self.pending, None
-        took_effect = any(ruling.code in TOOK_EFFECT for ruling in reaction.rulings)
-        if took_effect and referee.last_throw is not None and self.dice.learn_throw(shot, referee.last_throw):
+        answers, self.answers = self.answers, []
+        settled = referee.last_throw if codes & TOOK_EFFECT else None
+        cocked_void = any(r.code == "void_throw" and r.params.get("reason") == "cocked" for r in reaction.rulings)
+        said = told(shot, answers, settled, cocked_void, shown=self.last_shot() is shot)
+        if not said:
+            return
+        places = sorted(said)
+        dice = tuple(shot.dice[index] for index in places)
+        if self.dice.confirm(shot.image, dice, [said[index] for index in places]) is None:
             self.learned += 1

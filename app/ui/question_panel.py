@@ -1,5 +1,6 @@
 """The unsure throw's question on the play screen: each die's picture large, with its reading, above the answers
-(confirm, correct the dice, call a rethrow).
+(confirm, correct the dice, call a rethrow), and under each picture what people say that die is when it is no
+plain value: cocked, or not a die at all.
 
 While the camera's call waits for people nobody moves a checker, so the panel takes the board's place and gives
 it back once the question is answered. A player confirms what they can see for themselves, not a number.
@@ -59,6 +60,8 @@ class QuestionPanel(BoxLayout):
         self.size_hint_x = board.size_hint_x
         self.shown: tuple[int, str] = (-1, "")
         self.picked: list[int | None] = [None, None]
+        self.marked: dict[int, str] = {}
+        """What people marked a found die as, by its place among the pictures: "cocked" or "not_a_die"."""
 
     def t(self, key: str) -> str:
         return label(key, self.controller.language)
@@ -103,13 +106,15 @@ class QuestionPanel(BoxLayout):
         self.add_widget(self.pictures(question))
         values = question.values or (None, None)
         self.picked = list(values)
+        self.marked = {}
         for row, value in enumerate(values):
             self.add_widget(self.die_row(row, value, question.opening))
         answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
-        answers.add_widget(button(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act))))
+        confirm = button(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act, self.marks("not_a_die"))))
+        answers.add_widget(confirm)
         self.correct = button(self.t("correct"), lambda: self.send_correction(to_act))
         answers.add_widget(self.correct)
-        answers.add_widget(button(self.t("rethrow"), lambda: self.act(ev.RethrowCalled(to_act))))
+        answers.add_widget(button(self.t("rethrow"), lambda: self.send_rethrow(to_act)))
         self.add_widget(answers)
         self.show_correction()
 
@@ -121,7 +126,30 @@ class QuestionPanel(BoxLayout):
             row.add_widget(Label(text=self.t("no_camera_crop"), font_size=sp(22)))  # a resumed match: no picture
             return row
         readings = [die_reading(die, self.controller.language) for die in shot.dice]
-        return dice_pictures(shot.crops(), readings, row)
+        dice_pictures(shot.crops(), readings, row)
+        for place, column in enumerate(reversed(row.children)):  # Kivy keeps the last added first
+            column.add_widget(self.mark_row(place))
+        return row
+
+    def mark_row(self, place: int) -> Widget:
+        """Under a die's picture: mark it cocked (with a rethrow) or struck out as not a die, so the match dice
+        are learned from what people say it is."""
+        line = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(48))
+        for mark in ("die_cocked", "not_a_die"):
+            toggle = ToggleButton(text=self.t(mark), group=f"question_mark_{place}", font_size=sp(18))
+            toggle.bind(state=lambda widget, state, mark=mark: self.mark(place, mark, state == "down"))
+            line.add_widget(toggle)
+        return line
+
+    def mark(self, place: int, mark: str, down: bool) -> None:
+        if down:
+            self.marked[place] = mark
+        elif self.marked.get(place) == mark:
+            del self.marked[place]
+
+    def marks(self, mark: str) -> tuple[int, ...]:
+        """The places of the found dice marked so."""
+        return tuple(sorted(place for place, marked in self.marked.items() if marked == mark))
 
     def die_row(self, row: int, value: int | None, opening: bool) -> Widget:
         """Six buttons to correct one die (the reading chosen to start with)."""
@@ -153,4 +181,7 @@ class QuestionPanel(BoxLayout):
         first, second = self.picked
         if first is None or second is None:
             return
-        self.act(ev.ThrowCorrected(by, (first, second)))
+        self.act(ev.ThrowCorrected(by, (first, second), self.marks("not_a_die")))
+
+    def send_rethrow(self, by: Any) -> None:
+        self.act(ev.RethrowCalled(by, self.marks("die_cocked"), self.marks("not_a_die")))

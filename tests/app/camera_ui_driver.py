@@ -15,7 +15,8 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from tests.app.ui_driver import PIN, find_button, run, shot, tap  # first: it sets the window up before Kivy starts
+# first: it sets the window up before Kivy starts
+from tests.app.ui_driver import PIN, find_button, run, shot, tap, until_question
 
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -157,11 +158,7 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     """Play on until the camera is unsure; the panel shows the dice large; each player asked corrects it."""
     session = app.controller.session
     assert session is not None
-    for _ in range(80):
-        if session.referee.stage is Stage.QUESTION:
-            break
-        tap(find_button(app.root, "Sim >"))
-        yield
+    yield from until_question(app, 80)
     if session.referee.stage is not Stage.QUESTION:
         result[f"question_{language}"] = None
         return

@@ -1,6 +1,7 @@
 """Drives the learning step of the real Kivy app by taps, with the detector reader and the simulated camera: the
 set-up screen's button, a dice set named, throws shown with their dice large, one die struck out as not a die,
-confirmations, then the match started with the set; screenshots in Turkish and English.
+confirmations, then the match started with the set, and its first unsure throw rethrown with a die marked
+cocked; screenshots in Turkish and English.
 
 Run by tests/app/test_learn_ui.py under Xvfb: ``python -m tests.app.learn_ui_driver OUTDIR``.
 """
@@ -12,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from tests.app.ui_driver import PIN, find_button, run, shot, tap  # first: it sets the window up before Kivy starts
+# first: it sets the window up before Kivy starts
+from tests.app.ui_driver import PIN, find_button, run, shot, tap, until_question
 
 from kivy.uix.image import Image as KivyImage  # noqa: E402
 from kivy.uix.togglebutton import ToggleButton  # noqa: E402
@@ -106,6 +108,42 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     session = app.controller.session
     result["match_dice_set"] = session.referee.setup.dice_profile if session is not None else None
     result["keeps_learning"] = app.controller.keep_learning is not None
+    assert session is not None
+    yield from rethrown_cocked(app, out, result)
+
+
+def mark(app: TavlaApp, place: int, text: str) -> None:
+    """Tap a mark under one die's picture in the unsure throw's question."""
+    for widget in app.root.walk():
+        if isinstance(widget, ToggleButton) and widget.group == f"question_mark_{place}" and widget.text == text:
+            tap(widget)
+            return
+    raise LookupError(f"no {text!r} under picture {place}")
+
+
+def rethrown_cocked(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    """Play on until the camera is unsure of a throw; each player asked marks the first die cocked and calls a
+    rethrow: the dice set learns that die as cocked."""
+    session = app.controller.session
+    assert session is not None
+    yield from until_question(app, 40)
+    question = session.referee.question
+    result["asked"] = question is not None
+    if question is None:
+        return
+    before = app.controller.match_dice.confirmed
+    result["question_marks"] = sorted(
+        {w.text for w in app.root.walk() if isinstance(w, ToggleButton) and w.group.startswith("question_mark_")}
+    )
+    while question is not None and not question.disputed:
+        mark(app, 0, "cocked")
+        yield
+        result["screens"].setdefault("l7-question-marked-en", shot(out, "l7-question-marked-en"))
+        tap(find_button(app.root, "Rethrow"))
+        yield
+        question = session.referee.question
+    result["rethrows"] = [data for _, _, data, _ in session.history() if data["kind"] == "rethrow_called"]
+    result["learned_cocked"] = app.controller.match_dice.confirmed - before
 
 
 def main(argv: list[str]) -> int:

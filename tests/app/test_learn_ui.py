@@ -1,6 +1,7 @@
 """The learning step in a real window (Xvfb), driven by taps with the detector reader and the simulated camera:
 reached from the set-up screen, each throw's dice shown large and confirmed, corrected or struck out, the dice
-set kept and chosen for the match; screenshots in Turkish and English.
+set kept and chosen for the match, and an unsure throw of the match rethrown with a die marked cocked;
+screenshots in Turkish and English.
 
 The driver (tests/app/learn_ui_driver.py) runs the real app in its own process; ``TAVLA_UI_SHOTS`` keeps the
 screenshots (in its ``learn`` folder).
@@ -16,7 +17,7 @@ import pytest
 from app.record.library import DiceSets
 from tests.app.test_ui import display, drive
 from vision.adapt import DiceProfile
-from vision.reader import CLASS_NOT_DIE
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
 
 __all__ = ["display"]  # the Xvfb fixture, shared with the other window tests
 
@@ -55,7 +56,9 @@ def test_the_confirmed_throws_are_learned_kept_and_used_by_the_match(ran: tuple[
     learned = result["learned"]
     assert isinstance(learned, dict) and learned["throws"] == 3
     saved = DiceProfile.load(DiceSets(out).path(NAME))
-    assert saved.examples == learned["dice"] and list(saved.labels).count(CLASS_NOT_DIE) >= 1
+    cocked = result["learned_cocked"]  # the match's rethrow afterwards taught one more
+    assert isinstance(cocked, int) and saved.examples == learned["dice"] + cocked
+    assert list(saved.labels).count(CLASS_NOT_DIE) >= 1
     assert str(result["status_en"]).startswith(f"{NAME}: 3/10 throws learned")
     assert result["dice_set_shown"] == NAME  # the set-up screen lists the set and has it chosen
     assert result["match_dice_set"] == NAME and result["keeps_learning"] is True
@@ -68,3 +71,17 @@ def test_every_learning_screen_is_shot_in_both_languages(ran: tuple[dict[str, ob
     for name in ("l1-setup-tr", "l2-learn-tr", "l3-throw-tr", "l4-struck-tr", "l5-throw-en", "l6-setup-en"):
         data = Path(screens[name]).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20], "big") == 1280
+
+
+def test_a_rethrow_with_a_die_marked_cocked_is_journaled_and_teaches_that_die(
+    ran: tuple[dict[str, object], Path],
+) -> None:
+    result, out = ran
+    assert result["asked"], "the simulated match raised no question to answer"
+    assert result["question_marks"] == ["Not a die", "cocked"]  # under each die's picture
+    rethrows = result["rethrows"]
+    assert isinstance(rethrows, list) and rethrows
+    assert all(data["cocked"] == [0] and data["struck"] == [] for data in rethrows)
+    assert result["learned_cocked"] == 1
+    saved = DiceProfile.load(DiceSets(out).path(NAME))
+    assert int(saved.labels[-1]) == CLASS_COCKED

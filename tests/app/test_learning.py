@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 import cv2
+import numpy as np
 import pytest
 
 from app.record.library import DiceSets
@@ -25,7 +26,7 @@ from rules.position import Color
 from tests.app.test_livecamera import drain
 from vision import Calibration, DieReading
 from vision.adapt import DiceProfile
-from vision.reader import CLASS_NOT_DIE
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
 from vision.train.heldout import throw_video
 
 NAME = "kulüp kırmızı"
@@ -99,6 +100,8 @@ class Table:
         self.session = Session.create(self.path, MatchSetup(dice_profile=dice.name))
         self.camera = SimulatedCamera(1, reader=dice.reader())
         self.last: Shot | None = None
+        self.shots: list[Shot] = []
+        """Every questioned throw's shot, in order."""
         self.learner = KeepLearning(self.session, dice, lambda: self.last)
         self.session.listeners.append(self.learner)
 
@@ -140,6 +143,131 @@ def test_unsure_throws_confirmed_or_corrected_in_the_match_are_learned(tmp_path:
     assert again.resumed is not None and again.resumed.mismatches == ()
     assert again.referee.setup.dice_profile == NAME and again.referee.stage is Stage.PLAY
     again.close()
+
+
+def ask(
+    table: Table,
+    values: tuple[int, int],
+    event: ev.ThrowQuestioned,
+    extra: tuple[DieReading, ...] = (),
+    cocked: int = -1,
+) -> Shot:
+    """An opening throw of ``values`` the camera found (with ``extra`` things beside; the die at ``cocked`` read
+    as cocked), questioned as ``event``."""
+    taken = table.camera.shoot(ev.DiceObserved(values), table.session.referee)
+    found = tuple(d for d in taken.dice if d.zone != "off_board")  # the board's surroundings drawn in: left out
+    assert len(found) == 2, "the camera found both dice"
+    found = tuple(replace(d, cocked=place == cocked) for place, d in enumerate(found))
+    table.last = replace(taken, dice=found + extra, event=event)
+    table.shots.append(table.last)
+    table.session.submit(event)
+    assert table.session.referee.stage is Stage.QUESTION
+    return table.last
+
+
+def answer(table: Table, *answers: ev.Event) -> list[int]:
+    """The players' answers; the classes learned from them."""
+    before = table.learner.dice.confirmed
+    for event in answers:
+        table.session.submit(event)
+    assert table.session.referee.question is None, "the question is settled"
+    profile = table.learner.dice.profile
+    assert profile is not None
+    return [int(label) for label in profile.labels[before:]]
+
+
+UNSURE = ev.ThrowQuestioned((4, 4), None, ("borderline_cocked",), (0.6, 0.6), None)
+THIRD = ev.ThrowQuestioned(None, ev.VoidReason.DICE_COUNT, ("third_object",), (0.9, 0.9, 0.5), None)
+
+
+def practise_answers(table: Table) -> list[list[int]]:
+    """Questioned opening throws answered in every way that voids them, and one corrected with a found thing
+    struck out: what each taught."""
+    white, black = Color.WHITE, Color.BLACK
+    taught = []
+    ask(table, (4, 4), UNSURE)
+    taught.append(answer(table, ev.RethrowCalled(white), ev.RethrowCalled(black)))
+    ask(table, (4, 4), UNSURE)
+    taught.append(answer(table, ev.RethrowCalled(white, cocked=(1,)), ev.RethrowCalled(black, cocked=(1,))))
+    ask(table, (4, 4), UNSURE)
+    taught.append(answer(table, ev.RethrowCalled(white, cocked=(0,)), ev.RethrowCalled(black)))
+    ask(table, (3, 3), ev.ThrowQuestioned(None, ev.VoidReason.COCKED, ("borderline_cocked",), (), None), cocked=0)
+    taught.append(answer(table, ev.ThrowConfirmed(white), ev.ThrowConfirmed(black)))
+    coin = DieReading(None, (40, 40, 70, 70), False, 0.5)
+    ask(table, (5, 5), THIRD, (coin,))
+    taught.append(answer(table, ev.RethrowCalled(white, struck=(2,)), ev.RethrowCalled(black, struck=(2,))))
+    ask(table, (6, 2), THIRD, (coin,))
+    taught.append(answer(table, ev.ThrowCorrected(white, (6, 2), (2,)), ev.ThrowCorrected(black, (6, 2), (2,))))
+    assert table.session.referee.stage is Stage.PLAY  # the corrected opening throw took effect
+    return taught
+
+
+def test_what_people_say_a_die_is_when_they_void_a_throw_is_learned_and_nothing_more(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    plain, cocked, disagreed, void_confirmed, struck, corrected = practise_answers(table)
+    assert plain == []  # a rethrow for no reason given says nothing of the dice
+    assert cocked == [CLASS_COCKED]  # both players say the second die is cocked
+    assert disagreed == []  # one says cocked, the other gives no reason: nothing is sure
+    assert void_confirmed == [CLASS_COCKED]  # the reader's "cocked", confirmed: that die only
+    assert struck == [CLASS_NOT_DIE]  # the third thing struck out; the rethrow says nothing of the dice
+    assert sorted(corrected) == [2 - 1, 6 - 1, CLASS_NOT_DIE]  # both dice and the thing struck out
+    assert table.learner.learned == 4
+    saved = DiceProfile.load(dice.sets.path(NAME))
+    assert saved.examples == dice.confirmed == 6
+    table.session.close()
+    again = Session.open(table.path)  # the marks changed no ruling: the journal replays exactly
+    assert again.resumed is not None and again.resumed.mismatches == ()
+    answers = [ev.event_from_dict(data) for _, _, data, _ in again.history() if data["kind"] == "rethrow_called"]
+    assert ev.RethrowCalled(Color.WHITE, cocked=(1,)) in answers and ev.RethrowCalled(Color.BLACK) in answers
+    again.close()
+
+
+def test_marks_made_on_another_throw_s_pictures_teach_nothing(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    ask(table, (4, 4), UNSURE)
+    stray = table.camera.shoot(ev.DiceObserved((1, 1)), table.session.referee)  # thrown while the question waits
+    table.last = replace(stray, event=ev.ThrowQuestioned((1, 1), None, ("low_confidence",), (0.6, 0.6), None))
+    table.session.submit(table.last.event)  # the screen shows this throw's pictures now
+    cocked = [ev.RethrowCalled(player, cocked=(0,)) for player in Color]
+    assert answer(table, *cocked) == [] and dice.confirmed == 0
+
+
+def test_the_journal_replayed_with_the_same_pictures_teaches_the_same_dice(tmp_path: Path) -> None:
+    dice = MatchDice("detector", DiceSets(tmp_path / "live"))
+    assert dice.use(NAME) is None
+    table = Table(tmp_path, dice)
+    practise_answers(table)
+    events = [ev.event_from_dict(data) for _, _, data, _ in table.session.history()]
+    table.session.close()
+    again = MatchDice("detector", DiceSets(tmp_path / "replayed"))
+    assert again.use(NAME) is None
+    session = Session.create(tmp_path / "replayed.sqlite", MatchSetup(dice_profile=NAME))
+    pictures = iter(table.shots)  # the journal keeps no pictures: each question's throw, in order
+    shown: list[Shot] = []
+    session.listeners.append(KeepLearning(session, again, lambda: shown[-1] if shown else None))
+    for event in events:
+        if isinstance(event, ev.ThrowQuestioned):
+            shown.append(next(pictures))
+        session.submit(event)
+    session.close()
+    live, replayed = (DiceProfile.load(d.sets.path(NAME)) for d in (dice, again))
+    assert replayed.examples == live.examples == 6
+    assert np.array_equal(replayed.labels, live.labels) and np.array_equal(replayed.features, live.features)
+
+
+def test_an_answer_journaled_before_it_could_mark_dice_still_reads() -> None:
+    old = {"kind": "rethrow_called", "by": "black"}
+    assert ev.event_from_dict(old) == ev.RethrowCalled(Color.BLACK, cocked=(), struck=())
+    marked = ev.RethrowCalled(Color.WHITE, cocked=[1], struck=[2, 0])  # type: ignore[arg-type]
+    assert ev.event_from_dict(ev.event_to_dict(marked)) == marked and marked.struck == (0, 2)
+    for bad in ({"cocked": (1,), "struck": (1,)}, {"struck": (9,)}, {"cocked": (True,)}, {"struck": (1, 1)}):
+        with pytest.raises(ValueError):
+            ev.RethrowCalled(Color.WHITE, **bad)
+    assert ev.event_from_dict({"kind": "throw_confirmed", "by": "white"}) == ev.ThrowConfirmed(Color.WHITE)
 
 
 def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp_path: Path) -> None:

@@ -124,7 +124,7 @@ def test_the_journal_records_the_reading_the_question_and_who_answered_and_repla
     events = [asked(), ev.ThrowCorrected(W, (5, 2))]
     data = [ev.event_to_dict(e) for e in events]
     assert data[0]["doubts"] == ["low_confidence"] and data[0]["values"] == [5, 3]
-    assert data[1] == {"kind": "throw_corrected", "by": "white", "values": [5, 2]}
+    assert data[1] == {"kind": "throw_corrected", "by": "white", "values": [5, 2], "struck": []}
     assert [ev.event_from_dict(d) for d in data] == events
     table = rolling(Mode.CASUAL)
     session = Session.create(tmp_path / "m.sqlite", table.referee.setup)

@@ -113,11 +113,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"]["play"] = shot(out, "2-play")
     session = app.controller.session
     assert session is not None
-    for _ in range(60):  # play on until the camera is unsure of a throw: the players answer it on the screen
-        if session.referee.stage is Stage.QUESTION:
-            break
-        tap(find_button(app.root, "Sim >"))
-        yield
+    yield from until_question(app, 60)  # the players answer it on the screen
     result["question_banner"] = play.banner.text  # type: ignore[attr-defined]
     result["screens"]["question"] = shot(out, "2-question")
     question = session.referee.question
@@ -284,6 +280,17 @@ def main(argv: list[str]) -> int:
         steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
 
     return run(app, steps, out, result)
+
+
+def until_question(app: TavlaApp, tries: int) -> Iterator[None]:
+    """Play on ("Sim >") until the camera is unsure of a throw, at most ``tries`` taps."""
+    session = app.controller.session
+    assert session is not None
+    for _ in range(tries):
+        if session.referee.stage is Stage.QUESTION:
+            return
+        tap(find_button(app.root, "Sim >"))
+        yield
 
 
 def run(app: TavlaApp, steps: Iterator[None], out: Path, result: dict[str, Any]) -> int:

@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detect import crop_square
-from vision.detector import DetectorReader
+from vision.detector import DetectorReader, second_stage_crops
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
 from vision.scoring import Label, Score
 from vision.train.detector_data import Die, real_scene, scene_paths
@@ -31,7 +30,7 @@ def confirmed_crops(reader: DetectorReader, scenes: list[Scene]) -> tuple[np.nda
     for _, image, dice in scenes:
         for d in reader.read_all(image).dice:
             hit = [e for e in dice if d.box[0] <= e.x <= d.box[2] and d.box[1] <= e.y <= d.box[3]]
-            crops.append(crop_square(image, d.box, CROP))
+            crops.append(second_stage_crops(image, [d.crop_box or d.box])[0])  # as the reader cut it
             labels.append((CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE)
     if not crops:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)

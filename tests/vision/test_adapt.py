@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
 
 from tests.vision.bench_adapt import confirmed_crops, score
+from tests.vision.bench_profile import profile_of, version_1
 from tests.vision.conftest import need_real_photos
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
+from tests.vision.test_detector import FixedCrops, _raw
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DetectorReader
 from vision.errors import VisionError
-from vision.reader import CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.rectify import STRIDE
 from vision.train.detector_data import real_scene, scene_paths
 
 
@@ -107,3 +113,96 @@ def test_a_throw_with_nothing_found_teaches_nothing_and_breaks_nothing() -> None
     profile.add(threes, np.zeros((4, len(CLASSES)), np.float32), np.full(4, 2, np.int64))
     profile.add(np.zeros((0, 0), np.float32), np.zeros((0, len(CLASSES)), np.float32), np.zeros(0, np.int64))
     assert profile.examples == 4
+
+
+class EdgeDie:
+    """A detector that finds one big die at the left edge of the picture, partly outside it."""
+
+    def run(self, view: np.ndarray) -> np.ndarray:
+        out = _raw(view.shape[0] // STRIDE, view.shape[1] // STRIDE)
+        r = out.shape[1] // 2
+        out[0, r, 0] = 4.0
+        out[1 + 2, r, 0] = 6.0
+        out[7, r, 0] = -6.0
+        out[8, r, 0] = np.log(36.0 / SIZE_REF)
+        return out
+
+
+def test_a_die_at_the_frame_edge_is_learned_from_the_crop_it_was_read_from() -> None:
+    image = np.random.default_rng(3).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    head = FixedCrops([0.02, 0.02, 0.9, 0.02, 0.02, 0.02, 0.0, 0.0])
+    dice = DetectorReader(net=EdgeDie(), classifier=head).dice(image)
+    assert len(dice) == 1 and dice[0].box[0] == 0, "the die's box is clipped to the picture"
+    assert dice[0].crop_box is not None and dice[0].crop_box[0] < 0
+    crops, labels = examples(image, dice, [3])
+    assert np.array_equal(crops[0], head.seen[0][0]) and labels.tolist() == [2]
+
+
+def test_what_people_say_a_die_is_becomes_its_class() -> None:
+    assert [label_of(said) for said in (1, 6, "cocked", None)] == [0, 5, CLASS_COCKED, CLASS_NOT_DIE]
+    for bad in (0, 7, True, "x"):
+        with pytest.raises(VisionError):
+            label_of(bad)  # type: ignore[arg-type]
+
+
+def test_a_profile_is_a_small_json_and_its_arrays_and_a_version_1_profile_still_loads(tmp_path: Path) -> None:
+    profile = profile_of(200)
+    version_1(profile, tmp_path / "old.json")
+    old = DiceProfile.load(tmp_path / "old.json")
+    assert old.examples == 200 and np.array_equal(old.features, profile.features)
+    path = tmp_path / "set.json"
+    old.save(path)
+    old.add(profile.features[:3], profile.base[:3], profile.labels[:3])
+    old.save(path)  # the second save replaces the first one's arrays
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert len(kept) == 3 and kept[0] == "old.json" and kept[2] == "set.json" and kept[1].startswith("set.")
+    assert path.stat().st_size < 300 and (tmp_path / kept[1]).stat().st_size < 200 * 72 * 4 + 2000
+    again = DiceProfile.load(path)
+    assert again.examples == 203 and again.name == profile.name
+    assert np.array_equal(again.labels, old.labels) and np.array_equal(again.base, old.base)
+    assert again.weights is not None and old.weights is not None and np.allclose(again.weights, old.weights)
+
+
+def test_a_save_cut_short_leaves_the_profile_saved_before_whole(tmp_path: Path) -> None:
+    path = tmp_path / "set.json"
+    profile = profile_of(20)
+    profile.save(path)
+    other = profile_of(5, seed=1)
+    other.name = "set.x"  # another dice set whose name begins like this one's
+    other.save(tmp_path / "set.x.json")
+    bigger = profile_of(30, seed=2)
+    real_replace = os.replace
+    for cut in (1, 2):  # the power goes before the arrays' rename, or before the JSON's
+        calls = []
+
+        def replace(source: str, target: str) -> None:
+            calls.append(target)
+            if len(calls) == cut:
+                raise OSError("the power went")
+            real_replace(source, target)
+
+        with mock.patch("os.replace", replace), pytest.raises(OSError):
+            bigger.save(path)
+        assert DiceProfile.load(path).examples == 20
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    bigger.save(path)
+    assert DiceProfile.load(path).examples == 30 and DiceProfile.load(tmp_path / "set.x.json").examples == 5
+
+
+def test_damaged_or_missing_arrays_are_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "set.json"
+    profile_of(10).save(path)
+    arrays = next(tmp_path.glob("set.*.npz"))
+    arrays.write_bytes(arrays.read_bytes()[:-40])
+    with pytest.raises(VisionError, match="damaged"):
+        DiceProfile.load(path)
+    arrays.unlink()
+    with pytest.raises(VisionError, match="not a readable dice profile"):
+        DiceProfile.load(path)
+    for elsewhere in ("../set.npz", "/etc/passwd", "sub/set.npz"):
+        path.write_text(json.dumps({"version": 2, "name": "x", "examples": 10, "arrays": elsewhere}))
+        with pytest.raises(VisionError, match="beside the profile"):
+            DiceProfile.load(path)
+    path.write_text('{"version": 7, "name": "x"}')
+    with pytest.raises(VisionError, match="another version"):
+        DiceProfile.load(path)
