@@ -18,7 +18,8 @@ import numpy as np
 
 from tests.progress import tracked
 from vision.calibration import Calibration
-from vision.pipeline import DiceReader
+from vision.detector import DetectorReader
+from vision.pipeline import DiceReader, Reader
 from vision.scoring import read_labels
 from vision.sources import load_image
 from vision.sureness import SETTINGS, doubts
@@ -47,7 +48,7 @@ def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
     return None if values is None else tuple(sorted(values))
 
 
-def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
+def heldout_cases(reader: Reader, count: int) -> list[Case]:
     cases = []
     for index in tracked(range(count), "rendered held-out throws"):
         kind = HELDOUT_KINDS[index % len(HELDOUT_KINDS)]
@@ -59,7 +60,7 @@ def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
     return cases
 
 
-def real_cases(reader: DiceReader) -> list[Case]:
+def real_cases(reader: Reader) -> list[Case]:
     cases = []
     for folder in REAL_SETS:
         for path in tracked(sorted((REAL / folder).glob("*.jpg")), f"real photos {folder}"):
@@ -94,8 +95,14 @@ def figures(cases: list[Case]) -> dict[str, tuple[float, float, float, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--throws", type=int, default=400, help="rendered held-out throws (default 400)")
+    parser.add_argument(
+        "--detector", metavar="DETECTOR+HEAD", help="read with the learned detector and this second stage instead"
+    )
     args = parser.parse_args()
-    reader = DiceReader()
+    reader: Reader = DiceReader()
+    if args.detector:
+        model, _, head = args.detector.partition("+")
+        reader = DetectorReader(model, head=head) if head else DetectorReader(model)
     sets = {"rendered held-out": heldout_cases(reader, args.throws)}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)
