@@ -271,7 +271,7 @@ def test_an_answer_journaled_before_it_could_mark_dice_still_reads() -> None:
 
 
 def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp_path: Path) -> None:
-    video = throw_video(0, size=(960, 540))  # the detector finds a third thing beside the two dice here
+    video = throw_video(0, size=(960, 540))
     folder = tmp_path / "frames"
     folder.mkdir()
     for i, frame in enumerate(video.frames):
@@ -292,7 +292,6 @@ def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp
         for found in throw.dice:  # the players say what each thing shows, striking out what is no die
             answers.append(truth.pop(truth.index(found.value)) if found.value in truth else None)
         assert not truth, f"the reader did not read both dice {video.values}: {[d.value for d in throw.dice]}"
-        assert answers.count(None) >= 1, "the detector found no third thing to strike out"
         assert controller.confirm_practice(answers) is None
         saved = DiceProfile.load(DiceSets(tmp_path).path(NAME))
         assert controller.practiced == 1 and saved.examples == len(throw.dice)
