@@ -110,12 +110,21 @@ class QuestionPanel(BoxLayout):
         for row, value in enumerate(values):
             self.add_widget(self.die_row(row, value, question.opening))
         answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
-        confirm = button(self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act, self.marks("not_a_die"))))
-        answers.add_widget(confirm)
+        self.confirm = button(
+            self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act, self.marks("not_a_die")))
+        )
+        answers.add_widget(self.confirm)
         self.correct = button(self.t("correct"), lambda: self.send_correction(to_act))
         answers.add_widget(self.correct)
         answers.add_widget(button(self.t("rethrow"), lambda: self.send_rethrow(to_act)))
         self.add_widget(answers)
+        self.hint = Label(
+            text=self.t("cocked_means_rethrow"),
+            font_size=sp(18),
+            color=(1, 0.75, 0.2, 1),
+            size_hint_y=None,
+            height=dp(28),
+        )  # shown under the answers only while a die is marked cocked: the pictures keep their room otherwise
         self.show_correction()
 
     def pictures(self, question: Question) -> Widget:
@@ -146,6 +155,7 @@ class QuestionPanel(BoxLayout):
             self.marked[place] = mark
         elif self.marked.get(place) == mark:
             del self.marked[place]
+        self.show_answers()
 
     def marks(self, mark: str) -> tuple[int, ...]:
         """The places of the found dice marked so."""
@@ -176,6 +186,22 @@ class QuestionPanel(BoxLayout):
         first, second = self.picked
         dice = f" {first}-{second}" if first is not None and second is not None else ""
         self.correct.text = f"{self.t('correct')}{dice}"
+        self.show_answers()
+
+    def show_answers(self) -> None:
+        """Only the answers that fit what is marked can be tapped, and the line under them says why: a die
+        marked cocked voids the throw (so only a rethrow keeps the mark); a correction needs both dice (the
+        button shows them once chosen)."""
+        if not hasattr(self, "hint"):
+            return  # a mark toggled while the panel is being built
+        cocked = bool(self.marks("die_cocked"))
+        missing = None in self.picked
+        self.confirm.disabled = cocked
+        self.correct.disabled = cocked or missing
+        if cocked and self.hint.parent is None:
+            self.add_widget(self.hint)
+        elif not cocked and self.hint.parent is not None:
+            self.remove_widget(self.hint)
 
     def send_correction(self, by: Any) -> None:
         first, second = self.picked

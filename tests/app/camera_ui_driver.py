@@ -21,8 +21,10 @@ from tests.app.ui_driver import PIN, find_button, run, shot, tap, until_question
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.referee.engine import Stage  # noqa: E402
+from app.referee.i18n import label  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.director_camera import RecalibrateView  # noqa: E402
@@ -171,6 +173,7 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
         "picture_heights": [p.height for p in pictures],
     }
     result["screens"][f"c4-question-{language}"] = shot(out, f"c4-question-{language}")
+    yield from cocked_mark(app, panel, result, out, language)
     correct = "Düzelt" if language == "tr" else "Correct"
     while session.referee.question is not None and not session.referee.question.disputed:
         panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
@@ -186,6 +189,38 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
         yield
     result[f"question_{language}"]["dice_after"] = list(session.referee.dice or ())
     result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None
+
+
+def cocked_mark(
+    app: TavlaApp, panel: QuestionPanel, result: dict[str, Any], out: Path, language: str
+) -> Iterator[None]:
+    """A die marked cocked leaves only the rethrow to tap, and says so; a tap on Confirm then does nothing;
+    clearing the mark gives the answers back."""
+    session = app.controller.session
+    assert session is not None
+    mark = next(
+        w
+        for w in panel.walk()
+        if isinstance(w, ToggleButton)
+        and getattr(w, "group", "") == "question_mark_0"
+        and w.text == label("die_cocked", language)
+    )
+    asked = result[f"question_{language}"]
+    tap(mark)
+    yield
+    result["screens"][f"c4-question-cocked-{language}"] = shot(out, f"c4-question-cocked-{language}")
+    asked["marked"] = {
+        "confirm_disabled": panel.confirm.disabled,
+        "correct_disabled": panel.correct.disabled,
+        "hint": panel.hint.text if panel.hint.get_root_window() is not None else None,
+    }
+    tap(panel.confirm)
+    yield
+    assert session.referee.question is not None
+    asked["marked"]["answers_after_confirm_tap"] = len(session.referee.question.answers)
+    tap(mark)
+    yield
+    asked["cleared"] = {"confirm_disabled": panel.confirm.disabled, "hint_shown": panel.hint.parent is not None}
 
 
 def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:

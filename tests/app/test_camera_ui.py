@@ -61,6 +61,22 @@ def test_an_unsure_throw_shows_each_die_large_and_is_corrected_by_taps(ran: tupl
         assert asked["dice_after"] == [6, 2] and asked["board_back"] is True
 
 
+def test_a_die_marked_cocked_leaves_only_the_rethrow_and_says_why(ran: tuple[dict[str, object], Path]) -> None:
+    result, _ = ran
+    hints = {
+        "tr": "Kırık işaretli zar atışı bozar: yeniden atış isteyin ya da işareti kaldırın.",
+        "en": "A die marked cocked voids the throw: call a rethrow, or clear the mark.",
+    }
+    for language, hint in hints.items():
+        asked = result[f"question_{language}"]
+        assert isinstance(asked, dict), f"no unsure throw came up ({language})"
+        marked, cleared = asked["marked"], asked["cleared"]
+        assert marked["confirm_disabled"] is True and marked["correct_disabled"] is True
+        assert marked["hint"] == hint
+        assert marked["answers_after_confirm_tap"] == 0  # the tap on the greyed Confirm recorded nothing
+        assert cleared == {"confirm_disabled": False, "hint_shown": False}
+
+
 def test_the_director_calibrates_again_behind_the_pin_and_the_journal_replays_it(
     ran: tuple[dict[str, object], Path],
 ) -> None:
