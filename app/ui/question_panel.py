@@ -62,6 +62,8 @@ class QuestionPanel(BoxLayout):
         self.picked: list[int | None] = [None, None]
         self.marked: dict[int, str] = {}
         """What people marked a found die as, by its place among the pictures: "cocked" or "not_a_die"."""
+        self.hint = Label(font_size=sp(18), color=(1, 0.75, 0.2, 1), size_hint_y=None, height=dp(28))
+        """Under the answers only while a die is marked cocked: the pictures keep their room otherwise."""
 
     def t(self, key: str) -> str:
         return label(key, self.controller.language)
@@ -118,13 +120,7 @@ class QuestionPanel(BoxLayout):
         answers.add_widget(self.correct)
         answers.add_widget(button(self.t("rethrow"), lambda: self.send_rethrow(to_act)))
         self.add_widget(answers)
-        self.hint = Label(
-            text=self.t("cocked_means_rethrow"),
-            font_size=sp(18),
-            color=(1, 0.75, 0.2, 1),
-            size_hint_y=None,
-            height=dp(28),
-        )  # shown under the answers only while a die is marked cocked: the pictures keep their room otherwise
+        self.hint.text = self.t("cocked_means_rethrow")
         self.show_correction()
 
     def pictures(self, question: Question) -> Widget:
@@ -192,8 +188,6 @@ class QuestionPanel(BoxLayout):
         """Only the answers that fit what is marked can be tapped, and the line under them says why: a die
         marked cocked voids the throw (so only a rethrow keeps the mark); a correction needs both dice (the
         button shows them once chosen)."""
-        if not hasattr(self, "hint"):
-            return  # a mark toggled while the panel is being built
         cocked = bool(self.marks("die_cocked"))
         missing = None in self.picked
         self.confirm.disabled = cocked
