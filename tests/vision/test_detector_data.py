@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.reader import CLASS_NOT_DIE, CROP
-from vision.train.crop_data import clutter_crop, colour
+from vision.train.crop_data import clutter_crop, colour, recoloured
 from vision.train.detector_data import cube_patches, targets
 
 
@@ -36,3 +36,21 @@ def test_recolouring_keeps_a_die_s_pattern_of_light_and_dark() -> None:
         out = colour(face, rng)[0].astype(np.float32).mean(axis=2)
         pip, rest = out[22:26, 22:26].mean(), out[4:12, 4:12].mean()
         assert abs(pip - rest) > 20
+
+
+def test_marbled_recolouring_keeps_the_pips_apart_from_every_vein() -> None:
+    """Marbled dice swirl between two colours; a pip must stand out against each of them, or the value
+    would be taught from a face where it cannot be seen."""
+    face = np.full((CROP, CROP, 3), 230, np.float32)
+    face[20:28, 20:28] = 20
+    rng = np.random.default_rng(3)
+    marbled = 0
+    for _ in range(60):
+        out = recoloured(face, rng)
+        grey = out.mean(axis=2)
+        around = np.ones((CROP, CROP), bool)
+        around[18:30, 18:30] = False
+        pip = grey[22:26, 22:26].mean()
+        marbled += out[around].std(axis=0).max() > 5
+        assert np.all(np.abs(grey[around] - pip) > 20)
+    assert 5 < marbled < 40  # about three in ten

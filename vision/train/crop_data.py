@@ -209,7 +209,7 @@ def clutter_crop(rng: np.random.Generator) -> Image:
     canvas = np.empty((size, size, 3), np.float32)
     canvas[:] = paint()
     canvas += rng.normal(0, rng.uniform(0, 12), (size, size, 1))
-    kind = int(rng.integers(6))
+    kind = int(rng.integers(7))
     ink, face = paint(), paint()
     if kind == 0:  # keys: rounded squares, each with a glyph or a dot off centre
         pitch = int(rng.integers(28, 60))
@@ -256,6 +256,13 @@ def clutter_crop(rng: np.random.Generator) -> Image:
                     -1,
                     cv2.LINE_AA,
                 )
+    elif kind == 5:  # plain discs a shade off the surface (tokens, counters): round, die-sized, no pips
+        for _ in range(int(rng.integers(1, 3))):
+            c = (int(rng.integers(size // 4, 3 * size // 4)), int(rng.integers(size // 4, 3 * size // 4)))
+            shade = tuple(float(v) for v in canvas[c[1], c[0]] + rng.uniform(-40, 40))
+            cv2.circle(canvas, c, int(rng.integers(14, 34)), shade, -1, cv2.LINE_AA)
+            if rng.random() < 0.5:  # a speck of dirt or a printed dot
+                cv2.circle(canvas, (c[0] + int(rng.integers(-9, 10)), c[1] + int(rng.integers(-9, 10))), 1, ink, -1)
     else:  # a few scattered specks on texture: what a die is not, although it has dots
         for _ in range(int(rng.integers(1, 8))):
             c = (int(rng.integers(0, size)), int(rng.integers(0, size)))
@@ -278,11 +285,25 @@ def recoloured(c: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.f
         body, pip = rng.uniform(0, 255, 3), rng.uniform(0, 255, 3)
         if abs(body.mean() - pip.mean()) > 70:
             break
-    if rng.random() < 0.5:  # keep which of die and pips is the lighter, as painted dice mostly have it
-        light, dark = (body, pip) if body.mean() > pip.mean() else (pip, body)
-    else:
-        light, dark = body, pip
-    return np.asarray(dark + (light - dark) * g, np.float32)
+    body_is_light = body.mean() > pip.mean() if rng.random() < 0.5 else True  # painted dice mostly keep it
+    light, dark = (body, pip) if body_is_light else (pip, body)
+    light_map, dark_map = np.broadcast_to(light, c.shape), np.broadcast_to(dark, c.shape)
+    if rng.random() < 0.3:  # marbled: the body swirls between its colour and another, the pips stay
+        swirl = marbling(rng, c.shape[:2])[..., None]
+        while True:  # the second colour on the body's side of the pips: pips still stand out everywhere
+            other = rng.uniform(0, 255, 3)
+            if (other.mean() - pip.mean()) * np.sign(body.mean() - pip.mean()) > 50:
+                break
+        veins = body + (other - body) * swirl
+        light_map, dark_map = (veins, dark_map) if body_is_light else (light_map, veins)
+    return np.asarray(dark_map + (light_map - dark_map) * g, np.float32)
+
+
+def marbling(rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.float32]:
+    """Smooth swirling veins in 0..1, as in marbled (gemini) dice: blurred noise folded through a sine."""
+    raw = rng.normal(0, 1, shape).astype(np.float32)
+    noise = np.asarray(cv2.GaussianBlur(raw, (0, 0), float(rng.uniform(3, 8))), np.float32)
+    return np.asarray(0.5 + 0.5 * np.sin(noise / max(float(noise.std()), 1e-6) * rng.uniform(2, 5)), np.float32)
 
 
 def colour(x: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:

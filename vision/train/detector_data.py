@@ -269,16 +269,19 @@ def real_scene(path: str, set_name: str) -> tuple[Image, list[Die]] | None:
         return None
     image = np.asarray(raw, np.uint8)
     h, w = image.shape[:2]
-    grow = 1.3 if set_name == "webcam_white_dice" else 1.0
+    webcam = set_name.split("/")[0] == "webcam_white_dice"  # the set, or one split of it
+    grow = 1.3 if webcam else 1.0
     dice = [Die(xc * w, yc * h, max(bw * w, bh * h) * grow, c + 1, False) for c, xc, yc, bw, bh in label_rows(path)]
-    if set_name == "webcam_white_dice":  # boxes of a 1 or 2 are smaller than the die: use the photo's median
+    if webcam:  # boxes of a 1 or 2 are smaller than the die: use the photo's median
         med = float(np.median([d.side for d in dice])) if dice else 50.0
         dice = [Die(d.x, d.y, max(d.side, med), d.value, False) for d in dice]
     return image, dice
 
 
 def scene_paths(set_name: str) -> list[str]:
-    return sorted(glob.glob(str(REAL / set_name / "*" / "*.jpg")))
+    """The photos of a real set ("webcam_white_dice") or of one split of it ("webcam_white_dice/Valid")."""
+    split = "/" in set_name
+    return sorted(glob.glob(str(REAL / set_name / ("*.jpg" if split else "*/*.jpg"))))
 
 
 def casino_crops() -> list[tuple[Image, int]]:
