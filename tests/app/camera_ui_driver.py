@@ -122,6 +122,8 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["large_open"] = large is not None
     result["large_texture"] = list(large.picture.texture.size) if large and large.picture.texture else None
     result["large_caption"] = large.caption.text if large else None
+    settled = controller.last_shot
+    result["large_call"] = None if settled is None else type(settled.event).__name__
     result["screens"]["c3-large-tr"] = shot(out, "c3-large-tr")
     tap(on_top("Canlı kamera"))
     yield

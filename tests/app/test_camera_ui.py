@@ -46,7 +46,10 @@ def test_the_play_screen_shows_the_settled_picture_and_a_tap_enlarges_it(ran: tu
     result, _ = ran
     assert result["small_texture"] == [1280, 720]  # the whole settled frame, drawn on
     assert result["large_open"] is True and result["large_texture"] == [1280, 720]
-    assert str(result["large_caption"]).startswith("Kamera: ") and "(kesin)" in str(result["large_caption"])
+    caption = str(result["large_caption"])
+    # the call under the picture says what the referee made of it: sure, or asked of the players
+    said = "(emin değil: oyuncular onaylar)" if result["large_call"] == "ThrowQuestioned" else "(kesin)"
+    assert caption.startswith("Kamera: ") and said in caption, (caption, result["large_call"])
     assert result["live_caption"] == "Canlı kamera" and result["large_closed"] is True
     assert str(result["large_caption_en"]).startswith("Camera: ")
 

@@ -207,9 +207,11 @@ def chouette_script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     result["captain"] = session.referee.chouette.game.acting_captain
     result["score_text"] = play.score.text  # type: ignore[attr-defined]
     result["clock_names"] = [plain(b.text).split("\n")[0] for b in play.clock_buttons]  # type: ignore[attr-defined]
-    for _ in range(3):
+    for step in range(12):  # play on until the clock runs: an unsure first throw is answered first
         tap(find_button(app.root, "Sim >"))
         yield
+        if step >= 2 and session.referee.clock is not None:
+            break
     result["screens"]["play_chouette_after"] = shot(out, "8-play-chouette-after")
     result["clock_running"] = session.referee.clock is not None
     result["clock_texts"] = [[b.text for b in play.clock_buttons]]  # type: ignore[attr-defined]
