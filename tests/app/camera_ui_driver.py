@@ -23,6 +23,7 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
+from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
 from app.referee.i18n import label  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
@@ -123,7 +124,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["large_texture"] = list(large.picture.texture.size) if large and large.picture.texture else None
     result["large_caption"] = large.caption.text if large else None
     settled = controller.last_shot
-    result["large_call"] = None if settled is None else type(settled.event).__name__
+    result["large_asked"] = settled is not None and isinstance(settled.event, ev.ThrowQuestioned)
     result["screens"]["c3-large-tr"] = shot(out, "c3-large-tr")
     tap(on_top("Canlı kamera"))
     yield

@@ -48,8 +48,8 @@ def test_the_play_screen_shows_the_settled_picture_and_a_tap_enlarges_it(ran: tu
     assert result["large_open"] is True and result["large_texture"] == [1280, 720]
     caption = str(result["large_caption"])
     # the call under the picture says what the referee made of it: sure, or asked of the players
-    said = "(emin değil: oyuncular onaylar)" if result["large_call"] == "ThrowQuestioned" else "(kesin)"
-    assert caption.startswith("Kamera: ") and said in caption, (caption, result["large_call"])
+    said = "(emin değil: oyuncular onaylar)" if result["large_asked"] else "(kesin)"
+    assert caption.startswith("Kamera: ") and said in caption, (caption, result["large_asked"])
     assert result["live_caption"] == "Canlı kamera" and result["large_closed"] is True
     assert str(result["large_caption_en"]).startswith("Camera: ")
 

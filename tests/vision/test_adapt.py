@@ -94,7 +94,7 @@ def another_dice_set(photo: np.ndarray) -> np.ndarray:
 
 def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
     """The shipped pair learned from these webcam photos and reads them near its ceiling (146 of 149 dice in
-    this draw), where ten photos have nothing left to teach (the new second stage lost two dice there). Shown as
+    this draw), where ten photos have nothing left to teach (adapting there lost two dice). Shown as
     dice it has not seen (``another_dice_set``), it reads fewer right, and ten confirmed photos win dice back."""
     need_real_photos()
     scenes = []

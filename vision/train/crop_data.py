@@ -286,17 +286,16 @@ def recoloured(c: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.f
         if abs(body.mean() - pip.mean()) > 70:
             break
     body_is_light = body.mean() > pip.mean() if rng.random() < 0.5 else True  # painted dice mostly keep it
-    light, dark = (body, pip) if body_is_light else (pip, body)
-    light_map, dark_map = np.broadcast_to(light, c.shape), np.broadcast_to(dark, c.shape)
+    body_map = np.broadcast_to(body, c.shape)
     if rng.random() < 0.3:  # marbled: the body swirls between its colour and another, the pips stay
         swirl = marbling(rng, c.shape[:2])[..., None]
         while True:  # the second colour on the body's side of the pips: pips still stand out everywhere
             other = rng.uniform(0, 255, 3)
             if (other.mean() - pip.mean()) * np.sign(body.mean() - pip.mean()) > 50:
                 break
-        veins = body + (other - body) * swirl
-        light_map, dark_map = (veins, dark_map) if body_is_light else (light_map, veins)
-    return np.asarray(dark_map + (light_map - dark_map) * g, np.float32)
+        body_map = body + (other - body) * swirl
+    light, dark = (body_map, pip) if body_is_light else (pip, body_map)
+    return np.asarray(dark + (light - dark) * g, np.float32)
 
 
 def marbling(rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.float32]:
