@@ -26,7 +26,7 @@ from app.record.session import Session
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--length", "3", "--seed", "1", "--quiet"]
 KILLS = 20
-STARTUP_S = 180.0  # the longest a (re)started demo may take to write its next entries, on the slowest machine
+STARTUP_S = 180.0  # the longest a (re)started demo may take to reach its kill, on the slowest machine
 
 
 def demo_command(journal: Path) -> list[str]:
@@ -42,23 +42,22 @@ def entries_written(journal: Path) -> int:
         return 0  # not created yet, or no table yet
 
 
-def kill_once_under_way(command: list[str], journal: Path, entries: int, delay_s: float) -> bool:
-    """Start the demo and SIGKILL it once it has written ``entries`` more entries (then ``delay_s`` later, so the
+def kill_once_under_way(command: list[str], journal: Path, target: int, delay_s: float) -> bool:
+    """Start the demo and SIGKILL it once the journal holds ``target`` entries (then ``delay_s`` later, so the
     kill lands anywhere, mid-commit included); False if it finished first.
 
     The kill is measured in the journal's progress, not in seconds from the start: on a loaded machine the
     imports, the device simulators and the replay take many seconds before anything is written, and on a fast
     one a few seconds hold hundreds of entries.
     """
-    before = entries_written(journal)
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + STARTUP_S
-    while entries_written(journal) < before + entries:
+    while entries_written(journal) < target:
         if process.poll() is not None:
             _, err = process.communicate()
             assert process.returncode == 0, err.decode(errors="replace")
             return False
-        assert time.monotonic() < deadline, f"the demo wrote no {entries} entries in {STARTUP_S:.0f} s"
+        assert time.monotonic() < deadline, f"the demo wrote no entry {target} in {STARTUP_S:.0f} s"
         time.sleep(0.005)
     time.sleep(delay_s)
     if process.poll() is not None:
@@ -67,6 +66,14 @@ def kill_once_under_way(command: list[str], journal: Path, entries: int, delay_s
     os.kill(process.pid, signal.SIGKILL)
     process.communicate()
     return True
+
+
+def kill_plan(total: int, rng: random.Random) -> list[int]:
+    """``KILLS`` journal lengths to kill at, spread at random over the first 80 % of a match of ``total``
+    entries: whatever course the seeded match takes (it follows what the dice reader reads), every kill
+    lands while it is under way."""
+    assert total * 0.8 > 2 * KILLS, f"the match has only {total} entries: use a longer match"
+    return sorted(rng.sample(range(1, int(total * 0.8)), KILLS))
 
 
 def uninterrupted(journal: Path) -> Session:
@@ -78,25 +85,23 @@ def uninterrupted(journal: Path) -> Session:
 
 def test_the_demo_killed_at_random_moments_resumes_exactly(tmp_path: Path) -> None:
     rng = random.Random(2024)
+    reference = uninterrupted(tmp_path / "reference.sqlite")
+    theirs = [(e.seq, e.kind, e.payload) for e in reference.journal.entries()]
     crashed = tmp_path / "crashed.sqlite"
-    kills = 0
     progress = []
-    while kills < KILLS:
-        if not kill_once_under_way(demo_command(crashed), crashed, rng.randint(1, 60), rng.uniform(0.0, 0.05)):
-            break  # the match finished before this kill
-        kills += 1
+    for planned in kill_plan(len(theirs), rng):
+        target = max(planned, entries_written(crashed) + 1)  # each run writes before it is killed
+        killed = kill_once_under_way(demo_command(crashed), crashed, target, rng.uniform(0.0, 0.05))
+        assert killed, f"the match finished before the kill at entry {target} of {len(theirs)}"
         progress.append(entries_written(crashed))
-    assert kills >= KILLS, f"the match ended after {kills} kills: use a longer match"
     finished = subprocess.run(demo_command(crashed), cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     assert "replay agrees with every journaled ruling" in finished.stdout, finished.stdout[:2000]
     assert progress == sorted(progress) and progress[-1] > progress[0]  # it got further between kills
 
-    reference = uninterrupted(tmp_path / "reference.sqlite")
     resumed = Session.open(crashed)
     assert resumed.resumed is not None and resumed.resumed.mismatches == ()
     ours = [(e.seq, e.kind, e.payload) for e in resumed.journal.entries()]
-    theirs = [(e.seq, e.kind, e.payload) for e in reference.journal.entries()]
     first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
     assert first is None, f"entry {first + 1} differs:\n{ours[first]}\n{theirs[first]}\nkills at {progress}"
     assert resumed.referee == reference.referee
