@@ -36,12 +36,17 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict[st
     folder = tmp_path_factory.mktemp("demo")
     for seed in SEEDS:
         mat, journal = folder / f"match_{seed}.mat", folder / f"match_{seed}.sqlite"
-        command = ["-m", "app", "demo", "--length", "5", "--seed", str(seed), "--quiet", "--journal", str(journal)]
+        command = [sys.executable, "-m", "app", "demo", "--length", "5", "--seed", str(seed), "--quiet"]
         demo = subprocess.run(
-            [sys.executable, *command, "--export", str(mat)], cwd=ROOT, capture_output=True, text=True, timeout=300
+            [*command, "--journal", str(journal), "--export", str(mat)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         assert demo.returncode == 0, demo.stderr
-        if any(game.cube.crawford for game in Session.open(journal).referee.match.games):
+        session = Session.open(journal)  # replays the whole match: once, and kept for the tests
+        if any(game.cube.crawford for game in session.referee.match.games):
             break
     else:
         pytest.fail(f"no demo match of seeds {SEEDS} has a Crawford game")
@@ -62,7 +67,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict[st
     answer = json.loads(target.read_text())[0]["match"]
     lines = completed.stdout.splitlines()
     inside = lines[lines.index("@@BEGIN demo") + 1 : lines.index("@@END demo")]
-    return Session.open(journal), answer, inside
+    return session, answer, inside
 
 
 def test_gnubg_prints_no_warning(exported: tuple[Session, dict[str, object], list[str]]) -> None:
