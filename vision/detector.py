@@ -146,7 +146,7 @@ class DetectorReader(Judge):
         head: Path | str | None = DEFAULT_HEAD,
         classifier: CropClassifier | None = None,
         turns: int = TURNS,
-        cocked_look: Path | str | CropClassifier | None = None,
+        cocked_look: Path | str | CropClassifier | None = DEFAULT_COCKED_LOOK,
     ):
         super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)

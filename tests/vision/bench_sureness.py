@@ -18,7 +18,7 @@ import numpy as np
 
 from tests.progress import tracked
 from vision.calibration import Calibration
-from vision.detector import DetectorReader
+from vision.detector import DEFAULT_COCKED_LOOK, DetectorReader
 from vision.pipeline import DiceReader, Reader
 from vision.scoring import read_labels
 from vision.sources import load_image
@@ -105,7 +105,8 @@ def main() -> None:
     if args.detector:
         model, _, rest = args.detector.partition("+")
         head, _, look = rest.partition("+")
-        reader = DetectorReader(model, head=head, cocked_look=look or None) if head else DetectorReader(model)
+        look_file = None if look == "none" else look or DEFAULT_COCKED_LOOK
+        reader = DetectorReader(model, head=head, cocked_look=look_file) if head else DetectorReader(model)
     sets = {"rendered held-out": heldout_cases(reader, args.throws)}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)
