@@ -367,7 +367,7 @@ def test_on_a_calibrated_board_the_cocked_look_calls_cocked_and_the_value_is_rea
     cal = Calibration.from_corners(CORNERS)
     image = _board_with_squares(cal, [(620.0, 420.0)])
     head = FixedCrops([0.0, 0.0, 0.0, 0.6, 0.0, 0.0, 0.4, 0.0])  # a 4, but 0.4 of it cocked: unreadable alone
-    alone = DetectorReader(net=BrightSquares(), classifier=head).read(image, cal)
+    alone = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=None).read(image, cal)
     assert alone.dice[0].value is None and alone.verdict == "void"
 
     flat = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=FixedCrops([0.9, 0.1]))

@@ -8,6 +8,7 @@ die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cock
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -217,20 +218,9 @@ def look_crops(
         for i in rng.permutation(first_cube_patch(f, len(x)))[: limit or 1500]:
             for die in patch_dice(t[i]):
                 add(np.ascontiguousarray(x[i]), die, 1)
-    for name in ("webcam_white_dice", "tray_mixed_dice"):
-        if name == leave_out:
-            continue
-        paths = [p for p in scene_paths(name) if not leave_out or f"{Path(leave_out)}{os.sep}" not in p]
-        for path in paths[: limit or None]:
-            scene = real_scene(path, name)
-            if scene is None:
-                continue
-            for die in scene[1]:
-                add(scene[0], die, 2)
-    if leave_out != "casino_dice_crops":
-        for crop, value in casino_crops()[: limit or None]:
-            image, die = casino_scene(crop)
-            add(image, Die(die.x, die.y, die.side, value, False), 2)
+    for image, dice in real_scenes(leave_out, limit):
+        for die in dice:
+            add(image, die, 2)
     return crops
 
 
@@ -250,6 +240,14 @@ def real_crops(
     the shipped model learns from every set but keeps that split to be measured on as today's reader is).
     ``limit``: at most that many photos a set and crops, 0 all."""
     crops: list[Crop] = []
+    for image, dice in real_scenes(leave_out, limit):
+        crops += scene_crops(rng, net, image, dice, per_die)
+    return crops
+
+
+def real_scenes(leave_out: str | None, limit: int = 0) -> Iterator[tuple[Image, list[Die]]]:
+    """Every labelled real photo (and casino crop, in a border) of the sets but ``leave_out``, a whole set or one
+    split of one; ``limit``: at most that many a set, 0 all."""
     for name in ("webcam_white_dice", "tray_mixed_dice"):
         if name == leave_out:
             continue
@@ -257,12 +255,11 @@ def real_crops(
         for path in paths[: limit or None]:
             scene = real_scene(path, name)
             if scene is not None:
-                crops += scene_crops(rng, net, scene[0], scene[1], per_die)
+                yield scene
     if leave_out != "casino_dice_crops":
         for crop, value in casino_crops()[: limit or None]:
             image, die = casino_scene(crop)
-            crops += scene_crops(rng, net, image, [Die(die.x, die.y, die.side, value, False)], per_die)
-    return crops
+            yield image, [Die(die.x, die.y, die.side, value, False)]
 
 
 GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789<>^?!@#$%&*+=/o.:"
