@@ -38,6 +38,10 @@ from vision.verdict import DieReading
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 DEFAULT_HEAD = Path(__file__).resolve().parents[1] / "models" / "detector_head.onnx"
+DEFAULT_COCKED_LOOK = Path(__file__).resolve().parents[1] / "models" / "cocked_look.onnx"
+# the cocked look reads a crop 1.4 times wider than the second stage's (itself 1.4 times the die's box): a
+# leaning die's whole outline and what it leans on are in view (models/MODEL_CARD.md, fifth session)
+COCKED_LOOK_MARGIN = 1.96
 CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
 SIZE_REF = 24.0  # the side head predicts log(side / SIZE_REF)
 PEAK_MIN = 0.35  # a heat-map peak from here is a die
@@ -126,7 +130,9 @@ class DetectorReader(Judge):
     Two stages: the detector says where the dice are; each die found is then cut from the full-resolution
     frame and read by the second stage (``head``, a crop classifier: value, cocked, not a die), which drops what
     is not a die and gives the value and the cocked call. ``head=None`` (and no ``classifier``) reads values
-    from the detector's own heads."""
+    from the detector's own heads. On a calibrated board, a ``cocked_look`` (a file, or a classifier of two
+    classes, flat and cocked) reads a wider crop of each die and has the cocked call instead; the value's
+    confidence is then read among the six faces (``looked``)."""
 
     def __init__(
         self,
@@ -140,6 +146,7 @@ class DetectorReader(Judge):
         head: Path | str | None = DEFAULT_HEAD,
         classifier: CropClassifier | None = None,
         turns: int = TURNS,
+        cocked_look: Path | str | CropClassifier | None = DEFAULT_COCKED_LOOK,
     ):
         super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
@@ -148,6 +155,11 @@ class DetectorReader(Judge):
         self.turns = turns
         if classifier is None and head is not None:
             self.classifier = OnnxReader(head, backend, threads)
+        self.cocked_look: CropClassifier | None = (
+            OnnxReader(cocked_look, backend, threads, classes=2)
+            if isinstance(cocked_look, (str, Path))
+            else cocked_look
+        )
 
     def detections(
         self, image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8] | None = None
@@ -204,6 +216,10 @@ class DetectorReader(Judge):
         if self.classifier is not None and found:
             crops = second_stage_crops(image, frame_boxes)
             heads = [second_stage(pr) for pr in every_turn(self.classifier, crops, self.turns)]
+            if self.cocked_look is not None and calibration is not None:
+                wide = cocked_look_crops(image, frame_boxes)
+                looks = every_turn(self.cocked_look, wide, self.turns)[:, 1]
+                heads = [looked(values, float(p)) for (values, _), p in zip(heads, looks)]
         readings = []
         for d, (x0, y0, x1, y1), (values, p_cocked) in zip(found, frame_boxes, heads):
             if values is None:
@@ -227,6 +243,22 @@ def second_stage_crops(image: NDArray[np.uint8], boxes: Sequence[tuple[int, int,
     if not boxes:
         return np.zeros((0, CROP, CROP, 3), np.uint8)
     return np.stack([crop_square(image, box, CROP) for box in boxes])
+
+
+def cocked_look_crops(image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> NDArray[np.uint8]:
+    """What the cocked look reads for the dice found at ``boxes``: the second stage's crops, wider."""
+    if not boxes:
+        return np.zeros((0, CROP, CROP, 3), np.uint8)
+    return np.stack([crop_square(image, box, CROP, COCKED_LOOK_MARGIN) for box in boxes])
+
+
+def looked(values: NDArray[np.float32] | None, p_cocked: float) -> tuple[NDArray[np.float32] | None, float]:
+    """A die's second-stage reading with the cocked look's call: the look's cocked probability, and the value
+    probabilities among the six faces alone (the second stage's cocked share no longer takes a flat die's
+    confidence away; whether it is flat is the look's to say)."""
+    if values is None:
+        return None, 0.0
+    return np.asarray(values / max(float(values.sum()), 1e-6), np.float32), p_cocked
 
 
 def second_stage(pr: NDArray[np.float32]) -> tuple[NDArray[np.float32] | None, float]:

@@ -125,18 +125,28 @@ class OnnxModel:
 
 
 class OnnxReader:
-    """Reads crops with the shipped ONNX model (``OnnxModel``)."""
+    """Reads crops with an ONNX crop classifier (``OnnxModel``) of ``classes`` outputs: the die reader's eight, or
+    the cocked look's two (flat, cocked)."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1):
+    def __init__(
+        self,
+        model: Path | str = DEFAULT_MODEL,
+        backend: Backend | None = None,
+        threads: int = 1,
+        classes: int = len(CLASSES),
+    ):
         self._model = OnnxModel(model, backend, threads)
         self.model = self._model.model
         self.backend = self._model.backend
+        self.classes = classes
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         if len(crops) == 0:
-            return np.zeros((0, len(CLASSES)), np.float32)
+            return np.zeros((0, self.classes), np.float32)
         out = self._model.run(preprocess(crops))
-        return out.reshape(len(crops), len(CLASSES))
+        if out.size != len(crops) * self.classes:
+            raise ModelError(f"{self.model} gives {out.size // max(1, len(crops))} outputs a crop, not {self.classes}")
+        return out.reshape(len(crops), self.classes)
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         return softmax(self.logits(crops))

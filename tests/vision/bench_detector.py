@@ -19,7 +19,7 @@ import numpy as np
 
 from tests.progress import tracked
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_DETECTOR, PEAK_MIN, DetectorReader
+from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, PEAK_MIN, DetectorReader
 from vision.pipeline import DiceReader
 from vision.scoring import Label, Score
 from vision.sources import load_image
@@ -132,12 +132,20 @@ def _score(s: Score) -> str:
 
 
 def _detector(spec: str | Path, peak_min: float) -> DetectorReader:
-    """``DETECTOR[+HEAD]``: a detector with its second stage (``+none``: the detector's own value heads;
-    no ``+``: the shipped second stage)."""
-    model, _, head = str(spec).partition("+")
+    """``DETECTOR[+HEAD[+LOOK]]``: a detector with its second stage (``+none``: the detector's own value heads;
+    no ``+``: the shipped second stage) and a cocked look for calibrated boards (``+none``: none; no third part:
+    the shipped one)."""
+    model, _, rest = str(spec).partition("+")
+    head, _, look = rest.partition("+")
     if not head:
         return DetectorReader(model, threads=1, peak_min=peak_min)
-    return DetectorReader(model, threads=1, peak_min=peak_min, head=None if head == "none" else head)
+    return DetectorReader(
+        model,
+        threads=1,
+        peak_min=peak_min,
+        head=None if head == "none" else head,
+        cocked_look=None if look == "none" else look or DEFAULT_COCKED_LOOK,
+    )
 
 
 def main() -> None:
@@ -146,8 +154,8 @@ def main() -> None:
         "--detector",
         action="append",
         default=[],
-        help="DETECTOR[+HEAD] for the rendered sets and latency (repeat to compare; default the shipped pair; "
-        "+none: the detector's own value heads)",
+        help="DETECTOR[+HEAD[+LOOK]] for the rendered sets and latency (repeat to compare; default the shipped "
+        "pair; +none: the detector's own value heads; LOOK: a cocked look)",
     )
     ap.add_argument(
         "--left-out",

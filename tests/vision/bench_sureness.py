@@ -18,7 +18,7 @@ import numpy as np
 
 from tests.progress import tracked
 from vision.calibration import Calibration
-from vision.detector import DetectorReader
+from vision.detector import DEFAULT_COCKED_LOOK, DetectorReader
 from vision.pipeline import DiceReader, Reader
 from vision.scoring import read_labels
 from vision.sources import load_image
@@ -96,13 +96,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--throws", type=int, default=400, help="rendered held-out throws (default 400)")
     parser.add_argument(
-        "--detector", metavar="DETECTOR+HEAD", help="read with the learned detector and this second stage instead"
+        "--detector",
+        metavar="DETECTOR+HEAD[+LOOK]",
+        help="read with the learned detector and this second stage (and cocked look) instead",
     )
     args = parser.parse_args()
     reader: Reader = DiceReader()
     if args.detector:
-        model, _, head = args.detector.partition("+")
-        reader = DetectorReader(model, head=head) if head else DetectorReader(model)
+        model, _, rest = args.detector.partition("+")
+        head, _, look = rest.partition("+")
+        look_file = None if look == "none" else look or DEFAULT_COCKED_LOOK
+        reader = DetectorReader(model, head=head, cocked_look=look_file) if head else DetectorReader(model)
     sets = {"rendered held-out": heldout_cases(reader, args.throws)}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)

@@ -359,3 +359,36 @@ def test_view_parts_and_scales_map_to_the_same_frame_points() -> None:
     half = view.scaled(0.5)
     assert half.to_view_points(point)[0] == pytest.approx((x / 2, y / 2))
     assert half.size == (view.size[0] // 2, view.size[1] // 2)
+
+
+def test_on_a_calibrated_board_the_cocked_look_calls_cocked_and_the_value_is_read_among_the_faces() -> None:
+    """The look (flat, cocked) reads a wider crop of the same die; with a calibration it has the cocked call,
+    and the second stage's cocked share no longer takes a flat die's confidence away."""
+    cal = Calibration.from_corners(CORNERS)
+    image = _board_with_squares(cal, [(620.0, 420.0)])
+    head = FixedCrops([0.0, 0.0, 0.0, 0.6, 0.0, 0.0, 0.4, 0.0])  # a 4, but 0.4 of it cocked: unreadable alone
+    alone = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=None).read(image, cal)
+    assert alone.dice[0].value is None and alone.verdict == "void"
+
+    flat = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=FixedCrops([0.9, 0.1]))
+    (die,) = flat.dice(image, cal)
+    assert die.value == 4 and not die.cocked
+    assert die.confidence == pytest.approx(1.0) and die.cocked_probability == pytest.approx(0.1)
+
+    look = FixedCrops([0.2, 0.8])
+    (die,) = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=look).dice(image, cal)
+    assert die.cocked and die.cocked_probability == pytest.approx(0.8)
+    second, wide = head.seen[-1][0], look.seen[-1][0]
+    assert second.shape == wide.shape == (48, 48, 3)
+    # the same die, seen wider: its bright square is smaller in the look's crop (1.4 times wider)
+    assert (wide[:, :, 0] > 200).sum() < 0.7 * (second[:, :, 0] > 200).sum()
+
+
+def test_without_a_calibration_the_cocked_look_is_not_asked() -> None:
+    """A photo is not a camera over a board: a flat die seen obliquely shows a side face, which the look,
+    trained for the table, would call cocked. The second stage keeps the call."""
+    image = np.full((480, 640, 3), 120, np.uint8)
+    look = FixedCrops([0.0, 1.0])
+    head = FixedCrops([0.0, 0.0, 0.0, 0.0, 0.95, 0.0, 0.05, 0.0])
+    (die,) = DetectorReader(net=OneDie(36.0), classifier=head, cocked_look=look).read_all(image).dice
+    assert die.value == 5 and not die.cocked and look.seen == []

@@ -8,6 +8,7 @@ die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cock
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.detect import crop_square
-from vision.detector import SIZE_REF, DetectorNet, decode
+from vision.detector import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
 from vision.rectify import View, board_view, photo_view
 from vision.synth import render
@@ -26,6 +27,7 @@ from vision.train.detector_data import Die, board_with_cube, casino_crops, real_
 Crop = tuple[NDArray[np.uint8], int]
 Image = NDArray[np.uint8]
 MATCH = 0.6  # a detection within this many die sides of a labelled centre is that die
+SECOND_STAGE_MARGIN = 1.4  # crop_square's default: the second stage's crop round a die's box
 
 
 def box(x: float, y: float, side: float) -> tuple[int, int, int, int]:
@@ -33,15 +35,23 @@ def box(x: float, y: float, side: float) -> tuple[int, int, int, int]:
     return int(round(x - h)), int(round(y - h)), int(round(x + h)), int(round(y + h))
 
 
-def jittered(rng: np.random.Generator, image: Image, die: Die, n: int) -> list[Crop]:
-    """``n`` crops round a labelled die, its centre moved by up to 12 % of a side and its size by -15..+20 %:
-    the detector's centre and size are never exact."""
+def jittered(
+    rng: np.random.Generator,
+    image: Image,
+    die: Die,
+    n: int,
+    move: float = 0.12,
+    scale: tuple[float, float] = (0.85, 1.2),
+    margin: float = SECOND_STAGE_MARGIN,
+) -> list[Crop]:
+    """``n`` crops round a labelled die, its centre moved by up to ``move`` of a side and its size scaled within
+    ``scale`` (by default -15..+20 %: the detector's centre and size are never exact), ``margin`` times the box."""
     out = []
     cls = CLASS_COCKED if die.cocked else die.value - 1
     for _ in range(n):
-        dx, dy = rng.uniform(-0.12, 0.12, 2) * die.side
-        s = die.side * float(rng.uniform(0.85, 1.2))
-        out.append((crop_square(image, box(die.x + dx, die.y + dy, s), CROP), cls))
+        dx, dy = rng.uniform(-move, move, 2) * die.side
+        s = die.side * float(rng.uniform(*scale))
+        out.append((crop_square(image, box(die.x + dx, die.y + dy, s), CROP, margin), cls))
     return out
 
 
@@ -91,6 +101,26 @@ def casino_scene(crop: Image) -> tuple[Image, Die]:
     return image, Die(66.0, 66.0, 44.0, 1, False)
 
 
+def patch_dice(target: NDArray[np.float32]) -> list[Die]:
+    """The dice a rendered patch's target map holds (cells with a centre and a die there)."""
+    dice = []
+    rows, cols = np.nonzero(target[0] == 1.0)
+    for r, c in zip(rows, cols):
+        if target[6, r, c] <= 0:
+            continue
+        side = SIZE_REF * float(np.exp(target[3, r, c]))
+        x, y = (c + 0.5 + target[4, r, c]) * 8, (r + 0.5 + target[5, r, c]) * 8
+        dice.append(Die(x, y, side, int(target[1, r, c]) + 1, bool(target[2, r, c] > 0.5)))
+    return dice
+
+
+def first_cube_patch(cache_file: Path, patches: int) -> int:
+    """rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube; caches written
+    before detector_data.cube_patches was mended label that cube a die: it is "not a die"."""
+    parts = cache_file.stem.split("_")
+    return patches - 2 * int(parts[4]) if len(parts) == 5 and parts[4].isdigit() else patches
+
+
 def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limit: int) -> list[Crop]:
     """Crops of the detector's rendered training patches (desk scenes, whole boards with a doubling cube, cube
     scenes): the dice from the patches' targets, the detector's unmatched peaks as negatives."""
@@ -100,27 +130,10 @@ def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limi
     for f in files:
         data = np.load(f)
         x, t = data["x"], data["t"]
-        # rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube; caches
-        # written before detector_data.cube_patches was mended label that cube a die: here it is "not a die"
-        parts = f.stem.split("_")
-        first_cube = len(x) - 2 * int(parts[4]) if len(parts) == 5 and parts[4].isdigit() else len(x)
+        first_cube = first_cube_patch(f, len(x))
         for i in rng.permutation(len(x))[:per_file]:
             image = np.ascontiguousarray(x[i])
-            dice = []
-            rows, cols = np.nonzero(t[i, 0] == 1.0)
-            for r, c in zip(rows, cols):
-                if t[i, 6, r, c] <= 0:
-                    continue
-                side = SIZE_REF * float(np.exp(t[i, 3, r, c]))
-                dice.append(
-                    Die(
-                        (c + 0.5 + t[i, 4, r, c]) * 8,
-                        (r + 0.5 + t[i, 5, r, c]) * 8,
-                        side,
-                        int(t[i, 1, r, c]) + 1,
-                        bool(t[i, 2, r, c] > 0.5),
-                    )
-                )
+            dice = patch_dice(t[i])
             if i >= first_cube:
                 crops += [(crop_square(image, box(d.x, d.y, d.side), CROP), CLASS_NOT_DIE) for d in dice]
                 crops += scene_crops_view(rng, net, image, [])
@@ -129,35 +142,85 @@ def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limi
     return crops
 
 
+def board_throw(
+    rng: np.random.Generator, net: DetectorNet
+) -> tuple[Image, list[Die], list[tuple[float, float, float]]]:
+    """One whole rendered board throw (training dice presets and seeds; two in three with a cocked die, on a
+    checker, the rim or the other die), its thrown dice, and what the detector finds on the rectified board
+    (x, y, side in frame pixels, at a low threshold), exactly as the reader finds it."""
+    style = render.random_board_style(rng, TRAIN_DICE)
+    cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
+    kind = str(rng.choice(["valid", "cocked", "cocked"]))
+    thrower = str(rng.choice(["bottom", "top"]))
+    image, scene, dice3d, _ = board_with_cube(rng, style, cam, render.ThrowSpec(kind, thrower), 0.3)
+    assert scene.corners is not None
+    view = board_view(Calibration.from_corners(scene.corners))
+    found = []
+    for peak in decode(net.run(view.warp(image)), threshold=0.2):
+        x0, y0, x1, y1 = view.box_to_frame(peak.centre, peak.side)
+        found.append(((x0 + x1) / 2, (y0 + y1) / 2, float(max(x1 - x0, y1 - y0))))
+    dice = []
+    for d, d3 in zip(scene.dice, dice3d):
+        corners = cam.project(d3.corners())
+        side = float(np.median(np.ptp(corners, axis=0)) / 1.25)
+        dice.append(Die(float(d.top_centre[0]), float(d.top_centre[1]), side, d.value, d.cocked))
+    return image, dice, found
+
+
+def found_at(die: Die, found: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
+    """The detection that is ``die`` (None: the detector missed it)."""
+    return next((f for f in found if np.hypot(f[0] - die.x, f[1] - die.y) < MATCH * max(f[2], die.side)), None)
+
+
 def board_crops(rng: np.random.Generator, net: DetectorNet, n: int) -> list[Crop]:
-    """Crops of ``n`` whole rendered board throws (training dice presets and seeds; two in three with a cocked
-    die, on a checker, the rim or the other die), cut from the full frame exactly where and as the reader cuts
-    them: the detector reads the rectified board, each peak that matches a thrown die is that die (or cocked),
-    each that matches none is "not a die" (checkers, points, the cube and the frame: the false peaks of whole
-    boards, which patches of a board rarely show). A thrown die the detector misses is cut at its true place."""
+    """Crops of ``n`` whole rendered board throws (``board_throw``), cut from the full frame exactly where and as
+    the reader cuts them: each peak that matches a thrown die is that die (or cocked), each that matches none is
+    "not a die" (checkers, points, the cube and the frame: the false peaks of whole boards, which patches of a
+    board rarely show). A thrown die the detector misses is cut at its true place."""
     crops: list[Crop] = []
     for _ in range(n):
-        style = render.random_board_style(rng, TRAIN_DICE)
-        cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
-        kind = str(rng.choice(["valid", "cocked", "cocked"]))
-        thrower = str(rng.choice(["bottom", "top"]))
-        image, scene, dice3d, _ = board_with_cube(rng, style, cam, render.ThrowSpec(kind, thrower), 0.3)
-        assert scene.corners is not None
-        view = board_view(Calibration.from_corners(scene.corners))
-        found = []
-        for peak in decode(net.run(view.warp(image)), threshold=0.2):
-            x0, y0, x1, y1 = view.box_to_frame(peak.centre, peak.side)
-            found.append(((x0 + x1) / 2, (y0 + y1) / 2, float(max(x1 - x0, y1 - y0))))
-        dice = []
-        for d, d3 in zip(scene.dice, dice3d):
-            corners = cam.project(d3.corners())
-            side = float(np.median(np.ptp(corners, axis=0)) / 1.25)
-            dice.append(Die(float(d.top_centre[0]), float(d.top_centre[1]), side, d.value, d.cocked))
+        image, dice, found = board_throw(rng, net)
         crops += detection_crops(image, dice, found, positives=True)
         for die in dice:  # a cocked die twice more: few throws show one, and accepting one is the worst call
             crops += jittered(rng, image, die, 2 if die.cocked else 0)
-            if not any(np.hypot(x - die.x, y - die.y) < MATCH * max(s, die.side) for x, y, s in found):
+            if found_at(die, found) is None:
                 crops += jittered(rng, image, die, 1)
+    return crops
+
+
+def look_crops(
+    rng: np.random.Generator, net: DetectorNet, boards: int, cache: Path, leave_out: str | None, limit: int = 0
+) -> list[Crop]:
+    """The cocked look's crops (``COCKED_LOOK_MARGIN`` times a die's box), labelled 1 cocked, 0 flat:
+    - ``boards`` whole rendered throws, each die cut round the detector's own box (a leaning die's box is about
+      1.4 times a flat one's, so the look learns from the crops it will read), at its true box where missed;
+    - the dice of the detector's rendered patches (desk scenes and rectified boards, 1,500 a cache file);
+    - the real dice of every set but ``leave_out``, all flat.
+    ``limit``: at most that many patches a cache file and photos a set (0: the defaults; tests)."""
+    crops: list[Crop] = []
+
+    def add(image: Image, die: Die, n: int, move: float = 0.12, scale: tuple[float, float] = (0.85, 1.2)) -> None:
+        for crop, cls in jittered(rng, image, die, n, move, scale, COCKED_LOOK_MARGIN):
+            crops.append((crop, int(cls == CLASS_COCKED)))
+
+    for _ in range(boards):
+        image, dice, found = board_throw(rng, net)
+        for die in dice:
+            at = found_at(die, found)
+            if at is None:
+                add(image, die, 2 if die.cocked else 1)
+            else:
+                seen = Die(at[0], at[1], at[2], die.value, die.cocked)
+                add(image, seen, 3 if die.cocked else 2, move=0.06, scale=(0.92, 1.08))
+    for f in sorted(cache.glob("rendered_*.npz")):
+        data = np.load(f)
+        x, t = data["x"], data["t"]
+        for i in rng.permutation(first_cube_patch(f, len(x)))[: limit or 1500]:
+            for die in patch_dice(t[i]):
+                add(np.ascontiguousarray(x[i]), die, 1)
+    for image, dice in real_scenes(leave_out, limit):
+        for die in dice:
+            add(image, die, 2)
     return crops
 
 
@@ -177,6 +240,14 @@ def real_crops(
     the shipped model learns from every set but keeps that split to be measured on as today's reader is).
     ``limit``: at most that many photos a set and crops, 0 all."""
     crops: list[Crop] = []
+    for image, dice in real_scenes(leave_out, limit):
+        crops += scene_crops(rng, net, image, dice, per_die)
+    return crops
+
+
+def real_scenes(leave_out: str | None, limit: int = 0) -> Iterator[tuple[Image, list[Die]]]:
+    """Every labelled real photo (and casino crop, in a border) of the sets but ``leave_out``, a whole set or one
+    split of one; ``limit``: at most that many a set, 0 all."""
     for name in ("webcam_white_dice", "tray_mixed_dice"):
         if name == leave_out:
             continue
@@ -184,12 +255,11 @@ def real_crops(
         for path in paths[: limit or None]:
             scene = real_scene(path, name)
             if scene is not None:
-                crops += scene_crops(rng, net, scene[0], scene[1], per_die)
+                yield scene
     if leave_out != "casino_dice_crops":
         for crop, value in casino_crops()[: limit or None]:
             image, die = casino_scene(crop)
-            crops += scene_crops(rng, net, image, [Die(die.x, die.y, die.side, value, False)], per_die)
-    return crops
+            yield image, [Die(die.x, die.y, die.side, value, False)]
 
 
 GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789<>^?!@#$%&*+=/o.:"

@@ -56,8 +56,8 @@ def export(model: torch.nn.Sequential, out: Path) -> None:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def crop_training_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arguments every crop classifier's trainer takes (this one and ``vision.train.cocked_look``)."""
     ap.add_argument("--detector", type=Path, required=True, help="the detector trained without --leave-out")
     ap.add_argument(
         "--leave-out",
@@ -66,9 +66,6 @@ def main(argv: list[str] | None = None) -> int:
         help="a real set (or split) kept out of training",
     )
     ap.add_argument("--cache", type=Path, required=True, help="the detector trainer's render cache")
-    ap.add_argument("--rendered", type=int, default=6000, help="rendered patches to cut crops from")
-    ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
-    ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -76,6 +73,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--crops", type=Path, help="cache of the cut crops (npz), made once per --leave-out")
     ap.add_argument("--out", type=Path, required=True)
+
+
+def fit_one_cycle(
+    model: torch.nn.Module,
+    x: np.ndarray,
+    y: np.ndarray,
+    loss: torch.nn.Module,
+    args: argparse.Namespace,
+    rng: np.random.Generator,
+) -> None:
+    """AdamW under a one-cycle schedule to ``args.lr``, ``args.epochs`` epochs of ``args.batch`` crops."""
+    total = max(1, len(x) // args.batch) * args.epochs
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total)
+    fit(model, x, y, opt, sched, loss, args.epochs, args.batch, 0, rng)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    crop_training_arguments(ap)
+    ap.add_argument("--rendered", type=int, default=6000, help="rendered patches to cut crops from")
+    ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
+    ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     ap.add_argument("--reexport", type=Path, help="only export this trained head again (with its features)")
     args = ap.parse_args(argv)
@@ -121,10 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.concatenate([ys, yr, yr, yr, np.full(len(clutter), CLASS_NOT_DIE, np.int64)])
     print(f"training on {len(x)} crops, classes {np.bincount(y, minlength=8).tolist()}", flush=True)
     model = build_model()
-    total = max(1, len(x) // args.batch) * args.epochs
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total)
-    fit(model, x, y, opt, sched, class_weighted_loss(y), args.epochs, args.batch, 0, rng)
+    fit_one_cycle(model, x, y, class_weighted_loss(y), args, rng)
     export(model, args.out)
     print(f"wrote {args.out} in {time.time() - t0:.0f} s", flush=True)
     return 0
