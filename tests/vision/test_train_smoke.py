@@ -110,29 +110,31 @@ def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path
     assert a.shape == (CHANNELS, 12, 20) and np.abs(a - b).max() < 1e-3
 
 
-def render_cache(tmp_path: Path) -> Path:
-    """A render cache of one tiny file (a few desk scenes, one board, one cube scene), as the trainers read it."""
+def smoke_trained(tmp_path: Path, trainer: str) -> Path:
+    """The model a crop trainer (``vision.train.<trainer>``) writes in its smoke run, from a render cache of one
+    tiny file (a few desk scenes, one board, one cube scene) and the shipped detector."""
+    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
+    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    import importlib
+
+    from vision.detector import DEFAULT_DETECTOR
     from vision.train.detector_data import rendered_set
 
     cache = tmp_path / "cache"
     cache.mkdir()
     x, t = rendered_set(3, 2, 1, 1)
     np.savez(cache / "rendered_3.npz", x=x, t=t)
-    return cache
+    out = tmp_path / f"{trainer}.onnx"
+    args = ["--detector", str(DEFAULT_DETECTOR), "--leave-out", "tray_mixed_dice", "--cache", str(cache)]
+    assert importlib.import_module(f"vision.train.{trainer}").main([*args, "--smoke", "--out", str(out)]) == 0
+    return out
 
 
 def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
     from vision.adapt import FeatureReader
-    from vision.detector import DEFAULT_DETECTOR
     from vision.reader import OnnxModel
-    from vision.train.crop_head import main as train_head
 
-    cache = render_cache(tmp_path)
-    out = tmp_path / "head.onnx"
-    args = ["--detector", str(DEFAULT_DETECTOR), "--leave-out", "tray_mixed_dice", "--cache", str(cache)]
-    assert train_head([*args, "--smoke", "--out", str(out)]) == 0
+    out = smoke_trained(tmp_path, "crop_head")
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):
         logits, features = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]
@@ -140,15 +142,7 @@ def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: P
 
 
 def test_cocked_look_training_smoke_run_exports_two_classes_both_backends_read(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
-    from vision.detector import DEFAULT_DETECTOR
-    from vision.train.cocked_look import main as train_look
-
-    cache = render_cache(tmp_path)
-    out = tmp_path / "look.onnx"
-    args = ["--detector", str(DEFAULT_DETECTOR), "--leave-out", "tray_mixed_dice", "--cache", str(cache)]
-    assert train_look([*args, "--smoke", "--out", str(out)]) == 0
+    out = smoke_trained(tmp_path, "cocked_look")
     crops = np.random.default_rng(7).integers(0, 256, (3, CROP, CROP, 3)).astype(np.uint8)
     a = OnnxReader(out, "onnxruntime", classes=2).probabilities(crops)
     b = OnnxReader(out, "opencv", classes=2).probabilities(crops)

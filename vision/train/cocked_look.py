@@ -21,7 +21,7 @@ import torch
 
 from vision.detector import DetectorNet
 from vision.train.crop_data import colour, look_crops, stacked
-from vision.train.crop_head import crop_training_arguments, fit_one_cycle
+from vision.train.crop_head import crop_training_arguments, fit_one_cycle, started
 from vision.train.trainer import build_model, export
 
 
@@ -31,12 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=3000, help="whole rendered board throws to cut crops from")
     ap.add_argument("--smoke", action="store_true", help="two boards, a few patches and photos, one epoch (tests)")
     args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    if args.crops is not None and args.crops.is_file():
-        data = np.load(args.crops)
+    rng, data = started(args)
+    if data is not None:
         x, y = data["x"], data["y"]
     else:
         if args.smoke:

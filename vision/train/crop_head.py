@@ -75,6 +75,18 @@ def crop_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--out", type=Path, required=True)
 
 
+def started(args: argparse.Namespace) -> tuple[np.random.Generator, dict[str, np.ndarray] | None]:
+    """Threads and seeds set from a crop trainer's ``args``; its random generator, and the crops already cut
+    (``--crops`` when the file exists, else None)."""
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    if args.crops is not None and args.crops.is_file():
+        with np.load(args.crops) as data:
+            return rng, {name: data[name] for name in data.files}
+    return rng, None
+
+
 def fit_one_cycle(
     model: torch.nn.Module,
     x: np.ndarray,
@@ -104,12 +116,9 @@ def main(argv: list[str] | None = None) -> int:
 
         export(load_onnx(args.reexport), args.out)
         return 0
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    if args.crops is not None and args.crops.is_file():
-        data = np.load(args.crops)
+    rng, data = started(args)
+    if data is not None:
         xr, yr, xs, ys = data["xr"], data["yr"], data["xs"], data["ys"]
     else:
         net = DetectorNet(args.detector)
