@@ -28,7 +28,7 @@ from vision.train.trainer import build_model, export
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     crop_training_arguments(ap)
-    ap.add_argument("--boards", type=int, default=3000, help="whole rendered board throws to cut crops from")
+    ap.add_argument("--boards", type=int, default=6000, help="whole rendered board throws to cut crops from")
     ap.add_argument("--smoke", action="store_true", help="two boards, a few patches and photos, one epoch (tests)")
     args = ap.parse_args(argv)
     t0 = time.time()
