@@ -278,7 +278,11 @@ def _split(comp: NDArray[np.uint8], dice_area: float, die: float) -> list[NDArra
     return parts
 
 
-def crop_square(image: Image, proposal_box: tuple[int, int, int, int], size: int, margin: float = 1.4) -> Image:
+# a crop is this many times a die's box: the die with a little of what lies round it (the reader and its second stage)
+CROP_MARGIN = 1.4
+
+
+def crop_square(image: Image, proposal_box: tuple[int, int, int, int], size: int, margin: float = CROP_MARGIN) -> Image:
     """A square crop around a proposal, ``margin`` times its longer side, resized to ``size``; edges replicated."""
     x0, y0, x1, y1 = proposal_box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2

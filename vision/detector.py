@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
 from vision.change import CHANGED_SHARE, change
-from vision.detect import crop_square
+from vision.detect import CROP_MARGIN, crop_square
 from vision.errors import ModelError
 from vision.pipeline import Judge, check_frame
 from vision.reader import (
@@ -216,10 +216,11 @@ class DetectorReader(Judge):
         if self.classifier is not None and found:
             crops = second_stage_crops(image, frame_boxes)
             heads = [second_stage(pr) for pr in every_turn(self.classifier, crops, self.turns)]
-            if self.cocked_look is not None and calibration is not None:
-                wide = cocked_look_crops(image, frame_boxes)
-                looks = every_turn(self.cocked_look, wide, self.turns)[:, 1]
-                heads = [looked(values, float(p)) for (values, _), p in zip(heads, looks)]
+            kept = [i for i, (values, _) in enumerate(heads) if values is not None]
+            if self.cocked_look is not None and calibration is not None and kept:
+                wide = second_stage_crops(image, [frame_boxes[i] for i in kept], COCKED_LOOK_MARGIN)
+                for i, p in zip(kept, every_turn(self.cocked_look, wide, self.turns)[:, 1]):
+                    heads[i] = looked(heads[i][0], float(p))
         readings = []
         for d, (x0, y0, x1, y1), (values, p_cocked) in zip(found, frame_boxes, heads):
             if values is None:
@@ -236,28 +237,23 @@ class DetectorReader(Judge):
         return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
 
 
-def second_stage_crops(image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> NDArray[np.uint8]:
+def second_stage_crops(
+    image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]], margin: float = CROP_MARGIN
+) -> NDArray[np.uint8]:
     """What the second stage reads for the dice found at ``boxes`` (pixels of ``image``, not clipped to it: the
     part of a die's square outside the picture is filled from its edge). Reading and learning both cut their
-    crops here, so a die is learned from the very crop it is read from."""
+    crops here, so a die is learned from the very crop it is read from. The cocked look reads the same dice
+    wider (``COCKED_LOOK_MARGIN``)."""
     if not boxes:
         return np.zeros((0, CROP, CROP, 3), np.uint8)
-    return np.stack([crop_square(image, box, CROP) for box in boxes])
-
-
-def cocked_look_crops(image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]) -> NDArray[np.uint8]:
-    """What the cocked look reads for the dice found at ``boxes``: the second stage's crops, wider."""
-    if not boxes:
-        return np.zeros((0, CROP, CROP, 3), np.uint8)
-    return np.stack([crop_square(image, box, CROP, COCKED_LOOK_MARGIN) for box in boxes])
+    return np.stack([crop_square(image, box, CROP, margin) for box in boxes])
 
 
 def looked(values: NDArray[np.float32] | None, p_cocked: float) -> tuple[NDArray[np.float32] | None, float]:
     """A die's second-stage reading with the cocked look's call: the look's cocked probability, and the value
     probabilities among the six faces alone (the second stage's cocked share no longer takes a flat die's
     confidence away; whether it is flat is the look's to say)."""
-    if values is None:
-        return None, 0.0
+    assert values is not None, "the look reads only the dice the second stage keeps"
     return np.asarray(values / max(float(values.sum()), 1e-6), np.float32), p_cocked
 
 

@@ -131,7 +131,7 @@ def _score(s: Score) -> str:
     )
 
 
-def _detector(spec: str | Path, peak_min: float) -> DetectorReader:
+def detector_reader(spec: str | Path, peak_min: float = PEAK_MIN) -> DetectorReader:
     """``DETECTOR[+HEAD[+LOOK]]``: a detector with its second stage (``+none``: the detector's own value heads;
     no ``+``: the shipped second stage) and a cocked look for calibrated boards (``+none``: none; no third part:
     the shipped one)."""
@@ -176,7 +176,7 @@ def main() -> None:
     peak_min = PEAK_MIN if args.peak_min is None else args.peak_min
     today: Reader = DiceReader(threads=1)
     args.detector = args.detector or [DEFAULT_DETECTOR]
-    det: Reader = _detector(args.detector[0], peak_min)
+    det: Reader = detector_reader(args.detector[0], peak_min)
     left = dict(item.split("=", 1) for item in args.left_out)
     print(f"today's reader: models/dice.onnx; detector: {args.detector}; left-out models: {left or 'none'}")
     if "real" in parts:
@@ -184,13 +184,13 @@ def main() -> None:
         print("|---|---|---|")
         for name in args.sets.split(","):
             model = left.get(name)
-            reader: Reader = _detector(model, peak_min) if model else det
+            reader: Reader = detector_reader(model, peak_min) if model else det
             note = "" if model else " (NOT left out: shipped model)"
             run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
             print(f"| {name} | {_score(run(today))} | {_score(run(reader))}{note} |", flush=True)
     columns: list[Column] = [("today, watch path", today, True), ("today, read path", today, False)]
     for m in args.detector:
-        reader = _detector(m, peak_min)
+        reader = detector_reader(m, peak_min)
         columns += [(f"detector {m}, watch", reader, True), (f"detector {m}, read", reader, False)]
     header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
     rule = "|---" * (len(columns) + 1) + "|"

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from tests.progress import tracked
+from tests.vision.bench_detector import detector_reader
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_COCKED_LOOK, DetectorReader
 from vision.pipeline import DiceReader, Reader
 from vision.scoring import read_labels
 from vision.sources import load_image
@@ -103,10 +103,7 @@ def main() -> None:
     args = parser.parse_args()
     reader: Reader = DiceReader()
     if args.detector:
-        model, _, rest = args.detector.partition("+")
-        head, _, look = rest.partition("+")
-        look_file = None if look == "none" else look or DEFAULT_COCKED_LOOK
-        reader = DetectorReader(model, head=head, cocked_look=look_file) if head else DetectorReader(model)
+        reader = detector_reader(args.detector)
     sets = {"rendered held-out": heldout_cases(reader, args.throws)}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)

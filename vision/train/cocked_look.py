@@ -22,7 +22,7 @@ import torch
 from vision.detector import DetectorNet
 from vision.train.crop_data import colour, look_crops, stacked
 from vision.train.crop_head import crop_training_arguments, fit_one_cycle, started
-from vision.train.trainer import build_model, export
+from vision.train.trainer import build_model, class_weighted_loss, export
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,10 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     x, y = np.concatenate([x, colour(x, rng)]), np.concatenate([y, y])
     model = build_model()
     model[-1] = torch.nn.Linear(model[-1].in_features, 2)
-    counts = np.bincount(y, minlength=2).astype(np.float64)
-    weights = torch.tensor((counts.sum() / np.maximum(counts, 1)) ** 0.5, dtype=torch.float32)
-    loss = torch.nn.CrossEntropyLoss(weight=weights / weights.mean(), label_smoothing=0.02)
-    fit_one_cycle(model, x, y, loss, args, rng)
+    fit_one_cycle(model, x, y, class_weighted_loss(y, 2), args, rng)
     export(model, args.out)
     print(f"wrote {args.out} in {time.time() - t0:.0f} s", flush=True)
     return 0

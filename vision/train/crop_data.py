@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.detect import crop_square
+from vision.detect import CROP_MARGIN, crop_square
 from vision.detector import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
 from vision.rectify import View, board_view, photo_view
@@ -27,7 +27,6 @@ from vision.train.detector_data import Die, board_with_cube, casino_crops, real_
 Crop = tuple[NDArray[np.uint8], int]
 Image = NDArray[np.uint8]
 MATCH = 0.6  # a detection within this many die sides of a labelled centre is that die
-SECOND_STAGE_MARGIN = 1.4  # crop_square's default: the second stage's crop round a die's box
 
 
 def box(x: float, y: float, side: float) -> tuple[int, int, int, int]:
@@ -42,7 +41,7 @@ def jittered(
     n: int,
     move: float = 0.12,
     scale: tuple[float, float] = (0.85, 1.2),
-    margin: float = SECOND_STAGE_MARGIN,
+    margin: float = CROP_MARGIN,
 ) -> list[Crop]:
     """``n`` crops round a labelled die, its centre moved by up to ``move`` of a side and its size scaled within
     ``scale`` (by default -15..+20 %: the detector's centre and size are never exact), ``margin`` times the box."""

@@ -252,13 +252,13 @@ def export(model: nn.Sequential, out: Path) -> None:
     )
 
 
-def class_weighted_loss(y: NDArray[np.int64]) -> nn.CrossEntropyLoss:
+def class_weighted_loss(y: NDArray[np.int64], classes: int = len(CLASSES)) -> nn.CrossEntropyLoss:
     """Cross-entropy weighted by the inverse square root of each class's frequency, lightly smoothed.
 
     Rare classes (cocked dice) count more without drowning the common ones;
     training from scratch and fine-tuning use the same loss.
     """
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    counts = np.bincount(y, minlength=classes).astype(np.float64)
     inverse = np.where(counts > 0, (counts.sum() / np.maximum(counts, 1)) ** 0.5, 0.0)
     weights = torch.tensor(inverse, dtype=torch.float32)
     return nn.CrossEntropyLoss(weight=weights / weights[weights > 0].mean(), label_smoothing=0.02)
