@@ -366,14 +366,14 @@ def test_on_a_calibrated_board_the_cocked_look_calls_cocked_and_the_value_is_rea
     and the second stage's cocked share no longer takes a flat die's confidence away."""
     cal = Calibration.from_corners(CORNERS)
     image = _board_with_squares(cal, [(620.0, 420.0)])
-    head = FixedCrops([0.0, 0.0, 0.0, 0.6, 0.0, 0.0, 0.4, 0.0])  # a 4, but 0.4 of it cocked: unreadable alone
+    head = FixedCrops([0.1, 0.0, 0.0, 0.45, 0.0, 0.0, 0.45, 0.0])  # a 4, but 0.45 of it cocked: unreadable alone
     alone = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=None).read(image, cal)
     assert alone.dice[0].value is None and alone.verdict == "void"
 
     flat = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=FixedCrops([0.9, 0.1]))
     (die,) = flat.dice(image, cal)
     assert die.value == 4 and not die.cocked
-    assert die.confidence == pytest.approx(1.0) and die.cocked_probability == pytest.approx(0.1)
+    assert die.confidence == pytest.approx(0.45 / 0.55) and die.cocked_probability == pytest.approx(0.1)
 
     look = FixedCrops([0.2, 0.8])
     (die,) = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=look).dice(image, cal)
