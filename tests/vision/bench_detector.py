@@ -25,7 +25,7 @@ from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
 from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
-from vision.train.heldout import KINDS, cube_throw, heldout_throw
+from vision.train.heldout import KINDS, TOUCHING, TOUCHING_FROM, cube_throw, heldout_throw
 
 Reader = DiceReader | DetectorReader
 
@@ -57,13 +57,14 @@ def crop_set(reader: Reader) -> Score:
 Column = tuple[str, Reader, bool]  # label, reader, whether it gets the frame before the throw
 
 
-def heldout(columns: list[Column], per_kind: int) -> dict[str, list[tuple[int, int]]]:
+def heldout(columns: list[Column], per_kind: int, kinds: tuple[str, ...]) -> dict[str, list[tuple[int, int]]]:
     """Per kind and column: throws voided, throws accepted with both values right (true corners). Each throw
     is rendered once (the empty board, then the dice on it) and read by every column."""
-    out: dict[str, list[tuple[int, int]]] = {kind: [(0, 0)] * len(columns) for kind in KINDS}
-    for kind in KINDS:
+    out: dict[str, list[tuple[int, int]]] = {kind: [(0, 0)] * len(columns) for kind in kinds}
+    for kind in kinds:
         for i in tracked(range(per_kind), f"held-out {kind} throws"):
-            t = heldout_throw(i * len(KINDS) + KINDS.index(kind), kind, with_reference=True)
+            index = TOUCHING_FROM + i if kind == TOUCHING else i * len(KINDS) + KINDS.index(kind)
+            t = heldout_throw(index, kind, with_reference=True)
             cal = Calibration.from_corners(t.corners)
             for k, (_, reader, with_ref) in enumerate(columns):
                 obs = reader.read(t.image, cal, t.thrower, reference=t.reference if with_ref else None)
@@ -164,7 +165,7 @@ def main() -> None:
         metavar="SET=DETECTOR[+HEAD]",
         help="the detector (and second stage) trained without SET, for SET's figure",
     )
-    ap.add_argument("--only", default="real,heldout,cube,latency,blender")
+    ap.add_argument("--only", default="real,heldout,touching,cube,latency,blender")
     ap.add_argument("--sets", default=",".join(REAL_SETS), help="the real sets to read (default all)")
     ap.add_argument("--per-kind", type=int, default=100)
     ap.add_argument("--cubes", type=int, default=200)
@@ -194,16 +195,18 @@ def main() -> None:
         columns += [(f"detector {m}, watch", reader, True), (f"detector {m}, read", reader, False)]
     header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
     rule = "|---" * (len(columns) + 1) + "|"
-    if "heldout" in parts:
-        rows = heldout(columns, args.per_kind)
+    kinds = (KINDS if "heldout" in parts else ()) + ((TOUCHING,) if "touching" in parts else ())
+    if kinds:
+        rows = heldout(columns, args.per_kind, kinds)
         print(
             f"\nheld-out rendered throws, true corners, {args.per_kind} a kind: voided (valid: accepted with "
             "both values right); watch: with the frame before the throw, read: the settled frame alone"
         )
         print(header + "\n" + rule)
-        for kind in KINDS:
+        for kind in rows:
             cells = [
-                f"voided {_pct(v, args.per_kind)}" + (f", right {r}" if kind == "valid" else "") for v, r in rows[kind]
+                f"voided {_pct(v, args.per_kind)}" + (f", right {r}" if kind in ("valid", TOUCHING) else "")
+                for v, r in rows[kind]
             ]
             print(f"| {kind} | " + " | ".join(cells) + " |", flush=True)
     if "blender" in parts:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.reader import CLASS_NOT_DIE, CROP
+from vision.synth import render
 from vision.train.crop_data import clutter_crop, colour, recoloured
 from vision.train.detector_data import cube_patches, targets
 
@@ -54,3 +55,27 @@ def test_marbled_recolouring_keeps_the_pips_apart_from_every_vein() -> None:
         marbled += out[around].std(axis=0).max() > 5
         assert np.all(np.abs(grey[around] - pip) > 20)
     assert 5 < marbled < 40  # about three in ten
+
+
+def test_flat_dice_are_rendered_against_a_checker_or_each_other_and_never_into_them() -> None:
+    """A leaning die has its support beside it; flat dice must lie against things too, or a model learns that
+    a neighbour means a leaning die. However the dice are turned, nothing overlaps."""
+    against_checker = against_die = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        style = render.random_board_style(rng)
+        cam = render.board_camera(rng, (640, 360))
+        _, dice, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("valid", "bottom", touching=1.0))
+        first, second = dice
+        gap = float(np.hypot(*(first.centre[:2] - second.centre[:2])))
+        assert gap > np.sqrt(2) * first.size  # beyond both half-diagonals
+        against_die += gap < 1.75 * first.size
+        for die in dice:
+            base = die.corners()[np.argsort(die.corners()[:, 2])[:4], :2]  # the face it lies on
+            t = np.linspace(0.0, 1.0, 25)[:, None]
+            footprint = np.vstack([a + t * (b - a) for a in base for b in base])  # its edges (and diagonals)
+            for checker in checkers:
+                clearance = np.hypot(*(footprint - checker.centre[:2]).T).min() - checker.radius
+                assert clearance > -1e-6, "a checker drawn into a die"
+                against_checker += clearance < 0.15 * die.size
+    assert against_checker >= 20 and against_die >= 10

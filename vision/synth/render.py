@@ -559,6 +559,36 @@ def cocked_die(
     return die, support
 
 
+def checker_against(rng: np.random.Generator, die: Die3D, others: list[Die3D]) -> Checker3D | None:
+    """A checker (of a leaning die's support's size) lying against the flat ``die`` on a random side clear of
+    the ``others`` (None: no such side found)."""
+    radius = die.size * 1.3
+    for _ in range(10):
+        angle = float(rng.uniform(0, 2 * np.pi))
+        d = np.array([np.cos(angle), np.sin(angle)])
+        reach = float(((die.corners()[:, :2] - die.centre[:2]) @ d).max())  # the die's extent that way
+        c = die.centre[:2] + d * (reach + radius + die.size * float(rng.uniform(0.0, 0.1)))
+        if all(np.hypot(*(c - o.centre[:2])) > radius + 0.75 * o.size for o in others):
+            return Checker3D(np.array([c[0], c[1], 0.0]), radius, die.size * 0.45, random_colour(rng))
+    return None
+
+
+def beside_die(
+    rng: np.random.Generator, other: Die3D, checkers: list[Checker3D], at: tuple[float, float], side: float
+) -> tuple[float, float]:
+    """Where a flat die lies against ``other`` (never into it, however both are turned) and clear of the
+    ``checkers``, in the half ``side`` (+1 right of the bar, -1 left); ``at`` where there is no room."""
+    size = other.size
+    for _ in range(20):
+        angle = float(rng.uniform(0, 2 * np.pi))
+        gap = size * float(rng.uniform(1.45, 1.7))  # beyond both half-diagonals: the dice cannot overlap
+        x, y = other.centre[0] + gap * np.cos(angle), other.centre[1] + gap * np.sin(angle)
+        inside = side * x > BAR_W / 2 + size and abs(x) < BOARD_W / 2 - size and abs(y) < BOARD_H / 4
+        if inside and all(np.hypot(x - c.centre[0], y - c.centre[1]) > c.radius + 0.75 * size for c in checkers):
+            return float(x), float(y)
+    return at
+
+
 # ---------------------------------------------------------------- the board
 
 
@@ -663,6 +693,10 @@ class ThrowSpec:
 
     kind: str  # valid | cocked | wrong_half | off_board
     thrower: str  # bottom | top
+    touching: float = 0.0
+    """The chance that a flat die lies against a checker or the other die, as thrown dice often do (a leaning
+    die has its support beside it: without flat ones beside something, a model learns that a neighbour means
+    a leaning die)."""
 
 
 def board_scene(
@@ -726,14 +760,19 @@ def board_scene(
                 ):
                     break
             value = int(rng.integers(1, 7))
+            support: Checker3D | None = None
             if spec.kind == "cocked" and i == 0:
                 die, support = cocked_die(rng, x, y, s, value, style.dice)
-                if support is not None:
-                    support.colour = style.checker_a if rng.random() < 0.5 else style.checker_b
-                    checkers = [c for c in checkers if np.hypot(*(c.centre[:2] - support.centre[:2])) > 2 * c.radius]
-                    checkers.append(support)
             else:
+                if spec.touching and dice and rng.random() < spec.touching / 2:
+                    x, y = beside_die(rng, dice[0], checkers, (x, y), right)
                 die = make_die(rng, x, y, s, value, style.dice, pip_radius=0.09, style=0)
+                if spec.touching and rng.random() < spec.touching / 2:
+                    support = checker_against(rng, die, dice)
+            if support is not None:
+                support.colour = style.checker_a if rng.random() < 0.5 else style.checker_b
+                checkers = [c for c in checkers if np.hypot(*(c.centre[:2] - support.centre[:2])) > 2 * c.radius]
+                checkers.append(support)
             dice.append(die)
     draw_shadows(
         canvas,

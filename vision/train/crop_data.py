@@ -27,6 +27,7 @@ from vision.train.detector_data import Die, board_with_cube, casino_crops, real_
 Crop = tuple[NDArray[np.uint8], int]
 Image = NDArray[np.uint8]
 MATCH = 0.6  # a detection within this many die sides of a labelled centre is that die
+LOOK_TOUCHING = 0.6  # flat dice against a checker or the other die, as often as a leaning die has its support
 
 
 def box(x: float, y: float, side: float) -> tuple[int, int, int, int]:
@@ -145,13 +146,14 @@ def board_throw(
     rng: np.random.Generator, net: DetectorNet
 ) -> tuple[Image, list[Die], list[tuple[float, float, float]]]:
     """One whole rendered board throw (training dice presets and seeds; two in three with a cocked die, on a
-    checker, the rim or the other die), its thrown dice, and what the detector finds on the rectified board
+    checker, the rim or the other die; flat dice against a checker or each other, ``LOOK_TOUCHING``), its thrown
+    dice, and what the detector finds on the rectified board
     (x, y, side in frame pixels, at a low threshold), exactly as the reader finds it."""
     style = render.random_board_style(rng, TRAIN_DICE)
     cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
     kind = str(rng.choice(["valid", "cocked", "cocked"]))
     thrower = str(rng.choice(["bottom", "top"]))
-    image, scene, dice3d, _ = board_with_cube(rng, style, cam, render.ThrowSpec(kind, thrower), 0.3)
+    image, scene, dice3d, _ = board_with_cube(rng, style, cam, render.ThrowSpec(kind, thrower, LOOK_TOUCHING), 0.3)
     assert scene.corners is not None
     view = board_view(Calibration.from_corners(scene.corners))
     found = []

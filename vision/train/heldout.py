@@ -18,12 +18,17 @@ from vision.train.dataset import TRAIN_DICE
 HELDOUT_SEED = 1_000_000
 HELDOUT_DICE = [i for i in range(len(render.DIE_COLOURS)) if i not in TRAIN_DICE]
 KINDS = ("valid", "cocked", "wrong_half", "off_board")
+TOUCHING = "touching"
+"""A valid throw whose flat dice lie against a checker or each other (``render.ThrowSpec.touching`` 1.0): the
+KINDS' flat dice keep clear of both while a cocked die leans on a checker, so a reader that takes a neighbour
+for a leaning die is only caught here. Its indices start at ``TOUCHING_FROM``, clear of the KINDS' own."""
+TOUCHING_FROM = 200_000
 
 
 @dataclass(frozen=True)
 class HeldoutThrow:
     image: NDArray[np.uint8]
-    kind: str  # valid | cocked | wrong_half | off_board
+    kind: str  # valid | cocked | wrong_half | off_board | touching
     thrower: Thrower
     values: tuple[int, ...]
     corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
@@ -39,16 +44,17 @@ def heldout_throw(
     style = render.random_board_style(rng, HELDOUT_DICE)
     cam = render.board_camera(rng, size)
     thrower: Thrower = "bottom" if index % 2 == 0 else "top"
+    spec = render.ThrowSpec("valid", thrower, 1.0) if kind == TOUCHING else render.ThrowSpec(kind, thrower)
     if not with_reference:
-        scene, _, _ = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower))
+        scene, _, _ = render.board_scene(rng, style, cam, spec)
         assert scene.corners is not None
         return HeldoutThrow(scene.image, kind, thrower, tuple(d.value for d in scene.dice), scene.corners)
-    empty, _, checkers = render.board_scene(rng, style, cam, render.ThrowSpec(kind, thrower), dice_override=[])
+    empty, _, checkers = render.board_scene(rng, style, cam, spec, dice_override=[])
     scene, _, _ = render.board_scene(
         rng,
         style,
         cam,
-        render.ThrowSpec(kind, thrower),
+        spec,
         checkers_override=[],
         background=empty.image,
         camera_effects=False,
