@@ -27,12 +27,12 @@ from numpy.typing import NDArray
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DetectorReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.pipeline import COCKED_SURE, DiceReader, Reader
+from vision.pipeline import CLASSIC_READABLE_FROM, COCKED_SURE, DiceReader, Reader
 from vision.reader import DEFAULT_MODEL, OnnxModel
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
@@ -79,7 +79,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         help="default: onnxruntime where installed, else OpenCV's cv2.dnn (the same answers)",
     )
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--min-confidence", type=float, default=0.7, help="below this a die is unreadable (never guessed)")
+    p.add_argument(
+        "--min-confidence",
+        type=float,
+        help="below this a die is unreadable (never guessed); default: the reader's own (0.7 classic, 0.5 detector)",
+    )
     p.add_argument(
         "--cocked-from",
         type=float,
@@ -122,14 +126,18 @@ def _reader(args: argparse.Namespace) -> Reader:
             args.model or DEFAULT_DETECTOR,
             args.backend,
             args.threads,
-            args.min_confidence,
+            READABLE_FROM if args.min_confidence is None else args.min_confidence,
             cocked_from=args.cocked_from,
             classifier=adapted,
         )
     if args.profile is not None:
         raise VisionError("--profile needs --reader detector (the classic reader cannot learn the match dice)")
     return DiceReader(
-        args.model or DEFAULT_MODEL, args.backend, args.threads, args.min_confidence, cocked_from=args.cocked_from
+        args.model or DEFAULT_MODEL,
+        args.backend,
+        args.threads,
+        CLASSIC_READABLE_FROM if args.min_confidence is None else args.min_confidence,
+        cocked_from=args.cocked_from,
     )
 
 

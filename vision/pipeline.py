@@ -19,6 +19,7 @@ from vision.verdict import DieReading, ThrowObservation, judge
 NOT_DIE_LIMIT = 0.4  # a proposal is a die when the model gives "not a die" less than this
 COCKED_SURE = 0.5  # the model alone calls a die cocked from here
 COCKED_MAYBE = 0.2  # from here, when the outline agrees (geometric_cocked_cue)
+CLASSIC_READABLE_FROM = 0.7  # below this value confidence a die is unreadable (value None, never guessed)
 GROW_LIMIT = 1.6  # a die's box takes in its other proposals up to this many times the read proposal's side
 Box = tuple[int, int, int, int]
 
@@ -109,7 +110,7 @@ class DiceReader(Judge):
         model: Path | str = DEFAULT_MODEL,
         backend: Backend | None = None,
         threads: int = 1,
-        min_confidence: float = 0.7,
+        min_confidence: float = CLASSIC_READABLE_FROM,
         classifier: CropClassifier | None = None,
         cocked_from: float = COCKED_SURE,
     ):
