@@ -42,10 +42,13 @@ def test_a_value_read_with_low_confidence_is_in_doubt_only_below_the_setting() -
 
 
 def test_a_borderline_cocked_probability_is_in_doubt_on_either_side_of_the_call() -> None:
-    flat_but_leaning = throw(die(700, cocked=0.3), die(800, 300))
+    flat_but_leaning = throw(die(700, cocked=0.45), die(800, 300))
     assert flat_but_leaning.verdict == "valid"
     assert doubts(flat_but_leaning, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
     assert doubts(flat_but_leaning, CAL, SHAPE, CASUAL) == ("borderline_cocked",)
+    rather_flat = throw(die(700, cocked=0.3), die(800, 300))
+    assert doubts(rather_flat, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
+    assert doubts(rather_flat, CAL, SHAPE, CASUAL) == ()  # a friendly game asks less
     barely_cocked = throw(die(700, cocked=0.55), die(800, 300))
     assert barely_cocked.reason == "cocked"
     assert doubts(barely_cocked, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
