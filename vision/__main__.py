@@ -27,12 +27,12 @@ from numpy.typing import NDArray
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DetectorReader
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.pipeline import CLASSIC_READABLE_FROM, COCKED_SURE, DiceReader, Reader
+from vision.pipeline import COCKED_SURE, DiceReader, Reader
 from vision.reader import DEFAULT_MODEL, OnnxModel
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
@@ -117,6 +117,8 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 
 def _reader(args: argparse.Namespace) -> Reader:
+    # the unreadable floor only when one is given: each reader has its own (chosen on photos it never trained on)
+    floor = {} if args.min_confidence is None else {"min_confidence": args.min_confidence}
     if args.reader == "detector":
         adapted = None
         if args.profile is not None:
@@ -126,19 +128,13 @@ def _reader(args: argparse.Namespace) -> Reader:
             args.model or DEFAULT_DETECTOR,
             args.backend,
             args.threads,
-            READABLE_FROM if args.min_confidence is None else args.min_confidence,
             cocked_from=args.cocked_from,
             classifier=adapted,
+            **floor,
         )
     if args.profile is not None:
         raise VisionError("--profile needs --reader detector (the classic reader cannot learn the match dice)")
-    return DiceReader(
-        args.model or DEFAULT_MODEL,
-        args.backend,
-        args.threads,
-        CLASSIC_READABLE_FROM if args.min_confidence is None else args.min_confidence,
-        cocked_from=args.cocked_from,
-    )
+    return DiceReader(args.model or DEFAULT_MODEL, args.backend, args.threads, cocked_from=args.cocked_from, **floor)
 
 
 def cmd_read(args: argparse.Namespace) -> int:

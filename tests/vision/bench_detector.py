@@ -25,7 +25,7 @@ from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
 from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
-from vision.train.heldout import KINDS, TOUCHING, TOUCHING_FROM, cube_throw, heldout_throw
+from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
 Reader = DiceReader | DetectorReader
 
@@ -63,8 +63,7 @@ def heldout(columns: list[Column], per_kind: int, kinds: tuple[str, ...]) -> dic
     out: dict[str, list[tuple[int, int]]] = {kind: [(0, 0)] * len(columns) for kind in kinds}
     for kind in kinds:
         for i in tracked(range(per_kind), f"held-out {kind} throws"):
-            index = TOUCHING_FROM + i if kind == TOUCHING else i * len(KINDS) + KINDS.index(kind)
-            t = heldout_throw(index, kind, with_reference=True)
+            t = heldout_throw(heldout_index(kind, i), kind, with_reference=True)
             cal = Calibration.from_corners(t.corners)
             for k, (_, reader, with_ref) in enumerate(columns):
                 obs = reader.read(t.image, cal, t.thrower, reference=t.reference if with_ref else None)

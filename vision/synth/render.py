@@ -535,6 +535,14 @@ def table_scene(
     return Scene(image, [die_truth(cam, d) for d in dice])
 
 
+SUPPORT_RADIUS = 1.3  # a checker beside a die (what a die leans on, or lies against): this many die sizes
+
+
+def support_checker(rng: np.random.Generator, at: Vec, size: float) -> Checker3D:
+    """A checker at ``at`` (board millimetres) of the size a die of ``size`` leans on or lies against."""
+    return Checker3D(np.array([at[0], at[1], 0.0]), SUPPORT_RADIUS * size, size * 0.45, random_colour(rng))
+
+
 def cocked_die(
     rng: np.random.Generator,
     x: float,
@@ -553,23 +561,22 @@ def cocked_die(
         high = corners[np.argsort(corners[:, 2])[-4:]].mean(axis=0)
         d = high[:2] - die.centre[:2]
         d = d / max(float(np.linalg.norm(d)), 1e-6)
-        radius = size * 1.3
-        c = die.centre[:2] + d * (radius + size * 0.35)
-        support = Checker3D(np.array([c[0], c[1], 0.0]), radius, size * 0.45, random_colour(rng))
+        support = support_checker(rng, die.centre[:2] + d * (SUPPORT_RADIUS * size + size * 0.35), size)
     return die, support
 
 
 def checker_against(rng: np.random.Generator, die: Die3D, others: list[Die3D]) -> Checker3D | None:
     """A checker (of a leaning die's support's size) lying against the flat ``die`` on a random side clear of
     the ``others`` (None: no such side found)."""
-    radius = die.size * 1.3
+    radius = SUPPORT_RADIUS * die.size
+    footprint = die.corners()[:, :2] - die.centre[:2]
     for _ in range(10):
         angle = float(rng.uniform(0, 2 * np.pi))
         d = np.array([np.cos(angle), np.sin(angle)])
-        reach = float(((die.corners()[:, :2] - die.centre[:2]) @ d).max())  # the die's extent that way
+        reach = float((footprint @ d).max())  # the die's extent that way
         c = die.centre[:2] + d * (reach + radius + die.size * float(rng.uniform(0.0, 0.1)))
         if all(np.hypot(*(c - o.centre[:2])) > radius + 0.75 * o.size for o in others):
-            return Checker3D(np.array([c[0], c[1], 0.0]), radius, die.size * 0.45, random_colour(rng))
+            return support_checker(rng, c, die.size)
     return None
 
 

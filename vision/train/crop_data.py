@@ -147,8 +147,8 @@ def board_throw(
 ) -> tuple[Image, list[Die], list[tuple[float, float, float]]]:
     """One whole rendered board throw (training dice presets and seeds; two in three with a cocked die, on a
     checker, the rim or the other die; flat dice against a checker or each other, ``LOOK_TOUCHING``), its thrown
-    dice, and what the detector finds on the rectified board
-    (x, y, side in frame pixels, at a low threshold), exactly as the reader finds it."""
+    dice, and what the detector finds on the rectified board (x, y, side in frame pixels, at a low threshold),
+    exactly as the reader finds it."""
     style = render.random_board_style(rng, TRAIN_DICE)
     cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
     kind = str(rng.choice(["valid", "cocked", "cocked"]))

@@ -25,6 +25,11 @@ for a leaning die is only caught here. Its indices start at ``TOUCHING_FROM``, c
 TOUCHING_FROM = 200_000
 
 
+def heldout_index(kind: str, i: int) -> int:
+    """The index of the ``i``-th held-out throw of ``kind`` (the KINDS interleaved; TOUCHING apart)."""
+    return TOUCHING_FROM + i if kind == TOUCHING else i * len(KINDS) + KINDS.index(kind)
+
+
 @dataclass(frozen=True)
 class HeldoutThrow:
     image: NDArray[np.uint8]
