@@ -21,6 +21,7 @@ from vision.calibration import Calibration, Thrower
 from vision.change import CHANGED_SHARE, change
 from vision.detect import CROP_MARGIN, crop_square
 from vision.errors import ModelError
+from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import Judge, check_frame
 from vision.reader import (
     CLASS_COCKED,
@@ -34,6 +35,7 @@ from vision.reader import (
     every_turn,
 )
 from vision.rectify import ALIGN, DIE_VIEW_PX, PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
+from vision.slant import slant
 from vision.verdict import DieReading
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
@@ -134,9 +136,9 @@ class DetectorReader(Judge):
     Two stages: the detector says where the dice are; each die found is then cut from the full-resolution
     frame and read by the second stage (``head``, a crop classifier: value, cocked, not a die), which drops what
     is not a die and gives the value and the cocked call. ``head=None`` (and no ``classifier``) reads values
-    from the detector's own heads. On a calibrated board, a ``cocked_look`` (a file, or a classifier of two
-    classes, flat and cocked) reads a wider crop of each die and has the cocked call instead; the value's
-    confidence is then read among the six faces (``looked``)."""
+    from the detector's own heads. On a calibrated board, a ``cocked_look`` (a file, or a ``vision.look.Look``:
+    flat or cocked) reads a wider crop of each die with the slant a flat die shows there (``vision.slant``) and
+    has the cocked call instead; the value's confidence is then read among the six faces (``looked``)."""
 
     def __init__(
         self,
@@ -150,7 +152,7 @@ class DetectorReader(Judge):
         head: Path | str | None = DEFAULT_HEAD,
         classifier: CropClassifier | None = None,
         turns: int = TURNS,
-        cocked_look: Path | str | CropClassifier | None = DEFAULT_COCKED_LOOK,
+        cocked_look: Path | str | Look | None = DEFAULT_COCKED_LOOK,
     ):
         super().__init__(min_confidence, cocked_from)
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
@@ -159,10 +161,8 @@ class DetectorReader(Judge):
         self.turns = turns
         if classifier is None and head is not None:
             self.classifier = OnnxReader(head, backend, threads)
-        self.cocked_look: CropClassifier | None = (
-            OnnxReader(cocked_look, backend, threads, classes=2)
-            if isinstance(cocked_look, (str, Path))
-            else cocked_look
+        self.cocked_look: Look | None = (
+            OnnxLook(cocked_look, backend, threads) if isinstance(cocked_look, (str, Path)) else cocked_look
         )
 
     def detections(
@@ -223,7 +223,9 @@ class DetectorReader(Judge):
             kept = [i for i, (values, _) in enumerate(heads) if values is not None]
             if self.cocked_look is not None and calibration is not None and kept:
                 wide = second_stage_crops(image, [frame_boxes[i] for i in kept], COCKED_LOOK_MARGIN)
-                for i, p in zip(kept, every_turn(self.cocked_look, wide, self.turns)[:, 1]):
+                centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in (frame_boxes[i] for i in kept)])
+                inputs = look_input(wide, slant(calibration, image.shape, centres))
+                for i, p in zip(kept, every_turn(self.cocked_look, inputs, self.turns)[:, 1]):
                     heads[i] = looked(heads[i][0], float(p))
         readings = []
         for d, (x0, y0, x1, y1), (values, p_cocked) in zip(found, frame_boxes, heads):

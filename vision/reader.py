@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -55,10 +55,17 @@ class CropClassifier(Protocol):
 TURNS = 8  # the second stage reads each crop in every quarter turn and mirror (a die's face reads the same)
 
 
-def every_turn(classifier: CropClassifier, crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
-    """Class probabilities of crops read in ``turns`` of the 8 quarter turns and mirrors (1: as they are),
-    their log-probabilities averaged: a die's value does not turn with it, a pip the model half-sees in one
-    orientation is seen whole in another, and an uncertain reading stays uncertain in most of them."""
+class TurnableClassifier(Protocol):
+    """A crop classifier of any input planes, channels last (the second stage's crops, the cocked look's)."""
+
+    def probabilities(self, crops: Any) -> NDArray[np.float32]: ...
+
+
+def every_turn(classifier: TurnableClassifier, crops: NDArray[Any], turns: int = TURNS) -> NDArray[np.float32]:
+    """Class probabilities of crops (N x H x W x planes) read in ``turns`` of the 8 quarter turns and mirrors
+    (1: as they are), their log-probabilities averaged: a die's value does not turn with it, a pip the model
+    half-sees in one orientation is seen whole in another, and an uncertain reading stays uncertain in most of
+    them."""
     if not 1 <= turns <= 8:
         raise ValueError("turns: 1 to 8")
     if turns == 1 or len(crops) == 0:

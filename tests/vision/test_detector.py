@@ -17,8 +17,10 @@ from vision.detector import (
     peaks,
 )
 from vision.errors import ModelError
+from vision.look import PLANES
 from vision.reader import every_turn
 from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
+from vision.slant import ramp, slant
 from vision.train.heldout import heldout_throw
 
 CORNERS = [(210.0, 95.0), (1090.0, 120.0), (1150.0, 660.0), (150.0, 630.0)]  # a board seen at an angle
@@ -379,9 +381,14 @@ def test_on_a_calibrated_board_the_cocked_look_calls_cocked_and_the_value_is_rea
     (die,) = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=look).dice(image, cal)
     assert die.cocked and die.cocked_probability == pytest.approx(0.8)
     second, wide = head.seen[-1][0], look.seen[-1][0]
-    assert second.shape == wide.shape == (48, 48, 3)
+    assert second.shape == (48, 48, 3) and wide.shape == (48, 48, PLANES)
     # the same die, seen wider: its bright square is smaller in the look's crop (1.4 times wider)
-    assert (wide[:, :, 0] > 200).sum() < 0.7 * (second[:, :, 0] > 200).sum()
+    assert (wide[:, :, 0] > 0).sum() < 0.7 * (second[:, :, 0] > 200).sum()
+    # and beside it the slant a flat die shows there, from the calibration
+    (x0, y0, x1, y1) = die.crop_box or die.box
+    expected = slant(cal, image.shape, np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))
+    assert np.abs(expected).max() > 0.01
+    assert np.allclose(wide[:, :, 3], ramp(expected, 48)[0], atol=1e-5)
 
 
 def test_without_a_calibration_the_cocked_look_is_not_asked() -> None:

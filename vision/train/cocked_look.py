@@ -5,8 +5,10 @@ Why a model of its own: the second stage reads values from a crop round the die 
 cocked (61 of 100 rendered cocked dice under 0.5 at their true boxes); no threshold or mixture of what it and the
 detector say did better than trade valid throws for cocked ones. A two-class classifier on a crop 1.4 times
 wider, trained on whole rendered boards cut at the detector's own boxes, halves the cocked throws accepted at the
-same valid throws voided (models/MODEL_CARD.md, fifth session). Its real training dice are all flat: it is read
-only with a board calibration, where the camera looks down on the board; oblique photos show a flat die's side.
+same valid throws voided (models/MODEL_CARD.md, fifth session). It also reads the slant a flat die shows at that
+spot of the board (``vision.slant``, a fourth input plane): without it, the sides a camera sees of a flat die
+away from the point under it looked like a leaning die's (eighth session). So it learns from whole rendered
+boards only, whose corners give the slant, and is read only with a board calibration.
 
 Training only: the app never imports this module (torch).
 """
@@ -15,39 +17,54 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numpy as np
 import torch
+from numpy.typing import NDArray
 
 from vision.detector import DetectorNet
-from vision.train.crop_data import colour, look_crops, stacked
+from vision.look import PLANES, look_input
+from vision.train.crop_data import colour, look_crops
 from vision.train.crop_head import crop_training_arguments, fit_one_cycle, started
-from vision.train.trainer import build_model, class_weighted_loss, export
+from vision.train.trainer import build_model, class_weighted_loss, export, lit, turned
+
+
+def batches(
+    x: NDArray[np.uint8], slants: NDArray[np.float32]
+) -> Callable[[NDArray[np.int64], np.random.Generator], torch.Tensor]:
+    """The look's training input for the crops at some indices: each crop lit at random, its slant's ramp
+    beside it (``vision.look.look_input``), the four planes turned and mirrored together."""
+
+    def batch_input(idx: NDArray[np.int64], rng: np.random.Generator) -> torch.Tensor:
+        planes = turned(look_input(lit(x[idx], rng), slants[idx]), rng)
+        return torch.from_numpy(np.ascontiguousarray(planes.transpose(0, 3, 1, 2), dtype=np.float32))
+
+    return batch_input
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    crop_training_arguments(ap)
+    crop_training_arguments(ap, real=False)
     ap.add_argument("--boards", type=int, default=6000, help="whole rendered board throws to cut crops from")
-    ap.add_argument("--smoke", action="store_true", help="two boards, a few patches and photos, one epoch (tests)")
+    ap.add_argument("--smoke", action="store_true", help="two boards, one epoch (tests)")
     args = ap.parse_args(argv)
     t0 = time.time()
     rng, data = started(args)
     if data is not None:
-        x, y = data["x"], data["y"]
+        x, y, slants = data["x"], data["y"], data["s"]
     else:
         if args.smoke:
             args.boards, args.epochs = 2, 1
-        net = DetectorNet(args.detector)
-        x, y = stacked(look_crops(rng, net, args.boards, args.cache, args.leave_out, limit=3 if args.smoke else 0))
+        x, y, slants = look_crops(rng, DetectorNet(args.detector), args.boards)
         if args.crops is not None:
-            np.savez(args.crops, x=x, y=y)
+            np.savez(args.crops, x=x, y=y, s=slants)
     print(f"crops: {len(x)}, cocked {int(y.sum())} ({time.time() - t0:.0f} s)", flush=True)
-    x, y = np.concatenate([x, colour(x, rng)]), np.concatenate([y, y])
-    model = build_model()
+    x, y, slants = np.concatenate([x, colour(x, rng)]), np.concatenate([y, y]), np.concatenate([slants, slants])
+    model = build_model(PLANES)
     model[-1] = torch.nn.Linear(model[-1].in_features, 2)
-    fit_one_cycle(model, x, y, class_weighted_loss(y, 2), args, rng)
-    export(model, args.out)
+    fit_one_cycle(model, x, y, class_weighted_loss(y, 2), args, rng, batches(x, slants))
+    export(model, args.out, PLANES)
     print(f"wrote {args.out} in {time.time() - t0:.0f} s", flush=True)
     return 0
 

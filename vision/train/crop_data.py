@@ -20,6 +20,7 @@ from vision.detect import CROP_MARGIN, crop_square
 from vision.detector import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
 from vision.rectify import View, board_view, photo_view
+from vision.slant import slant
 from vision.synth import render
 from vision.train.dataset import TRAIN_DICE
 from vision.train.detector_data import Die, board_with_cube, casino_crops, real_scene, scene_paths
@@ -144,18 +145,19 @@ def rendered_crops(rng: np.random.Generator, net: DetectorNet, cache: Path, limi
 
 def board_throw(
     rng: np.random.Generator, net: DetectorNet
-) -> tuple[Image, list[Die], list[tuple[float, float, float]]]:
+) -> tuple[Image, list[Die], list[tuple[float, float, float]], Calibration]:
     """One whole rendered board throw (training dice presets and seeds; two in three with a cocked die, on a
     checker, the rim or the other die; flat dice against a checker or each other, ``LOOK_TOUCHING``), its thrown
-    dice, and what the detector finds on the rectified board (x, y, side in frame pixels, at a low threshold),
-    exactly as the reader finds it."""
+    dice, what the detector finds on the rectified board (x, y, side in frame pixels, at a low threshold),
+    exactly as the reader finds it, and the board's calibration (its true corners, as if tapped)."""
     style = render.random_board_style(rng, TRAIN_DICE)
     cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
     kind = str(rng.choice(["valid", "cocked", "cocked"]))
     thrower = str(rng.choice(["bottom", "top"]))
     image, scene, dice3d, _ = board_with_cube(rng, style, cam, render.ThrowSpec(kind, thrower, LOOK_TOUCHING), 0.3)
     assert scene.corners is not None
-    view = board_view(Calibration.from_corners(scene.corners))
+    calibration = Calibration.from_corners(scene.corners)
+    view = board_view(calibration)
     found = []
     for peak in decode(net.run(view.warp(image)), threshold=0.2):
         x0, y0, x1, y1 = view.box_to_frame(peak.centre, peak.side)
@@ -165,7 +167,7 @@ def board_throw(
         corners = cam.project(d3.corners())
         side = float(np.median(np.ptp(corners, axis=0)) / 1.25)
         dice.append(Die(float(d.top_centre[0]), float(d.top_centre[1]), side, d.value, d.cocked))
-    return image, dice, found
+    return image, dice, found, calibration
 
 
 def found_at(die: Die, found: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
@@ -180,7 +182,7 @@ def board_crops(rng: np.random.Generator, net: DetectorNet, n: int) -> list[Crop
     board rarely show). A thrown die the detector misses is cut at its true place."""
     crops: list[Crop] = []
     for _ in range(n):
-        image, dice, found = board_throw(rng, net)
+        image, dice, found, _ = board_throw(rng, net)
         crops += detection_crops(image, dice, found, positives=True)
         for die in dice:  # a cocked die twice more: few throws show one, and accepting one is the worst call
             crops += jittered(rng, image, die, 2 if die.cocked else 0)
@@ -190,39 +192,33 @@ def board_crops(rng: np.random.Generator, net: DetectorNet, n: int) -> list[Crop
 
 
 def look_crops(
-    rng: np.random.Generator, net: DetectorNet, boards: int, cache: Path, leave_out: str | None, limit: int = 0
-) -> list[Crop]:
-    """The cocked look's crops (``COCKED_LOOK_MARGIN`` times a die's box), labelled 1 cocked, 0 flat:
-    - ``boards`` whole rendered throws, each die cut round the detector's own box (a leaning die's box is about
-      1.4 times a flat one's, so the look learns from the crops it will read), at its true box where missed;
-    - the dice of the detector's rendered patches (desk scenes and rectified boards, 1,500 a cache file);
-    - the real dice of every set but ``leave_out``, all flat.
-    ``limit``: at most that many patches a cache file and photos a set (0: the defaults; tests)."""
-    crops: list[Crop] = []
-
-    def add(image: Image, die: Die, n: int, move: float = 0.12, scale: tuple[float, float] = (0.85, 1.2)) -> None:
-        for crop, cls in jittered(rng, image, die, n, move, scale, COCKED_LOOK_MARGIN):
-            crops.append((crop, int(cls == CLASS_COCKED)))
-
+    rng: np.random.Generator, net: DetectorNet, boards: int
+) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.float32]]:
+    """The cocked look's crops (``COCKED_LOOK_MARGIN`` times a die's box), labelled 1 cocked, 0 flat, and the
+    slant a flat die shows where each was cut (``vision.slant``): ``boards`` whole rendered throws, each die cut
+    round the detector's own box (a leaning die's box is about 1.4 times a flat one's, so the look learns from
+    the crops it will read), at its true box where missed. Only whole boards: the slant needs the board's
+    corners, which desk scenes and photos do not have."""
+    crops: list[NDArray[np.uint8]] = []
+    labels: list[int] = []
+    slants: list[NDArray[np.float32]] = []
     for _ in range(boards):
-        image, dice, found = board_throw(rng, net)
+        image, dice, found, calibration = board_throw(rng, net)
         for die in dice:
             at = found_at(die, found)
             if at is None:
-                add(image, die, 2 if die.cocked else 1)
+                n, move, scale, seen = (2 if die.cocked else 1), 0.12, (0.85, 1.2), die
             else:
+                n, move, scale = (3 if die.cocked else 2), 0.06, (0.92, 1.08)
                 seen = Die(at[0], at[1], at[2], die.value, die.cocked)
-                add(image, seen, 3 if die.cocked else 2, move=0.06, scale=(0.92, 1.08))
-    for f in sorted(cache.glob("rendered_*.npz")):
-        data = np.load(f)
-        x, t = data["x"], data["t"]
-        for i in rng.permutation(first_cube_patch(f, len(x)))[: limit or 1500]:
-            for die in patch_dice(t[i]):
-                add(np.ascontiguousarray(x[i]), die, 1)
-    for image, dice in real_scenes(leave_out, limit):
-        for die in dice:
-            add(image, die, 2)
-    return crops
+            where = slant(calibration, image.shape, np.array([[seen.x, seen.y]]))[0]
+            for crop, _ in jittered(rng, image, seen, n, move, scale, COCKED_LOOK_MARGIN):
+                crops.append(crop)
+                labels.append(int(die.cocked))
+                slants.append(where)
+    if not crops:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64), np.zeros((0, 2), np.float32)
+    return np.stack(crops), np.array(labels, np.int64), np.array(slants, np.float32)
 
 
 def scene_crops_view(rng: np.random.Generator, net: DetectorNet, image: Image, dice: list[Die]) -> list[Crop]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -56,16 +57,18 @@ def export(model: torch.nn.Sequential, out: Path) -> None:
     )
 
 
-def crop_training_arguments(ap: argparse.ArgumentParser) -> None:
-    """The arguments every crop classifier's trainer takes (this one and ``vision.train.cocked_look``)."""
+def crop_training_arguments(ap: argparse.ArgumentParser, real: bool = True) -> None:
+    """The arguments every crop classifier's trainer takes (this one and ``vision.train.cocked_look``);
+    ``real``: it also learns from the real sets (one left out) and the detector's render cache."""
     ap.add_argument("--detector", type=Path, required=True, help="the detector trained without --leave-out")
-    ap.add_argument(
-        "--leave-out",
-        choices=[*REAL_SETS, "webcam_white_dice/Valid"],
-        required=True,
-        help="a real set (or split) kept out of training",
-    )
-    ap.add_argument("--cache", type=Path, required=True, help="the detector trainer's render cache")
+    if real:
+        ap.add_argument(
+            "--leave-out",
+            choices=[*REAL_SETS, "webcam_white_dice/Valid"],
+            required=True,
+            help="a real set (or split) kept out of training",
+        )
+        ap.add_argument("--cache", type=Path, required=True, help="the detector trainer's render cache")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -94,12 +97,14 @@ def fit_one_cycle(
     loss: torch.nn.Module,
     args: argparse.Namespace,
     rng: np.random.Generator,
+    batch_input: Callable[[np.ndarray, np.random.Generator], torch.Tensor] | None = None,
 ) -> None:
-    """AdamW under a one-cycle schedule to ``args.lr``, ``args.epochs`` epochs of ``args.batch`` crops."""
+    """AdamW under a one-cycle schedule to ``args.lr``, ``args.epochs`` epochs of ``args.batch`` crops (made
+    into the model's input by ``batch_input``, see ``vision.train.trainer.fit``)."""
     total = max(1, len(x) // args.batch) * args.epochs
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total)
-    fit(model, x, y, opt, sched, loss, args.epochs, args.batch, 0, rng)
+    fit(model, x, y, opt, sched, loss, args.epochs, args.batch, 0, rng, batch_input=batch_input)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -19,6 +20,7 @@ from vision.reader import CLASS_NOT_DIE, CLASSES, CROP, preprocess
 from vision.train import dataset
 
 Batch = tuple[NDArray[np.uint8], NDArray[np.int64]]
+ArrayT = TypeVar("ArrayT", bound=np.generic)
 
 
 @dataclass
@@ -42,15 +44,16 @@ class TrainConfig:
     lr: float = 3e-3  # the one-cycle schedule's peak
 
 
-def build_model() -> nn.Sequential:
+def build_model(planes: int = 3) -> nn.Sequential:
     """About 35k parameters, about 4.5 M multiply-adds a 48 px crop: small enough to read 20 crops in a few
-    milliseconds on one core, and to train on two CPU threads in well under an hour."""
+    milliseconds on one core, and to train on two CPU threads in well under an hour. ``planes``: the input's
+    (colour, or colour and the cocked look's slant)."""
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 12),
+        *block(planes, 12),
         nn.MaxPool2d(2),
         *block(12, 24),
         nn.MaxPool2d(2),
@@ -126,10 +129,17 @@ def _render(cfg: TrainConfig) -> Batch:
 
 def augment(x: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
     """Quarter turns and mirrors (a die face reads the same), brightness and contrast."""
-    k = int(rng.integers(4))
-    x = np.rot90(x, k, axes=(1, 2))
-    if rng.random() < 0.5:
-        x = x[:, :, ::-1]
+    return lit(turned(x, rng), rng)
+
+
+def turned(x: NDArray[ArrayT], rng: np.random.Generator) -> NDArray[ArrayT]:
+    """The batch (N x H x W x planes) in one random quarter turn, mirrored half the time."""
+    x = np.rot90(x, int(rng.integers(4)), axes=(1, 2))
+    return x[:, :, ::-1] if rng.random() < 0.5 else x
+
+
+def lit(x: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Each crop's brightness and contrast changed at random."""
     gain = rng.uniform(0.75, 1.25, (len(x), 1, 1, 1))
     bias = rng.uniform(-25, 25, (len(x), 1, 1, 1))
     out = np.clip(x.astype(np.float32) * gain + bias, 0, 255)
@@ -198,10 +208,12 @@ def fit(
     max_steps: int,
     rng: np.random.Generator,
     epoch_note: Callable[[], str] = str,
+    batch_input: Callable[[NDArray[np.int64], np.random.Generator], torch.Tensor] | None = None,
 ) -> list[str]:
     """The one training loop (from scratch and fine-tuning): shuffled batches, augmented, one scheduler step a
     batch, stopping early after ``max_steps`` (0: no limit). Returns a log line per epoch, each ending with
-    ``epoch_note()`` (a held-out figure, say)."""
+    ``epoch_note()`` (a held-out figure, say). ``batch_input``: the model's input for the crops at these indices
+    (default: ``x``'s crops augmented and preprocessed)."""
     steps_per_epoch = max(1, len(x) // batch)
     step = 0
     log = []
@@ -211,7 +223,7 @@ def fit(
         running = 0.0
         for b in range(steps_per_epoch):
             idx = order[b * batch : (b + 1) * batch]
-            xb = torch.from_numpy(preprocess(augment(x[idx], rng)))
+            xb = batch_input(idx, rng) if batch_input else torch.from_numpy(preprocess(augment(x[idx], rng)))
             yb = torch.from_numpy(y[idx])
             opt.zero_grad()
             loss = loss_fn(model(xb), yb)
@@ -236,10 +248,10 @@ def _accuracy(model: nn.Sequential, x: NDArray[np.uint8], y: NDArray[np.int64]) 
     return float((pred == y).mean())
 
 
-def export(model: nn.Sequential, out: Path) -> None:
+def export(model: nn.Sequential, out: Path, planes: int = 3) -> None:
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, CROP, CROP)
+    dummy = torch.zeros(1, planes, CROP, CROP)
     torch.onnx.export(
         model,
         (dummy,),
