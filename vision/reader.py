@@ -132,28 +132,22 @@ class OnnxModel:
 
 
 class OnnxReader:
-    """Reads crops with an ONNX crop classifier (``OnnxModel``) of ``classes`` outputs: the die reader's eight, or
-    the cocked look's two (flat, cocked)."""
+    """Reads crops with an ONNX crop classifier (``OnnxModel``) of the die reader's eight classes (``dice.onnx``,
+    the detector's second stage; the cocked look reads four planes: ``vision.look``)."""
 
-    def __init__(
-        self,
-        model: Path | str = DEFAULT_MODEL,
-        backend: Backend | None = None,
-        threads: int = 1,
-        classes: int = len(CLASSES),
-    ):
+    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1):
         self._model = OnnxModel(model, backend, threads)
         self.model = self._model.model
         self.backend = self._model.backend
-        self.classes = classes
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        classes = len(CLASSES)
         if len(crops) == 0:
-            return np.zeros((0, self.classes), np.float32)
+            return np.zeros((0, classes), np.float32)
         out = self._model.run(preprocess(crops))
-        if out.size != len(crops) * self.classes:
-            raise ModelError(f"{self.model} gives {out.size // max(1, len(crops))} outputs a crop, not {self.classes}")
-        return out.reshape(len(crops), self.classes)
+        if out.size != len(crops) * classes:
+            raise ModelError(f"{self.model} gives {out.size // max(1, len(crops))} outputs a crop, not {classes}")
+        return out.reshape(len(crops), classes)
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         return softmax(self.logits(crops))
