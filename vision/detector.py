@@ -222,8 +222,9 @@ class DetectorReader(Judge):
             heads = [second_stage(pr) for pr in every_turn(self.classifier, crops, self.turns)]
             kept = [i for i, (values, _) in enumerate(heads) if values is not None]
             if self.cocked_look is not None and calibration is not None and kept:
-                wide = second_stage_crops(image, [frame_boxes[i] for i in kept], COCKED_LOOK_MARGIN)
-                centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in (frame_boxes[i] for i in kept)])
+                boxes = [frame_boxes[i] for i in kept]
+                centres = np.array([[(x0 + x1) / 2, (y0 + y1) / 2] for x0, y0, x1, y1 in boxes])
+                wide = second_stage_crops(image, boxes, COCKED_LOOK_MARGIN)
                 inputs = look_input(wide, slant(calibration, image.shape, centres))
                 for i, p in zip(kept, every_turn(self.cocked_look, inputs, self.turns)[:, 1]):
                     heads[i] = looked(heads[i][0], float(p))

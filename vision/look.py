@@ -33,8 +33,7 @@ def look_input(crops: NDArray[np.uint8], slants: NDArray[np.float32]) -> NDArray
     if len(crops) != len(slants):
         raise ValueError(f"{len(crops)} crops and {len(slants)} slants")
     colour = preprocess(crops).transpose(0, 2, 3, 1)
-    plane = ramp(slants, crops.shape[1])[..., None] if len(crops) else np.zeros((*colour.shape[:3], 1), np.float32)
-    return np.ascontiguousarray(np.concatenate([colour, plane], axis=3), dtype=np.float32)
+    return np.ascontiguousarray(np.concatenate([colour, ramp(slants, crops.shape[1])[..., None]], axis=3))
 
 
 class OnnxLook:

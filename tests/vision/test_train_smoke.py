@@ -11,9 +11,14 @@ import pytest
 from vision.reader import CROP, OnnxReader
 
 
-def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
+def need_training() -> None:
+    """Skip the test, saying why, where the training extra (PyTorch, onnx) is not installed."""
     pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
     pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+
+
+def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
+    need_training()
     from vision.train.__main__ import main
 
     out = tmp_path / "smoke.onnx"
@@ -37,8 +42,7 @@ def test_finetune_starts_from_the_shipped_weights_exactly() -> None:
 
 
 def test_finetune_smoke_run_mines_hard_examples_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    need_training()
     from vision.reader import DEFAULT_MODEL
     from vision.train.__main__ import main
 
@@ -66,8 +70,7 @@ def test_finetune_refuses_to_overwrite_its_starting_model(tmp_path: Path) -> Non
 def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    need_training()
     from tests.vision.test_blender_set import training_scene
     from vision.reader import DEFAULT_MODEL
     from vision.train.__main__ import main
@@ -97,8 +100,7 @@ def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(
 
 
 def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+    need_training()
     from vision.detector import CHANNELS, DetectorNet
     from vision.train.detector_trainer import main as train_detector
 
@@ -110,33 +112,38 @@ def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path
     assert a.shape == (CHANNELS, 12, 20) and np.abs(a - b).max() < 1e-3
 
 
-def smoke_trained(tmp_path: Path, trainer: str) -> Path:
-    """The model a crop trainer (``vision.train.<trainer>``) writes in its smoke run, from a render cache of one
-    tiny file (a few desk scenes, one board, one cube scene; the cocked look needs none) and the shipped detector."""
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
+def smoke_trained(tmp_path: Path, trainer: str, *args: str) -> Path:
+    """The model a crop trainer (``vision.train.<trainer>``) writes in its smoke run from the shipped detector,
+    given its other arguments."""
+    need_training()
     import importlib
 
     from vision.detector import DEFAULT_DETECTOR
+
+    out = tmp_path / f"{trainer}.onnx"
+    argv = ["--detector", str(DEFAULT_DETECTOR), *args, "--smoke", "--out", str(out)]
+    assert importlib.import_module(f"vision.train.{trainer}").main(argv) == 0
+    return out
+
+
+def real_and_cached(tmp_path: Path) -> list[str]:
+    """The second stage's data arguments: one real set left out, and a render cache of one tiny file (a few
+    desk scenes, one board, one cube scene)."""
+    need_training()  # before rendering: without PyTorch the test is skipped
     from vision.train.detector_data import rendered_set
 
     cache = tmp_path / "cache"
     cache.mkdir()
     x, t = rendered_set(3, 2, 1, 1)
     np.savez(cache / "rendered_3.npz", x=x, t=t)
-    out = tmp_path / f"{trainer}.onnx"
-    args = ["--detector", str(DEFAULT_DETECTOR)]
-    if trainer != "cocked_look":  # the look learns from whole rendered boards only
-        args += ["--leave-out", "tray_mixed_dice", "--cache", str(cache)]
-    assert importlib.import_module(f"vision.train.{trainer}").main([*args, "--smoke", "--out", str(out)]) == 0
-    return out
+    return ["--leave-out", "tray_mixed_dice", "--cache", str(cache)]
 
 
 def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path) -> None:
     from vision.adapt import FeatureReader
     from vision.reader import OnnxModel
 
-    out = smoke_trained(tmp_path, "crop_head")
+    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path))
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):
         logits, features = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]

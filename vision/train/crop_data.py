@@ -199,26 +199,27 @@ def look_crops(
     round the detector's own box (a leaning die's box is about 1.4 times a flat one's, so the look learns from
     the crops it will read), at its true box where missed. Only whole boards: the slant needs the board's
     corners, which desk scenes and photos do not have."""
-    crops: list[NDArray[np.uint8]] = []
-    labels: list[int] = []
+    crops: list[Crop] = []
     slants: list[NDArray[np.float32]] = []
     for _ in range(boards):
         image, dice, found, calibration = board_throw(rng, net)
+        cuts = []  # (die as found, crops of it, how far its crops move and scale)
         for die in dice:
             at = found_at(die, found)
             if at is None:
-                n, move, scale, seen = (2 if die.cocked else 1), 0.12, (0.85, 1.2), die
+                cuts.append((die, 2 if die.cocked else 1, 0.12, (0.85, 1.2)))
             else:
-                n, move, scale = (3 if die.cocked else 2), 0.06, (0.92, 1.08)
-                seen = Die(at[0], at[1], at[2], die.value, die.cocked)
-            where = slant(calibration, image.shape, np.array([[seen.x, seen.y]]))[0]
-            for crop, _ in jittered(rng, image, seen, n, move, scale, COCKED_LOOK_MARGIN):
-                crops.append(crop)
-                labels.append(int(die.cocked))
-                slants.append(where)
-    if not crops:
-        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64), np.zeros((0, 2), np.float32)
-    return np.stack(crops), np.array(labels, np.int64), np.array(slants, np.float32)
+                cuts.append(
+                    (Die(at[0], at[1], at[2], die.value, die.cocked), 3 if die.cocked else 2, 0.06, (0.92, 1.08))
+                )
+        where = slant(calibration, image.shape, np.array([[seen.x, seen.y] for seen, _, _, _ in cuts]))
+        for (seen, n, move, scale), die_slant in zip(cuts, where):
+            crops += [
+                (crop, int(seen.cocked)) for crop, _ in jittered(rng, image, seen, n, move, scale, COCKED_LOOK_MARGIN)
+            ]
+            slants += [die_slant] * n
+    x, y = stacked(crops)
+    return x, y, np.array(slants, np.float32).reshape(-1, 2)
 
 
 def scene_crops_view(rng: np.random.Generator, net: DetectorNet, image: Image, dice: list[Die]) -> list[Crop]:
