@@ -4,7 +4,6 @@ python -m app                 the Kivy app (set-up, play, director, history)
 python -m app --sim           the same with simulated clock, board and camera (the real chain)
 python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
                               without it (and without --sim) the dice are typed
-python -m app --reader detector  the learned dice reader, which learns the match dice (set-up screen)
 python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
                               by default any Raspberry Pi Pico on USB that introduces itself as one
 python -m app demo ...        a whole simulated match without a screen
@@ -36,13 +35,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         " before or after the command",
     )
     parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
-    parser.add_argument(
-        "--reader",
-        choices=("classic", "detector"),
-        default="classic",
-        help="the dice reader: classic (the default) or detector, which learns the match dice at set-up and from"
-        " every throw the players confirm",
-    )
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     subparsers = parser.add_subparsers(dest="command")
@@ -96,7 +88,6 @@ def _run(args: argparse.Namespace) -> int:
         clock_port=args.clock,
         board_port=args.board,
         camera=args.camera,
-        reader=args.reader,
     )
 
 

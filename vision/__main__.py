@@ -6,8 +6,8 @@
     python -m vision check-setup SOURCE [--corners]   is this camera set-up good enough? what to change
     python -m vision markers OUT.png                  the four board-corner markers to print (then --markers)
 
-``read`` and ``watch`` take ``--reader detector`` for the learned detector (models/detector.onnx, experimental)
-in place of the proposer and crop classifier; the output is the same.
+``read`` and ``watch`` read with the learned detector (models/detector.onnx), its second stage and, on a
+calibrated board, its cocked look (models/MODEL_CARD.md); ``--profile`` adds what was learned of the match dice.
 
 Bad input (a missing, empty or corrupt image, a camera that will not open) gives a clear message on that
 image's line (``{"image": ..., "error": ...}``) and the run goes on; the exit status is 1 if any input failed.
@@ -27,13 +27,12 @@ from numpy.typing import NDArray
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, DetectorReader
+from vision.detector import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.pipeline import COCKED_SURE, DiceReader, Reader
-from vision.reader import DEFAULT_MODEL, OnnxModel
+from vision.reader import OnnxModel
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
 from vision.sources import load_image, open_source
@@ -56,22 +55,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         help="who threw: the player at the bottom or the top of the image",
     )
     p.add_argument(
-        "--reader",
-        choices=("classic", "detector"),
-        default="classic",
-        help="classic: OpenCV proposer + crop classifier (models/dice.onnx, the default); detector: the "
-        "learned detector (models/detector.onnx) with its second stage (models/detector_head.onnx), "
-        "experimental: it reads fewer dice right than classic on the real webcam photos "
-        "(models/MODEL_CARD.md compares them)",
-    )
-    p.add_argument(
         "--profile",
         type=Path,
-        help="with --reader detector: a dice profile (vision.adapt) learned from confirmed throws of these dice",
+        help="a dice profile (vision.adapt, python -m vision learn-dice) learned from confirmed throws of these dice",
     )
-    p.add_argument(
-        "--model", type=Path, help=f"the reader's model file (default {DEFAULT_MODEL.name} or {DEFAULT_DETECTOR.name})"
-    )
+    p.add_argument("--model", type=Path, help=f"the detector's model file (default {DEFAULT_DETECTOR.name})")
     p.add_argument(
         "--backend",
         choices=("onnxruntime", "opencv"),
@@ -82,7 +70,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--min-confidence",
         type=float,
-        help="below this a die is unreadable (never guessed); default: the reader's own (0.7 classic, 0.5 detector)",
+        default=READABLE_FROM,
+        help=f"below this a die is unreadable (never guessed); default {READABLE_FROM}",
     )
     p.add_argument(
         "--cocked-from",
@@ -116,25 +105,19 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reader(args: argparse.Namespace) -> Reader:
-    # the unreadable floor only when one is given: each reader has its own (chosen on photos it never trained on)
-    floor = {} if args.min_confidence is None else {"min_confidence": args.min_confidence}
-    if args.reader == "detector":
-        adapted = None
-        if args.profile is not None:
-            features = FeatureReader(OnnxModel(DEFAULT_HEAD, args.backend, args.threads))
-            adapted = AdaptedClassifier(features, DiceProfile.load(args.profile))
-        return DetectorReader(
-            args.model or DEFAULT_DETECTOR,
-            args.backend,
-            args.threads,
-            cocked_from=args.cocked_from,
-            classifier=adapted,
-            **floor,
-        )
+def _reader(args: argparse.Namespace) -> DiceReader:
+    adapted = None
     if args.profile is not None:
-        raise VisionError("--profile needs --reader detector (the classic reader cannot learn the match dice)")
-    return DiceReader(args.model or DEFAULT_MODEL, args.backend, args.threads, cocked_from=args.cocked_from, **floor)
+        features = FeatureReader(OnnxModel(DEFAULT_HEAD, args.backend, args.threads))
+        adapted = AdaptedClassifier(features, DiceProfile.load(args.profile))
+    return DiceReader(
+        args.model or DEFAULT_DETECTOR,
+        args.backend,
+        args.threads,
+        min_confidence=args.min_confidence,
+        cocked_from=args.cocked_from,
+        classifier=adapted,
+    )
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -256,7 +239,7 @@ def cmd_learn_dice(args: argparse.Namespace) -> int:
     profile = DiceProfile.load(args.profile) if args.profile.is_file() else DiceProfile(args.name or args.profile.stem)
     features = FeatureReader(OnnxModel(DEFAULT_HEAD, args.backend, 1))
     learner = AdaptedClassifier(features, profile)
-    reader = DetectorReader(threads=1, backend=args.backend, classifier=learner)
+    reader = DiceReader(threads=1, backend=args.backend, classifier=learner)
     failed = 0
     for item in args.throws:
         path, sep, text = item.rpartition("=")
@@ -286,7 +269,8 @@ def cmd_check_setup(args: argparse.Namespace) -> int:
     return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """Every command and its options."""
     ap = argparse.ArgumentParser(prog="python -m vision", description="Read dice from camera frames.")
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("read", help="read dice in still images")
@@ -333,7 +317,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')
     c.add_argument("--json", action="store_true", help="one JSON object")
     c.set_defaults(func=cmd_check_setup)
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     try:
         return int(args.func(args))
     except VisionError as exc:

@@ -199,7 +199,7 @@ class FeatureReader:
 
 
 class AdaptedClassifier:
-    """The second stage with a dice profile's correction: what ``DetectorReader`` reads crops with during a
+    """The second stage with a dice profile's correction: what ``DiceReader`` reads crops with during a
     match once the match dice are learned."""
 
     def __init__(self, features: FeatureReader, profile: DiceProfile):

@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
 from vision.change import CHANGED_SHARE, change
-from vision.detect import CROP_MARGIN, crop_square
 from vision.errors import ModelError
 from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import Judge, check_frame
@@ -27,11 +26,13 @@ from vision.reader import (
     CLASS_COCKED,
     CLASS_NOT_DIE,
     CROP,
+    CROP_MARGIN,
     TURNS,
     Backend,
     CropClassifier,
     OnnxModel,
     OnnxReader,
+    crop_square,
     every_turn,
 )
 from vision.rectify import ALIGN, DIE_VIEW_PX, PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
@@ -53,9 +54,9 @@ COCKED_SURE = 0.5
 # read by the pair that never trained on it (0.5 -> 0.3: invented 88 -> 39, missed 15 -> 16) and confirmed on
 # tray_mixed_dice by its own left-out pair (invented 494 -> 344, right 886 -> 884); models/MODEL_CARD.md
 HEAD_NOT_DIE = 0.3
-# below this value confidence a die is unreadable (value None: the throw is voided, never guessed); chosen on
-# webcam_white_dice/Valid, which the shipped models never trained on (0.7 -> 0.5: right 248 -> 251 of 255 dice,
-# wrong 1 -> 1, unreadable 5 -> 2). A value read below a sureness setting's own floor is still asked about.
+# below this value confidence a die is unreadable (value None: never guessed; the tablet asks the players,
+# vision.sureness); chosen on webcam_white_dice/Valid, which the shipped models never trained on (0.7 -> 0.5:
+# right 248 -> 251 of 255 dice, wrong 1 -> 1, unreadable 5 -> 2; 0.4: 251, 2 wrong, 1 unreadable, so 0.5).
 READABLE_FROM = 0.5
 
 
@@ -128,10 +129,12 @@ class DetectorNet:
         return np.asarray(self._model.run(normalise(view))[0], np.float32)
 
 
-class DetectorReader(Judge):
-    """The reader with the learned detector: the same ``dice``/``read``/``read_all`` as ``DiceReader`` and the
-    same readings and verdicts. ``reference`` (the frame before the throw) is accepted and not needed. ``net``
-    replaces the ONNX model (tests give fixed answers).
+class DiceReader(Judge):
+    """The dice reader: ``dice`` finds and reads every die, ``read`` judges a throw, ``read_all`` reads a photo
+    of any number of dice. ``reference`` (the frame before the throw, which ``watch`` and the app have) narrows
+    the search to what the throw changed; without it the whole view is read. ``min_confidence``: below it a
+    die's value is unreadable (None), never guessed. ``threads``: onnxruntime threads (1 by default, the
+    tablet's other core runs the app). ``net`` replaces the ONNX model (tests give fixed answers).
 
     Two stages: the detector says where the dice are; each die found is then cut from the full-resolution
     frame and read by the second stage (``head``, a crop classifier: value, cocked, not a die), which drops what

@@ -1,7 +1,8 @@
-"""The ONNX die reader: a crop in, class probabilities out, through onnxruntime or OpenCV's cv2.dnn.
+"""The ONNX crop classifiers: a die's crop in, class probabilities out, through onnxruntime or OpenCV's cv2.dnn.
 
-Both backends run the same ``models/dice.onnx``: onnxruntime where it installs, ``cv2.dnn`` on tablets where
-it does not. Crops are normalised here, outside the graph, so both see identical input.
+Both backends run the same graphs (the detector's second stage ``models/detector_head.onnx`` and its cocked
+look): onnxruntime where it installs, ``cv2.dnn`` on tablets where it does not. Crops are cut and normalised
+here, outside the graph, so both see identical input.
 """
 
 from __future__ import annotations
@@ -20,8 +21,27 @@ CROP = 48  # crop side, pixels
 CLASSES = ("1", "2", "3", "4", "5", "6", "cocked", "not_die")
 CLASS_COCKED = 6
 CLASS_NOT_DIE = 7
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 FIRST_OUTPUTS = ("logits", "dice")  # the main output of the crop classifiers and of the detector
+# a crop is this many times a die's box: the die with a little of what lies round it
+CROP_MARGIN = 1.4
+
+
+def crop_square(
+    image: NDArray[np.uint8], box: tuple[int, int, int, int], size: int, margin: float = CROP_MARGIN
+) -> NDArray[np.uint8]:
+    """A square crop around a die's box, ``margin`` times its longer side, resized to ``size``; edges
+    replicated."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half = max(x1 - x0, y1 - y0) * margin / 2
+    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx - half, cy + half]], np.float32)
+    dst = np.array([[0, 0], [size, 0], [0, size]], np.float32)
+    m = cv2.getAffineTransform(src, dst)
+    interp = cv2.INTER_AREA if 2 * half > size else cv2.INTER_LINEAR
+    return np.asarray(
+        cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8
+    )
+
 
 Backend = Literal["onnxruntime", "opencv"]
 
@@ -132,10 +152,10 @@ class OnnxModel:
 
 
 class OnnxReader:
-    """Reads crops with an ONNX crop classifier (``OnnxModel``) of the die reader's eight classes (``dice.onnx``,
-    the detector's second stage; the cocked look reads four planes: ``vision.look``)."""
+    """Reads crops with an ONNX crop classifier (``OnnxModel``) of the eight classes (the detector's second
+    stage; the cocked look reads four planes: ``vision.look``)."""
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, backend: Backend | None = None, threads: int = 1):
+    def __init__(self, model: Path | str, backend: Backend | None = None, threads: int = 1):
         self._model = OnnxModel(model, backend, threads)
         self.model = self._model.model
         self.backend = self._model.backend

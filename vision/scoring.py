@@ -16,14 +16,28 @@ class Label:
     centre: tuple[float, float]
 
 
+KNOWN_LABEL_ERRORS = {"five_1": (0.725, 0.434375)}
+"""Labels that mark no die (``shared/real_dice/README``): in ``webcam_white_dice/Train/five_1.txt`` a 1 is
+labelled on empty wood, so that photo holds one die, not two."""
+
+
+def label_error(path: Path | str, xc: float, yc: float) -> bool:
+    """Whether the label centred at ``(xc, yc)`` (normalised) in the photo at ``path`` is a known error."""
+    known = KNOWN_LABEL_ERRORS.get(Path(path).stem)
+    return known is not None and abs(xc - known[0]) < 1e-3 and abs(yc - known[1]) < 1e-3
+
+
 def read_labels(path: Path, width: int, height: int) -> list[Label]:
+    """The dice labelled in a YOLO text file, in pixels of a ``width`` x ``height`` photo (known errors left
+    out)."""
     labels = []
     for line in path.read_text().splitlines():
         parts = line.split()
         if len(parts) != 5:
             continue
         c, xc, yc, _, _ = (float(v) for v in parts)
-        labels.append(Label(int(c) + 1, (xc * width, yc * height)))
+        if not label_error(path, xc, yc):
+            labels.append(Label(int(c) + 1, (xc * width, yc * height)))
     return labels
 
 

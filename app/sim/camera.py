@@ -3,11 +3,12 @@
 The simulated players' throws become pictures with the vision package's own
 scene renderer (a board seen from above, dice as 3-D cubes, sensor noise),
 and :class:`vision.DiceReader` reads them exactly as it reads a real camera's
-frames: it finds the dice against the board as it looked before the throw,
-reads each with the ONNX model and places it on the board calibrated from
-its four corners. What the reader says is what the referee gets, misreads
-and voided throws included. A void throw the players intend (a cocked die,
-dice in the wrong half or off the board) is drawn as such.
+frames: it looks where the picture changed from the board before the throw,
+finds the dice there with the learned detector, reads each with its second
+stage and places it on the board calibrated from its four corners. What the
+reader says is what the referee gets, misreads and voided throws included.
+A void throw the players intend (a cocked die, dice in the wrong half or off
+the board) is drawn as such.
 
 White sits at the bottom of the image, Black at the top. In the opening
 throw each player throws one die into their own right-hand half; the die in

@@ -4,9 +4,9 @@ confirm, at set-up and all through the match.
 A match is played with one pair of dice under one lamp for an hour. Before it the referee throws them about ten
 times and the players confirm each reading; during it every unsure throw people confirm or correct is a
 confirmed throw too. Each one goes into the dice set's profile at once (:class:`vision.adapt.AdaptedClassifier`)
-and is saved in the station's data folder, so the next match with the same dice starts from it. Only the
-detector reader can learn; the classic reader reads as shipped. Nothing here changes a ruling: the referee sees
-the camera's events as before, and learning only changes how later throws are read.
+and is saved in the station's data folder, so the next match with the same dice starts from it. Nothing here
+changes a ruling: the referee sees the camera's events as before, and learning only changes how later throws
+are read.
 """
 
 from __future__ import annotations
@@ -21,12 +21,8 @@ from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
 from vision import DiceReader, DieReading, Reader, VisionError
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
-from vision.detector import DEFAULT_HEAD, DetectorReader
+from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
-
-READERS = ("classic", "detector")
-"""classic: the OpenCV proposer and crop classifier (the default); detector: the learned detector and its
-second stage, which can learn the match dice."""
 
 LEARNING_THROWS = 10
 """Throws confirmed at set-up before the reader knows a pair of dice well."""
@@ -52,29 +48,19 @@ class PracticeThrow:
 
 
 class MatchDice:
-    """The station's reader (``kind``: "classic" or "detector") and the dice set it reads with.
+    """The station's dice reader and the dice set it reads with (``sets``: where the station keeps them).
 
     The camera's thread reads with one copy of the second stage and the tablet's main thread learns with
     another, both bound to the same profile, so a confirmation never waits for a throw being read and the
     next throw is read with what it taught."""
 
-    def __init__(self, kind: str = "classic", sets: DiceSets | None = None) -> None:
-        if kind not in READERS:
-            raise ValueError(f"{kind!r}: the reader is one of {', '.join(READERS)}")
-        self.kind = kind
+    def __init__(self, sets: DiceSets | None = None) -> None:
         self.sets = sets if sets is not None else DiceSets()
         self.profile: DiceProfile | None = None
         """The dice set in use (None: none chosen, the second stage as trained)."""
-        self._reading: AdaptedClassifier | None = None
-        self._learning: AdaptedClassifier | None = None
-        if self.learns:
-            blank = DiceProfile("")
-            self._reading = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
-            self._learning = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
-
-    @property
-    def learns(self) -> bool:
-        return self.kind == "detector"
+        blank = DiceProfile("")
+        self._reading = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
+        self._learning = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), blank)
 
     @property
     def name(self) -> str:
@@ -87,15 +73,11 @@ class MatchDice:
         return self.profile.examples if self.profile is not None else 0
 
     def reader(self) -> Reader:
-        """A reader for the camera (made in its thread): the detector reads with the dice set in use."""
-        if self._reading is None:
-            return DiceReader()
-        return DetectorReader(classifier=self._reading)
+        """A reader for the camera (made in its thread): it reads with the dice set in use."""
+        return DiceReader(classifier=self._reading)
 
     def use(self, name: str) -> str | None:
         """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen."""
-        if not self.learns:
-            return "the classic reader cannot learn the match dice (start the app with --reader detector)"
         try:
             path = self.sets.path(name)
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
@@ -103,7 +85,6 @@ class MatchDice:
             return str(error)
         self.profile = profile
         for classifier in (self._reading, self._learning):
-            assert classifier is not None
             classifier.profile = profile
         return None
 
@@ -112,13 +93,12 @@ class MatchDice:
         self.profile = None
         blank = DiceProfile("")
         for classifier in (self._reading, self._learning):
-            if classifier is not None:
-                classifier.profile = blank
+            classifier.profile = blank
 
     def confirm(self, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said]) -> str | None:
         """People said what each die found is (its value, "cocked", None: not a die): learned at once and
         saved; why not."""
-        if self.profile is None or self._learning is None:
+        if self.profile is None:
             return "choose or name a dice set first"
         if not dice and not values:
             return None  # nothing found, nothing said: nothing to learn

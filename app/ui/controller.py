@@ -59,7 +59,6 @@ class Controller:
         camera: str | None = None,
         post: Post | None = None,
         library: MatchLibrary | None = None,
-        reader: str = "classic",
         dice_sets: DiceSets | None = None,
     ) -> None:
         self.folder = folder
@@ -72,8 +71,8 @@ class Controller:
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
         self.message = ""
-        self.match_dice = MatchDice(reader, dice_sets)
-        """The dice reader and the dice set it learns (only the detector reader learns)."""
+        self.match_dice = MatchDice(dice_sets)
+        """The dice reader and the dice set it learns."""
         self.practice: PracticeThrow | None = None
         """The learning step's settled throw waiting for the players to say what each die shows."""
         self.practiced = 0
@@ -289,10 +288,7 @@ class Controller:
         self.practice = None
 
     def _keep_learning(self, session: Session) -> None:
-        """With the detector reader, the match's dice set (a resumed match: its own) learns every throw people
-        confirm or correct."""
-        if not self.match_dice.learns:
-            return
+        """The match's dice set (a resumed match: its own) learns every throw people confirm or correct."""
         wanted = session.setup.dice_profile
         if wanted and wanted != self.match_dice.name and self.match_dice.use(wanted) is not None:
             return

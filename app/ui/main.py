@@ -88,7 +88,6 @@ def run_app(
     clock_port: str | None = None,
     board_port: str | None = None,
     camera: str | None = None,
-    reader: str = "classic",
 ) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
@@ -105,7 +104,6 @@ def run_app(
         camera=camera,
         post=lambda task: Clock.schedule_once(lambda _: task()),
         library=library,
-        reader=reader,
     )
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))

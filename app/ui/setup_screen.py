@@ -124,14 +124,12 @@ class SetupScreen(TavlaScreen):
         texts.add_widget(self.calibration)
         self.error = Label(text="", font_size=sp(20), color=(1, 0.4, 0.4, 1))
         texts.add_widget(self.error)
-        self.dice_set: Spinner | None = None
-        if self.controller.match_dice.learns:  # the dice set the reader learned, reused match after match
-            sets = BoxLayout(spacing=dp(6))
-            sets.add_widget(Label(text=self.t("dice_set"), font_size=sp(22), size_hint_x=0.6))
-            self.dice_set = Spinner(text=self.dice_set_text(), values=self.dice_set_values(), font_size=sp(22))
-            self.dice_set.bind(text=lambda _, text: self.choose_dice_set(text))
-            sets.add_widget(self.dice_set)
-            texts.add_widget(sets)
+        sets = BoxLayout(spacing=dp(6))  # the dice set the reader learned, reused match after match
+        sets.add_widget(Label(text=self.t("dice_set"), font_size=sp(22), size_hint_x=0.6))
+        self.dice_set = Spinner(text=self.dice_set_text(), values=self.dice_set_values(), font_size=sp(22))
+        self.dice_set.bind(text=lambda _, text: self.choose_dice_set(text))
+        sets.add_widget(self.dice_set)
+        texts.add_widget(sets)
         camera.add_widget(texts)
         picture = self.controller.camera_picture()
         self.picker: CornerPicker | None = None
@@ -148,8 +146,7 @@ class SetupScreen(TavlaScreen):
         if last is not None and last.folder != self.controller.folder:
             when = last.modified.strftime("%d.%m %H:%M")
             bar.add_widget(button(f"{self.t('resume_last')} ({when})", lambda: self.resume(last.journal)))
-        if self.controller.match_dice.learns:
-            bar.add_widget(button(self.t("learn_dice"), lambda: self.app.show("learn")))
+        bar.add_widget(button(self.t("learn_dice"), lambda: self.app.show("learn")))
         self.start_button = button(self.t("start"), self.start)
         bar.add_widget(self.start_button)
         root.add_widget(bar)
@@ -219,11 +216,10 @@ class SetupScreen(TavlaScreen):
 
     def refresh(self) -> None:
         self.devices.text = self.devices_text()
-        if self.dice_set is not None:
-            values = self.dice_set_values()
-            if list(self.dice_set.values) != values:
-                self.dice_set.values = values
-            self.dice_set.text = self.dice_set_text()
+        values = self.dice_set_values()
+        if list(self.dice_set.values) != values:
+            self.dice_set.values = values
+        self.dice_set.text = self.dice_set_text()
 
     def dice_set_values(self) -> list[str]:
         return [self.t("no_dice_set")] + self.controller.match_dice.sets.names()

@@ -1,4 +1,4 @@
-"""What learning the match dice buys on the simulated camera: per-die accuracy of the detector reader on held-back
+"""What learning the match dice buys on the simulated camera: per-die accuracy of the dice reader on held-back
 throws before and after the learning step's confirmed throws, for a few boards and dice.
 
     .venv/bin/python -m tests.app.bench_learning [--boards 3] [--learn 10] [--test 100]
@@ -75,7 +75,7 @@ def main() -> None:
     sums = np.zeros(4)
     for board in range(1, args.boards + 1):
         with tempfile.TemporaryDirectory() as folder:
-            dice = MatchDice("detector", DiceSets(Path(folder)))
+            dice = MatchDice(DiceSets(Path(folder)))
             camera = SimulatedCamera(board, reader=dice.reader())
             assert dice.use(f"board {board}") is None
             before = score(camera, held_back)

@@ -1,4 +1,4 @@
-"""Drives the learning step of the real Kivy app by taps, with the detector reader and the simulated camera: the
+"""Drives the learning step of the real Kivy app by taps, with the dice reader and the simulated camera: the
 set-up screen's button, a dice set named, throws shown with their dice large, one die struck out as not a die,
 confirmations, then the match started with the set, and its first unsure throw rethrown with a die marked
 cocked; screenshots in Turkish and English.
@@ -150,7 +150,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {}
-    controller = Controller(out, language="tr", sim=True, reader="detector", dice_sets=DiceSets(out))
+    controller = Controller(out, language="tr", sim=True, dice_sets=DiceSets(out))
     app = TavlaApp(controller)
     return run(app, script(app, out, result), out, result)
 

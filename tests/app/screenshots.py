@@ -4,8 +4,8 @@ Run under a display server at the tablet's size, e.g.::
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python -m tests.app.screenshots shots/
 
-It plays a simulated 3-point match by taps (set-up, play, an unsure throw, the director, the history, the
-result sheet both players confirm) and writes ``<lang>-<n>-<screen>.png`` for ``tr`` and ``en`` into the
+It plays a simulated 3-point match by taps (set-up, a double taken, play, an unsure throw, the director, the
+history, the result sheet both players confirm) and writes ``<lang>-<n>-<screen>.png`` for ``tr`` and ``en`` into the
 folder, with ``shots.json`` listing them; it prints each file as it is written.
 """
 
@@ -75,9 +75,21 @@ def script(app: TavlaApp, out: Path, shots: dict[str, str]) -> Iterator[None]:
     tap(find_button(app.root, "Maçı başlat"))
     yield
     assert app.controller.session is not None, f"the match did not start: {app.screens['setup'].error.text}"  # type: ignore[attr-defined]
+    # the play screen with the cube at 2: the player on roll doubles and the other takes, by taps (the
+    # simulated players' own doubles may all be dropped)
     yield from sim_until(
-        app, lambda r: r.stage is Stage.PLAY and r.last_play is not None and r.match.game.cube.value > 1
+        app, lambda r: r.stage is Stage.ROLL and r.to_act is not None and r.match.game.may_double(r.to_act)
     )
+    tap(find_button(app.root, "Küp çevir"))
+    yield
+    take = find_button(app.root, "Kabul")
+    tap(take)  # the first tap asks
+    yield
+    tap(take)  # the second takes
+    yield
+    doubled = app.controller.session.referee
+    assert doubled.match.game.cube.value == 2, f"the double was not taken ({doubled.stage})"
+    yield from sim_until(app, lambda r: r.stage is Stage.PLAY and r.last_play is not None)
     yield from both(app, out, shots, "2-play")
     yield from sim_until(app, lambda r: r.stage is Stage.QUESTION)
     yield from both(app, out, shots, "3-question")

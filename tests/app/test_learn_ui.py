@@ -1,4 +1,4 @@
-"""The learning step in a real window (Xvfb), driven by taps with the detector reader and the simulated camera:
+"""The learning step in a real window (Xvfb), driven by taps with the dice reader and the simulated camera:
 reached from the set-up screen, each throw's dice shown large and confirmed, corrected or struck out, the dice
 set kept and chosen for the match, and an unsure throw of the match rethrown with a die marked cocked;
 screenshots in Turkish and English.

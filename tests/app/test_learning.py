@@ -48,14 +48,10 @@ def test_which_die_showed_which_value_is_learned_only_when_it_is_clear() -> None
     assert assign(opening, (6, 1), opening=True) == (1, 6)
 
 
-def test_the_classic_reader_cannot_learn_and_a_dice_set_needs_a_file_name(tmp_path: Path) -> None:
-    classic = MatchDice("classic", DiceSets(tmp_path))
-    assert not classic.learns and "--reader detector" in str(classic.use(NAME))
-    detector = MatchDice("detector", DiceSets(tmp_path))
-    assert "name the dice set" in str(detector.use("../elsewhere"))
-    assert detector.profile is None
-    with pytest.raises(ValueError):
-        MatchDice("magic")
+def test_a_dice_set_needs_a_file_name(tmp_path: Path) -> None:
+    dice = MatchDice(DiceSets(tmp_path))
+    assert "name the dice set" in str(dice.use("../elsewhere"))
+    assert dice.profile is None
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +59,7 @@ def practised(tmp_path_factory: pytest.TempPathFactory) -> tuple[Controller, Pat
     """The learning step through the controller with the simulated camera: three throws, the third with one
     die struck out as not a die."""
     folder = tmp_path_factory.mktemp("learn")
-    controller = Controller(folder, sim=True, reader="detector", dice_sets=DiceSets(folder))
+    controller = Controller(folder, sim=True, dice_sets=DiceSets(folder))
     assert controller.learn_dice(NAME) is None
     for n in range(3):
         controller.sim_practice()
@@ -87,7 +83,7 @@ def test_each_confirmed_throw_of_the_learning_step_is_learned_and_kept(practised
 
 def test_a_dice_set_is_listed_and_reused_by_the_next_match(practised: tuple[Controller, Path]) -> None:
     _, folder = practised
-    later = MatchDice("detector", DiceSets(folder))
+    later = MatchDice(DiceSets(folder))
     assert later.sets.names() == [NAME]
     assert later.use(NAME) is None and later.confirmed == 6
 
@@ -116,7 +112,7 @@ class Table:
 
 
 def test_unsure_throws_confirmed_or_corrected_in_the_match_are_learned(tmp_path: Path) -> None:
-    dice = MatchDice("detector", DiceSets(tmp_path))
+    dice = MatchDice(DiceSets(tmp_path))
     assert dice.use(NAME) is None
     table = Table(tmp_path, dice)
     table.unsure_opening((4, 4))
@@ -203,7 +199,7 @@ def practise_answers(table: Table) -> list[list[int]]:
 
 
 def test_what_people_say_a_die_is_when_they_void_a_throw_is_learned_and_nothing_more(tmp_path: Path) -> None:
-    dice = MatchDice("detector", DiceSets(tmp_path))
+    dice = MatchDice(DiceSets(tmp_path))
     assert dice.use(NAME) is None
     table = Table(tmp_path, dice)
     plain, cocked, disagreed, void_confirmed, struck, corrected = practise_answers(table)
@@ -225,7 +221,7 @@ def test_what_people_say_a_die_is_when_they_void_a_throw_is_learned_and_nothing_
 
 
 def test_marks_made_on_another_throw_s_pictures_teach_nothing(tmp_path: Path) -> None:
-    dice = MatchDice("detector", DiceSets(tmp_path))
+    dice = MatchDice(DiceSets(tmp_path))
     assert dice.use(NAME) is None
     table = Table(tmp_path, dice)
     ask(table, (4, 4), UNSURE)
@@ -237,13 +233,13 @@ def test_marks_made_on_another_throw_s_pictures_teach_nothing(tmp_path: Path) ->
 
 
 def test_the_journal_replayed_with_the_same_pictures_teaches_the_same_dice(tmp_path: Path) -> None:
-    dice = MatchDice("detector", DiceSets(tmp_path / "live"))
+    dice = MatchDice(DiceSets(tmp_path / "live"))
     assert dice.use(NAME) is None
     table = Table(tmp_path, dice)
     practise_answers(table)
     events = [ev.event_from_dict(data) for _, _, data, _ in table.session.history()]
     table.session.close()
-    again = MatchDice("detector", DiceSets(tmp_path / "replayed"))
+    again = MatchDice(DiceSets(tmp_path / "replayed"))
     assert again.use(NAME) is None
     session = Session.create(tmp_path / "replayed.sqlite", MatchSetup(dice_profile=NAME))
     pictures = iter(table.shots)  # the journal keeps no pictures: each question's throw, in order
@@ -277,9 +273,7 @@ def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp
     for i, frame in enumerate(video.frames):
         cv2.imwrite(str(folder / f"{i:04d}.png"), frame)
     tasks: queue.Queue[Callable[[], None]] = queue.Queue()
-    controller = Controller(
-        tmp_path, camera=str(folder), post=tasks.put, reader="detector", dice_sets=DiceSets(tmp_path)
-    )
+    controller = Controller(tmp_path, camera=str(folder), post=tasks.put, dice_sets=DiceSets(tmp_path))
     try:
         assert controller.live_camera is not None and controller.live_camera.picture(wait_s=10.0) is not None
         controller.calibration = Calibration.from_corners([(float(x), float(y)) for x, y in video.corners])
@@ -305,7 +299,7 @@ def test_a_resumed_match_reads_and_learns_with_its_own_dice_set(practised: tuple
     path = folder / "resumed" / "match.sqlite"
     path.parent.mkdir()
     Session.create(path, MatchSetup(dice_profile=NAME)).close()
-    controller = Controller(path.parent, reader="detector", dice_sets=DiceSets(folder))
+    controller = Controller(path.parent, dice_sets=DiceSets(folder))
     try:
         assert controller.match_dice.name == ""  # nothing chosen on this tablet's set-up screen
         assert controller.resume(path) is None

@@ -92,7 +92,7 @@ def test_the_demo_asks_about_unsure_throws_and_the_journal_replays_the_answers(t
     journal = tmp_path / "m.sqlite"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["demo", "--length", "1", "--seed", "3", "--journal", str(journal)]) == 0
+        assert main(["demo", "--length", "1", "--seed", "1", "--journal", str(journal)]) == 0
     text = out.getvalue()
     assert "The camera is not sure of this throw" in text
     assert "confirms the camera's reading" in text

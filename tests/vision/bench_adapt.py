@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
+from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detector import DetectorReader, second_stage_crops
+from vision.detector import second_stage_crops
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
 from vision.scoring import Label, Score
 from vision.train.detector_data import Die, real_scene, scene_paths
@@ -23,7 +24,7 @@ from vision.train.detector_data import Die, real_scene, scene_paths
 Scene = tuple[str, np.ndarray, list[Die]]
 
 
-def confirmed_crops(reader: DetectorReader, scenes: list[Scene]) -> tuple[np.ndarray, np.ndarray]:
+def confirmed_crops(reader: DiceReader, scenes: list[Scene]) -> tuple[np.ndarray, np.ndarray]:
     """The crops of the dice the reader found on these photos, each with the value people would confirm (a
     found die matched to a label by its box); what it found where no die is, people strike out: "not a die"."""
     crops, labels = [], []
@@ -37,7 +38,7 @@ def confirmed_crops(reader: DetectorReader, scenes: list[Scene]) -> tuple[np.nda
     return np.stack(crops), np.array(labels, np.int64)
 
 
-def score(reader: DetectorReader, scenes: list[Scene]) -> Score:
+def score(reader: DiceReader, scenes: list[Scene]) -> Score:
     s = Score()
     for name, image, dice in scenes:
         s.add(name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
@@ -57,7 +58,7 @@ def main() -> None:
         scene = real_scene(path, args.set)
         if scene is not None:
             scenes.append((Path(path).name, scene[0], scene[1]))
-    plain = DetectorReader(args.detector, threads=1, head=args.head)
+    plain = DiceReader(args.detector, threads=1, head=args.head)
     features = FeatureReader(OnnxModel(args.head, threads=1))
     print(f"{args.set}: {len(scenes)} photos; before / after {args.photos} confirmed photos, on the others")
     befores, afters = [], []
@@ -72,7 +73,7 @@ def main() -> None:
         adapted.confirm(crops, labels)
         fit_ms = (time.perf_counter() - t0) * 1000
         before = score(plain, rest)
-        after = score(DetectorReader(args.detector, threads=1, classifier=adapted), rest)
+        after = score(DiceReader(args.detector, threads=1, classifier=adapted), rest)
         befores.append(before.accuracy)
         afters.append(after.accuracy)
         print(

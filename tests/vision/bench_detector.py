@@ -1,10 +1,11 @@
-"""The learned detector against today's reader, side by side in one run, leave one set out:
-``.venv/bin/python -m tests.vision.bench_detector --detector models/detector.onnx [--left-out SET=MODEL ...]``.
+"""The dice reader measured, a candidate beside the shipped one in one run, leave one set out:
+``.venv/bin/python -m tests.vision.bench_detector [--detector DETECTOR+HEAD[+LOOK] ...] [--left-out SET=MODEL ...]``.
 
-For each real set the detector's figure comes from the model that never trained on that set (``--left-out
-webcam_white_dice=/tmp/no_webcam.onnx``; without one, the shipped model, and the line says so). Then the
-held-out rendered throws (our renderer; the Blender set when ``--blender-dir`` holds one), 200 rendered boards
-with a doubling cube in view, and latency per settled frame on one core at 1280x720 and 1920x1080.
+Every figure has a column for the shipped reader and one for each ``--detector`` candidate. On the real sets a
+``--left-out webcam_white_dice=/tmp/no_webcam.onnx`` adds the figure of the model that never trained on that
+set. Then the held-out rendered throws (our renderer; the Blender set when ``--blender-dir`` holds one), 200
+rendered boards with a doubling cube in view, and latency per settled frame on one core at 1280x720 and
+1920x1080.
 """
 
 from __future__ import annotations
@@ -18,19 +19,18 @@ import cv2
 import numpy as np
 
 from tests.progress import tracked
+from vision import DiceReader
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, PEAK_MIN, DetectorReader
-from vision.pipeline import DiceReader
+from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD, PEAK_MIN
+from vision.reader import Backend
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
 from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
 from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
-Reader = DiceReader | DetectorReader
 
-
-def scene_set(reader: Reader, name: str) -> Score:
+def scene_set(reader: DiceReader, name: str) -> Score:
     """Per-die figures on every photo of a real scene set (read_all: any number of dice)."""
     score = Score()
     for path in tracked(scene_paths(name), f"real scenes {name}"):
@@ -42,7 +42,7 @@ def scene_set(reader: Reader, name: str) -> Score:
     return score
 
 
-def crop_set(reader: Reader) -> Score:
+def crop_set(reader: DiceReader) -> Score:
     """The casino crops: each crop (one die, 55-80 px) scaled to 44 px and set in a smeared border three times
     its size (so the die covers about 38 px, as dice do in the photos); exactly one die must be read, with its
     value."""
@@ -54,7 +54,7 @@ def crop_set(reader: Reader) -> Score:
     return score
 
 
-Column = tuple[str, Reader, bool]  # label, reader, whether it gets the frame before the throw
+Column = tuple[str, DiceReader, bool]  # label, reader, whether it gets the frame before the throw
 
 
 def heldout(columns: list[Column], per_kind: int, kinds: tuple[str, ...]) -> dict[str, list[tuple[int, int]]]:
@@ -106,7 +106,7 @@ def cubes(columns: list[Column], n: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def latency(reader: Reader, size: tuple[int, int], with_reference: bool, n: int) -> tuple[float, float]:
+def latency(reader: DiceReader, size: tuple[int, int], with_reference: bool, n: int) -> tuple[float, float]:
     cv2.setNumThreads(1)
     throws = [heldout_throw(i, KINDS[i % 2], size, with_reference=with_reference) for i in range(n)]
     times = []
@@ -131,16 +131,17 @@ def _score(s: Score) -> str:
     )
 
 
-def detector_reader(spec: str | Path, peak_min: float = PEAK_MIN) -> DetectorReader:
+def detector_reader(spec: str | Path, peak_min: float = PEAK_MIN, backend: Backend | None = None) -> DiceReader:
     """``DETECTOR[+HEAD[+LOOK]]``: a detector with its second stage (``+none``: the detector's own value heads;
     no ``+``: the shipped second stage) and a cocked look for calibrated boards (``+none``: none; no third part:
     the shipped one)."""
     model, _, rest = str(spec).partition("+")
     head, _, look = rest.partition("+")
     if not head:
-        return DetectorReader(model, threads=1, peak_min=peak_min)
-    return DetectorReader(
+        return DiceReader(model, backend, threads=1, peak_min=peak_min)
+    return DiceReader(
         model,
+        backend,
         threads=1,
         peak_min=peak_min,
         head=None if head == "none" else head,
@@ -154,14 +155,15 @@ def main() -> None:
         "--detector",
         action="append",
         default=[],
-        help="DETECTOR[+HEAD[+LOOK]] for the rendered sets and latency (repeat to compare; default the shipped "
-        "pair; +none: the detector's own value heads; LOOK: a cocked look)",
+        metavar="DETECTOR[+HEAD[+LOOK]]",
+        help="a candidate measured beside the shipped reader (repeat to compare several; +none: the detector's "
+        "own value heads, or no cocked look)",
     )
     ap.add_argument(
         "--left-out",
         action="append",
         default=[],
-        metavar="SET=DETECTOR[+HEAD]",
+        metavar="SET=DETECTOR[+HEAD[+LOOK]]",
         help="the detector (and second stage) trained without SET, for SET's figure",
     )
     ap.add_argument("--only", default="real,heldout,touching,cube,latency,blender")
@@ -169,29 +171,33 @@ def main() -> None:
     ap.add_argument("--per-kind", type=int, default=100)
     ap.add_argument("--cubes", type=int, default=200)
     ap.add_argument("--blender-dir", type=Path, default=Path("/tmp/blender_set"))
-    ap.add_argument("--peak-min", type=float, help="the detector's peak threshold (default: the shipped one)")
+    ap.add_argument(
+        "--peak-min",
+        type=float,
+        help="the candidates' peak threshold (default: the shipped one; the shipped reader keeps its own)",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     parts = set(args.only.split(","))
     peak_min = PEAK_MIN if args.peak_min is None else args.peak_min
-    today: Reader = DiceReader(threads=1)
-    args.detector = args.detector or [DEFAULT_DETECTOR]
-    det: Reader = detector_reader(args.detector[0], peak_min)
+    readers = [("shipped", DiceReader(threads=1))] + [(m, detector_reader(m, peak_min)) for m in args.detector]
     left = dict(item.split("=", 1) for item in args.left_out)
-    print(f"today's reader: models/dice.onnx; detector: {args.detector}; left-out models: {left or 'none'}")
+    shipped = "+".join(p.name for p in (DEFAULT_DETECTOR, DEFAULT_HEAD, DEFAULT_COCKED_LOOK))
+    print(f"shipped: models/{shipped}; candidates: {args.detector or 'none'}; left-out models: {left or 'none'}")
     if "real" in parts:
-        print("| real set (whole set) | today's reader | detector, the set left out of its training |")
-        print("|---|---|---|")
+        labels = [label for label, _ in readers] + (["the set left out of its training"] if left else [])
+        print("| real set (whole set) | " + " | ".join(labels) + " |")
+        print("|---" * (len(labels) + 1) + "|")
         for name in args.sets.split(","):
-            model = left.get(name)
-            reader: Reader = detector_reader(model, peak_min) if model else det
-            note = "" if model else " (NOT left out: shipped model)"
             run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
-            print(f"| {name} | {_score(run(today))} | {_score(run(reader))}{note} |", flush=True)
-    columns: list[Column] = [("today, watch path", today, True), ("today, read path", today, False)]
-    for m in args.detector:
-        reader = detector_reader(m, peak_min)
-        columns += [(f"detector {m}, watch", reader, True), (f"detector {m}, read", reader, False)]
+            cells = [_score(run(reader)) for _, reader in readers]
+            if left:
+                model = left.get(name)
+                cells.append(_score(run(detector_reader(model, peak_min))) if model else "- (no --left-out)")
+            print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+    columns: list[Column] = []
+    for label, reader in readers:
+        columns += [(f"{label}, watch", reader, True), (f"{label}, read", reader, False)]
     header = "| kind | " + " | ".join(label for label, _, _ in columns) + " |"
     rule = "|---" * (len(columns) + 1) + "|"
     kinds = (KINDS if "heldout" in parts else ()) + ((TOUCHING,) if "touching" in parts else ())
@@ -228,15 +234,12 @@ def main() -> None:
     if "latency" in parts:
         print("\nlatency per settled frame, one core (ms, median / p95):")
         for size in ((1280, 720), (1920, 1080)):
-            w = latency(today, size, True, 20)
-            r = latency(today, size, False, 20)
-            dw = latency(det, size, True, 20)
-            d = latency(det, size, False, 20)
-            print(
-                f"  {size[0]}x{size[1]}: today watch {w[0]:.1f} / {w[1]:.1f}; today read {r[0]:.1f} / {r[1]:.1f}; "
-                f"detector watch {dw[0]:.1f} / {dw[1]:.1f}; detector read {d[0]:.1f} / {d[1]:.1f}",
-                flush=True,
-            )
+            cells = []
+            for label, reader in readers:
+                w = latency(reader, size, True, 20)
+                r = latency(reader, size, False, 20)
+                cells.append(f"{label} watch {w[0]:.1f} / {w[1]:.1f}, read {r[0]:.1f} / {r[1]:.1f}")
+            print(f"  {size[0]}x{size[1]}: " + "; ".join(cells), flush=True)
 
 
 if __name__ == "__main__":

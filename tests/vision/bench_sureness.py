@@ -1,11 +1,12 @@
-"""Sure or unsure, measured: ``.venv/bin/python -m tests.vision.bench_sureness [--throws N]``.
+"""Sure or unsure, measured: ``.venv/bin/python -m tests.vision.bench_sureness [--throws N] [--detector SPEC]``.
 
-For each :mod:`vision.sureness` setting, on the rendered held-out throws (unseen seeds, dice and boards, read
-against the board before the throw as the live camera does, with the true corners as the tapped calibration)
-and on the real labelled photos with exactly two dice (no board: a photo is a throw with no half or frame to
-judge): **wrong automatic calls** (a call without doubts whose outcome, the dice that count or a rethrow, is not
-the truth) and **questions asked**, each as a share of the throws. A wrong call that lets wrong dice count is
-the one that matters most; a needless rethrow (a valid throw voided) is shown apart. Prints figures only.
+For each :mod:`vision.sureness` setting, with the shipped reader (or a candidate ``DETECTOR+HEAD[+LOOK]``
+instead), on the rendered held-out throws (unseen seeds, dice and boards, read against the board before the
+throw as the live camera does, with the true corners as the tapped calibration) and on the real labelled photos
+with exactly two dice (no board: a photo is a throw with no half or frame to judge): **wrong automatic calls**
+(a call without doubts whose outcome, the dice that count or a rethrow, is not the truth) and **questions
+asked**, each as a share of the throws. A wrong call that lets wrong dice count is the one that matters most; a
+needless rethrow (a valid throw voided) is shown apart. Prints figures only.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import numpy as np
 
 from tests.progress import tracked
 from tests.vision.bench_detector import detector_reader
+from vision import DiceReader
 from vision.calibration import Calibration
-from vision.pipeline import DiceReader, Reader
 from vision.scoring import read_labels
 from vision.sources import load_image
 from vision.sureness import SETTINGS, doubts
@@ -48,7 +49,7 @@ def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
     return None if values is None else tuple(sorted(values))
 
 
-def heldout_cases(reader: Reader, count: int) -> list[Case]:
+def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
     cases = []
     for index in tracked(range(count), "rendered held-out throws"):
         kind = HELDOUT_KINDS[index % len(HELDOUT_KINDS)]
@@ -60,7 +61,7 @@ def heldout_cases(reader: Reader, count: int) -> list[Case]:
     return cases
 
 
-def real_cases(reader: Reader) -> list[Case]:
+def real_cases(reader: DiceReader) -> list[Case]:
     cases = []
     for folder in REAL_SETS:
         for path in tracked(sorted((REAL / folder).glob("*.jpg")), f"real photos {folder}"):
@@ -98,12 +99,10 @@ def main() -> None:
     parser.add_argument(
         "--detector",
         metavar="DETECTOR+HEAD[+LOOK]",
-        help="read with the learned detector and this second stage (and cocked look) instead",
+        help="read with this candidate detector, second stage (and cocked look) instead of the shipped reader",
     )
     args = parser.parse_args()
-    reader: Reader = DiceReader()
-    if args.detector:
-        reader = detector_reader(args.detector)
+    reader = detector_reader(args.detector) if args.detector else DiceReader(threads=1)
     sets = {"rendered held-out": heldout_cases(reader, args.throws)}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)

@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped model, and the real photographs (read in place, never copied here)."""
+"""Shared fixtures: the shipped reader, and the real photographs (read in place, never copied here)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.pipeline import DiceReader
-from vision.reader import DEFAULT_MODEL
+from vision import DiceReader
+from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real_dice" / "webcam_white_dice"
@@ -22,6 +22,7 @@ def need_real_photos() -> Path:
 
 @pytest.fixture(scope="session")
 def reader() -> DiceReader:
-    if not DEFAULT_MODEL.is_file():
-        pytest.fail(f"the shipped model {DEFAULT_MODEL} is missing")
+    for model in (DEFAULT_DETECTOR, DEFAULT_HEAD, DEFAULT_COCKED_LOOK):
+        if not model.is_file():
+            pytest.fail(f"the shipped model {model} is missing")
     return DiceReader()

@@ -16,9 +16,9 @@ from tests.vision.bench_profile import profile_of, version_1
 from tests.vision.conftest import need_real_photos
 from tests.vision.test_detector import FixedCrops, _raw
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DetectorReader
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DiceReader
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, DEFAULT_MODEL, OnnxModel, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, softmax
 from vision.rectify import STRIDE
 from vision.train.detector_data import real_scene, scene_paths
 
@@ -72,8 +72,18 @@ def test_a_profile_refuses_mismatched_examples_and_bad_files(tmp_path: Path) -> 
         DiceProfile.load(bad)
 
 
+class LogitsOnly(OnnxModel):
+    """A crop classifier exported without its features output (as the first crop classifiers were)."""
+
+    def __init__(self) -> None:
+        self.model = Path("logits_only.onnx")
+
+    def run_all(self, x: np.ndarray) -> list[np.ndarray]:
+        return [np.zeros((len(x), len(CLASSES)), np.float32)]
+
+
 def test_a_model_without_features_cannot_learn_the_match_dice() -> None:
-    reader = FeatureReader(OnnxModel(DEFAULT_MODEL))  # the old crop classifier: logits only
+    reader = FeatureReader(LogitsOnly())
     with pytest.raises(VisionError, match="no features"):
         reader.logits_and_features(np.zeros((1, 48, 48, 3), np.uint8))
 
@@ -108,12 +118,12 @@ def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
         if scene is not None:
             scenes.append((Path(path).name, another_dice_set(scene[0]), scene[1]))
     learn, rest = scenes[:10], scenes[10:]  # ten photos drawn at random: a set-up's throws show many values
-    plain = DetectorReader(DEFAULT_DETECTOR, head=DEFAULT_HEAD)
+    plain = DiceReader(DEFAULT_DETECTOR, head=DEFAULT_HEAD)
     crops, labels = confirmed_crops(plain, learn)
     adapted = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), DiceProfile("webcam"))
     adapted.confirm(crops, labels)
     before = score(plain, rest)
-    after = score(DetectorReader(DEFAULT_DETECTOR, classifier=adapted), rest)
+    after = score(DiceReader(DEFAULT_DETECTOR, classifier=adapted), rest)
     assert after.correct > before.correct
     assert after.wrong + after.unreadable < before.wrong + before.unreadable
 
@@ -143,7 +153,7 @@ class EdgeDie:
 def test_a_die_at_the_frame_edge_is_learned_from_the_crop_it_was_read_from() -> None:
     image = np.random.default_rng(3).integers(0, 256, (480, 640, 3), dtype=np.uint8)
     head = FixedCrops([0.02, 0.02, 0.9, 0.02, 0.02, 0.02, 0.0, 0.0])
-    dice = DetectorReader(net=EdgeDie(), classifier=head).dice(image)
+    dice = DiceReader(net=EdgeDie(), classifier=head).dice(image)
     assert len(dice) == 1 and dice[0].box[0] == 0, "the die's box is clipped to the picture"
     assert dice[0].crop_box is not None and dice[0].crop_box[0] < 0
     crops, labels = examples(image, dice, [3])

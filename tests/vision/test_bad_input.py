@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import DiceReader
 from vision.errors import ImageReadError, SourceError, VisionError
-from vision.pipeline import DiceReader
 from vision.sources import ImageFiles, load_image, open_source
 
 ROOT = Path(__file__).resolve().parents[2]

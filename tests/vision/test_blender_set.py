@@ -16,7 +16,6 @@ import pytest
 
 from vision.calibration import Calibration
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
 from vision.train.blender_set import (
     DEFAULT_SEED,
     TRAIN_KINDS,
@@ -30,7 +29,6 @@ from vision.train.blender_set import (
     render,
     scene_names,
 )
-from vision.train.dataset import blender_crops
 from vision.train.heldout import HELDOUT_SEED, KINDS
 
 
@@ -274,14 +272,3 @@ def test_training_patches_carry_their_own_dice_in_patch_pixels(tmp_path: Path) -
     (tmp_path / "bad.json").write_text(json.dumps({"dice": []}))
     with pytest.raises(VisionError, match="not a Blender training scene"):
         load_training_patches(tmp_path / "bad.json")
-
-
-def test_blender_training_crops_label_the_dice_and_what_is_not_a_die(tmp_path: Path) -> None:
-    training_scene(tmp_path / "scenes")
-    x, y = blender_crops([tmp_path / "scenes"], np.random.default_rng(0))
-    assert x.shape[1:] == (48, 48, 3) and len(x) == len(y)
-    counts = np.bincount(y, minlength=8)
-    assert counts[1] >= 3 and counts[CLASS_COCKED] >= 3  # the flat 2 as value 2 (class 1), the leaning 4 as cocked
-    assert counts[3] == counts[5] == 0  # the cocked 4 never as a 4; the cut-off 6 never at all
-    assert counts[CLASS_NOT_DIE] >= 1  # the checker, proposed when the patch is read without its empty board
-    assert x[y == 1].mean() > x[y == CLASS_NOT_DIE].mean()  # die crops show the white die, not the dark checker

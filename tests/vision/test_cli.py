@@ -11,9 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.__main__ import _reader
+from vision.__main__ import _reader, parser
 from vision.detector import READABLE_FROM
-from vision.pipeline import CLASSIC_READABLE_FROM
 from vision.train.heldout import throw_video
 
 from .conftest import ROOT, need_real_photos
@@ -112,7 +111,7 @@ def test_read_annotate_writes_each_picture_with_its_reading_drawn(tmp_path: Path
     assert 0.02 < changed.mean() < 0.9  # the half is tinted and the board outlined, the picture still shows
 
 
-def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
+def test_read_keeps_the_json_contract_on_a_calibrated_board(tmp_path: Path) -> None:
     video = throw_video(3, size=(1280, 720), moving_frames=0, still_frames=1, empty_frames=0)
     image = tmp_path / "throw.png"
     cv2.imwrite(str(image), video.frames[-1])
@@ -120,8 +119,6 @@ def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
     done = run(
         "read",
         "--json",
-        "--reader",
-        "detector",
         "--corners",
         corners,
         "--thrower",
@@ -137,7 +134,7 @@ def test_the_detector_reader_keeps_the_json_contract(tmp_path: Path) -> None:
         x0, y0, x1, y1 = d["box"]
         assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 720
     assert set(missing) == {"image", "error"}
-    every = run("read", "--json", "--all", "--reader", "detector", str(image))
+    every = run("read", "--json", "--all", str(image))
     assert json.loads(every.stdout)["verdict"] is None
 
 
@@ -148,9 +145,7 @@ def test_learn_dice_builds_a_profile_that_read_then_uses(tmp_path: Path) -> None
     assert learned.returncode == 0, learned.stderr
     assert "2 confirmed dice of 'club'" in learned.stdout
     # valid_2's one die was unsure before (its value unread); once confirmed, the profile reads it
-    done = run(
-        "read", "--reader", "detector", "--profile", str(profile), "--all", "--json", str(folder / "valid_2.jpg")
-    )
+    done = run("read", "--profile", str(profile), "--all", "--json", str(folder / "valid_2.jpg"))
     assert done.returncode == 0, done.stderr
     assert [d["value"] for d in json.loads(done.stdout)["dice"]] == [1]
 
@@ -167,20 +162,10 @@ def test_learn_dice_says_which_throw_it_could_not_take_and_keeps_the_rest(tmp_pa
     assert profile.is_file() and "0 confirmed dice" in done.stdout
 
 
-def test_a_profile_needs_the_detector() -> None:
-    done = run("read", "--profile", "p.json", "x.jpg")
-    assert done.returncode == 2 and "--profile needs --reader detector" in done.stderr
-
-
-def test_each_reader_keeps_its_own_unreadable_floor_unless_one_is_given() -> None:
-    """The detector's floor (0.5) was chosen on photos it never trained on, the classic reader's is 0.7; the
-    command line must not force one reader's floor on the other."""
+def test_the_unreadable_floor_is_the_readers_own_unless_one_is_given() -> None:
+    """The floor (READABLE_FROM) was chosen on photos the models never trained on; the command line passes it
+    unless told otherwise."""
     common = {"model": None, "backend": "onnxruntime", "threads": 1, "cocked_from": 0.5, "profile": None}
-    for reader, given, expected in (
-        ("detector", None, READABLE_FROM),
-        ("classic", None, CLASSIC_READABLE_FROM),
-        ("detector", 0.8, 0.8),
-        ("classic", 0.6, 0.6),
-    ):
-        args = argparse.Namespace(reader=reader, min_confidence=given, **common)
-        assert _reader(args).min_confidence == expected
+    assert _reader(argparse.Namespace(min_confidence=0.8, **common)).min_confidence == 0.8
+    assert parser().parse_args(["read", "x.jpg"]).min_confidence == READABLE_FROM
+    assert parser().parse_args(["watch", "0", "--min-confidence", "0.6"]).min_confidence == 0.6

@@ -12,7 +12,7 @@ from vision.detector import (
     DEFAULT_DETECTOR,
     SIZE_REF,
     DetectorNet,
-    DetectorReader,
+    DiceReader,
     decode,
     peaks,
 )
@@ -160,7 +160,7 @@ class OneDie:
 def test_a_photo_of_big_dice_is_read_at_half_scale_and_mapped_back() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     net = OneDie(36.0)  # 36 px at half scale: a 72 px die in the photo
-    dice = DetectorReader(net=net, head=None).read_all(image).dice
+    dice = DiceReader(net=net, head=None).read_all(image).dice
     assert net.views == [(240, 320, 3)]
     assert len(dice) == 1 and dice[0].value == 3 and not dice[0].cocked
     x0, y0, x1, y1 = dice[0].box
@@ -171,7 +171,7 @@ def test_a_photo_of_big_dice_is_read_at_half_scale_and_mapped_back() -> None:
 def test_a_photo_of_small_dice_is_read_at_full_scale() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     net = OneDie(14.0)  # too small at half scale: look again at full scale
-    dice = DetectorReader(net=net, head=None).read_all(image).dice
+    dice = DiceReader(net=net, head=None).read_all(image).dice
     assert net.views == [(240, 320, 3), (480, 640, 3)]
     assert len(dice) == 1 and dice[0].box[2] - dice[0].box[0] == pytest.approx(14, abs=2)
 
@@ -193,7 +193,7 @@ def test_the_second_stage_reads_the_value_from_a_full_resolution_crop() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     image[150:330, 240:400] = 250  # the die's area, bright: the crop must come from here
     head = FixedCrops([0.02, 0.02, 0.02, 0.02, 0.9, 0.02, 0.0, 0.0])
-    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    dice = DiceReader(net=OneDie(36.0), classifier=head).read_all(image).dice
     assert len(dice) == 1 and dice[0].value == 5  # the second stage's 5, not the detector's 3
     assert dice[0].confidence == pytest.approx(0.9)
     crop = head.seen[0][0]
@@ -203,13 +203,13 @@ def test_the_second_stage_reads_the_value_from_a_full_resolution_crop() -> None:
 def test_the_second_stage_drops_what_is_not_a_die() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     head = FixedCrops([0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.95])
-    assert DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice == ()
+    assert DiceReader(net=OneDie(36.0), classifier=head).read_all(image).dice == ()
 
 
 def test_the_second_stage_calls_cocked_and_voids_the_throw() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     head = FixedCrops([0.0, 0.0, 0.3, 0.0, 0.0, 0.0, 0.7, 0.0])
-    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    dice = DiceReader(net=OneDie(36.0), classifier=head).read_all(image).dice
     assert len(dice) == 1 and dice[0].cocked and dice[0].value == 3
     assert dice[0].cocked_probability == pytest.approx(0.7)
 
@@ -217,7 +217,7 @@ def test_the_second_stage_calls_cocked_and_voids_the_throw() -> None:
 def test_an_unsure_second_stage_leaves_the_value_unread() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     head = FixedCrops([0.3, 0.3, 0.2, 0.1, 0.05, 0.05, 0.0, 0.0])
-    dice = DetectorReader(net=OneDie(36.0), classifier=head).read_all(image).dice
+    dice = DiceReader(net=OneDie(36.0), classifier=head).read_all(image).dice
     assert len(dice) == 1 and dice[0].value is None and not dice[0].cocked
 
 
@@ -236,7 +236,7 @@ def test_onnxruntime_and_cv2_dnn_give_the_same_detections() -> None:
 
 def test_the_detector_reads_a_frame_the_same_way_every_time() -> None:
     throw = heldout_throw(2, "valid")
-    reader = DetectorReader()
+    reader = DiceReader()
     cal = Calibration.from_corners(throw.corners)
     first = reader.read(throw.image, cal, throw.thrower)
     for _ in range(3):
@@ -247,7 +247,7 @@ def test_the_detector_reads_a_frame_the_same_way_every_time() -> None:
 def test_the_model_reads_photos_of_any_size_at_both_scales(size: tuple[int, int]) -> None:
     """640x360 (half of 1280x720) once failed: its side is no multiple of the graph's deepest stride."""
     image = np.random.default_rng(1).integers(0, 256, (size[1], size[0], 3)).astype(np.uint8)
-    reader = DetectorReader()
+    reader = DiceReader()
     for view in (photo_view(image.shape), photo_view(image.shape, 0.5)):
         out = reader.net.run(view.warp(image))
         assert out.shape == (CHANNELS, view.size[1] // STRIDE, view.size[0] // STRIDE)
@@ -256,7 +256,7 @@ def test_the_model_reads_photos_of_any_size_at_both_scales(size: tuple[int, int]
 
 def test_a_missing_detector_model_is_a_clear_error(tmp_path: object) -> None:
     with pytest.raises(ModelError, match="not found"):
-        DetectorReader("/nonexistent/detector.onnx")
+        DiceReader("/nonexistent/detector.onnx")
 
 
 class BrightSquares:
@@ -299,7 +299,7 @@ def test_with_the_frame_before_only_what_the_throw_changed_is_read() -> None:
     before = _board_with_squares(cal, [(200.0, 200.0)])
     after = _board_with_squares(cal, [(200.0, 200.0), (620.0, 420.0)])
     net = BrightSquares()
-    reader = DetectorReader(net=net, head=None)
+    reader = DiceReader(net=net, head=None)
     dice = reader.dice(after, cal, reference=before)
     view = board_view(cal)
     assert len(dice) == 1 and dice[0].value == 4
@@ -313,7 +313,7 @@ def test_with_the_frame_before_only_what_the_throw_changed_is_read() -> None:
 def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> None:
     cal = Calibration.from_corners(CORNERS)
     after = _board_with_squares(cal, [(200.0, 200.0), (620.0, 420.0)])
-    reader = DetectorReader(net=BrightSquares(), head=None)
+    reader = DiceReader(net=BrightSquares(), head=None)
     before = np.zeros((480, 640, 3), np.uint8)
     assert len(reader.dice(after, cal, reference=before)) == 2
 
@@ -321,7 +321,7 @@ def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> No
 def test_the_real_reader_reads_a_watched_rendered_throw_and_always_the_same() -> None:
     throw = heldout_throw(0, "valid", with_reference=True)
     cal = Calibration.from_corners(throw.corners)
-    reader = DetectorReader()
+    reader = DiceReader()
     watched = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
     assert watched.verdict == "valid" and sorted(watched.values or ()) == sorted(throw.values)
     assert reader.read(throw.image, cal, throw.thrower, reference=throw.reference) == watched
@@ -369,16 +369,16 @@ def test_on_a_calibrated_board_the_cocked_look_calls_cocked_and_the_value_is_rea
     cal = Calibration.from_corners(CORNERS)
     image = _board_with_squares(cal, [(620.0, 420.0)])
     head = FixedCrops([0.1, 0.0, 0.0, 0.45, 0.0, 0.0, 0.45, 0.0])  # a 4, but 0.45 of it cocked: unreadable alone
-    alone = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=None).read(image, cal)
+    alone = DiceReader(net=BrightSquares(), classifier=head, cocked_look=None).read(image, cal)
     assert alone.dice[0].value is None and alone.verdict == "void"
 
-    flat = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=FixedCrops([0.9, 0.1]))
+    flat = DiceReader(net=BrightSquares(), classifier=head, cocked_look=FixedCrops([0.9, 0.1]))
     (die,) = flat.dice(image, cal)
     assert die.value == 4 and not die.cocked
     assert die.confidence == pytest.approx(0.45 / 0.55) and die.cocked_probability == pytest.approx(0.1)
 
     look = FixedCrops([0.2, 0.8])
-    (die,) = DetectorReader(net=BrightSquares(), classifier=head, cocked_look=look).dice(image, cal)
+    (die,) = DiceReader(net=BrightSquares(), classifier=head, cocked_look=look).dice(image, cal)
     assert die.cocked and die.cocked_probability == pytest.approx(0.8)
     second, wide = head.seen[-1][0], look.seen[-1][0]
     assert second.shape == (48, 48, 3) and wide.shape == (48, 48, PLANES)
@@ -397,5 +397,5 @@ def test_without_a_calibration_the_cocked_look_is_not_asked() -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
     look = FixedCrops([0.0, 1.0])
     head = FixedCrops([0.0, 0.0, 0.0, 0.0, 0.95, 0.0, 0.05, 0.0])
-    (die,) = DetectorReader(net=OneDie(36.0), classifier=head, cocked_look=look).read_all(image).dice
+    (die,) = DiceReader(net=OneDie(36.0), classifier=head, cocked_look=look).read_all(image).dice
     assert die.value == 5 and not die.cocked and look.seen == []

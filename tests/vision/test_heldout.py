@@ -3,9 +3,9 @@ found automatically (manual corners where that fails, as a referee would give th
 
 from __future__ import annotations
 
+from vision import DiceReader
 from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
-from vision.pipeline import DiceReader
 from vision.train.heldout import KINDS, heldout_throw
 
 PER_KIND = 3

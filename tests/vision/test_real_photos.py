@@ -1,8 +1,8 @@
-"""The reader on real photographs it never trained on (the author's Valid split of the webcam set)."""
+"""The reader on real photographs its models never trained on (the author's Valid split of the webcam set)."""
 
 from __future__ import annotations
 
-from vision.pipeline import DiceReader
+from vision import DiceReader
 from vision.scoring import Score, read_labels
 from vision.sources import load_image
 
@@ -38,12 +38,12 @@ def test_two_dice_photo_gives_a_verdict_with_both_values(reader: DiceReader) -> 
     for path, values in pairs:
         obs = reader.read(load_image(path))
         right += obs.verdict == "valid" and obs.values is not None and sorted(obs.values) == values
-    assert right >= len(pairs) - 3, f"{right}/{len(pairs)} two-dice photos read as a valid throw"
+    assert right >= len(pairs) - 1, f"{right}/{len(pairs)} two-dice photos read as a valid throw"
 
 
-# Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md: 96.1 % right, 3 wrong,
-# 5 missed, 7 invented on 255 dice; 19 of 22 two-dice photos); the goal (99.5 %, none missed or invented)
-# is not reached yet.
-MIN_ACCURACY = 0.95
-MAX_MISSED_OR_INVENTED = 14
-MAX_WRONG = 5
+# Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md: 98.4 % right, 2 wrong,
+# 1 unreadable, 1 missed, 2 invented on 255 dice; 21 of 22 two-dice photos); the goal (99 %, none missed or
+# invented) is not reached yet.
+MIN_ACCURACY = 0.975
+MAX_MISSED_OR_INVENTED = 5
+MAX_WRONG = 3

@@ -85,9 +85,15 @@ def test_a_die_at_the_picture_edge_and_a_third_object_are_in_doubt() -> None:
     assert doubts(three, CAL, SHAPE, CASUAL) == ("third_object",)
 
 
-def test_unreadable_or_missing_dice_are_thrown_again_without_a_question() -> None:
-    assert doubts(throw(die(700, value=None, confidence=0.4), die(800, 300)), CAL, SHAPE) == ()
+def test_an_unreadable_die_is_asked_about_and_a_missing_one_thrown_again() -> None:
+    """The players read an unreadable die on the tablet rather than lose a good throw; a die not seen at all
+    may lie off the board, so that throw is thrown again."""
+    unreadable = throw(die(700, value=None, confidence=0.4), die(800, 300))
+    assert unreadable.reason == "unreadable"
+    assert doubts(unreadable, CAL, SHAPE, TOURNAMENT) == doubts(unreadable, CAL, SHAPE, CASUAL) == ("low_confidence",)
     assert doubts(throw(die(700, confidence=0.9)), CAL, SHAPE) == ()
+    surely_cocked = throw(die(700, value=None, confidence=0.4), die(800, 300, cocked=0.95))
+    assert surely_cocked.reason == "cocked" and doubts(surely_cocked, CAL, SHAPE) == ()
 
 
 def test_settings_are_checked_and_named() -> None:
@@ -97,4 +103,4 @@ def test_settings_are_checked_and_named() -> None:
         Sureness("x", 0.9, (0.6, 0.2), 4.0, 0.2)
     with pytest.raises(VisionError, match="only a judged throw"):
         doubts(ThrowObservation(None, None, ()))
-    assert die_doubts(die(700, value=None), CAL) == ()
+    assert die_doubts(die(700, value=None), CAL) == ("low_confidence",)

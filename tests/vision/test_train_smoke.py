@@ -1,5 +1,5 @@
-"""The training script still runs end to end: a few steps on a handful of images, exported and read back.
-PyTorch is a training-only extra, not a test dependency: without it this test is skipped (and says so)."""
+"""The training scripts still run end to end: a few steps on a handful of images, exported and read back.
+PyTorch is a training-only extra, not a test dependency: without it these tests are skipped (and say so)."""
 
 from __future__ import annotations
 
@@ -17,86 +17,41 @@ def need_training() -> None:
     pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
 
 
-def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
+def test_the_one_command_chains_the_shipped_recipes() -> None:
+    """``python -m vision.train`` runs the model card's recipes in order, each step reading what the one before
+    it wrote, and never writes to models/ (no PyTorch needed: the commands only)."""
+    from vision.train.__main__ import main, steps
+
+    out, cache = Path("/o"), Path("/c")
+    chain = steps(out, cache)
+    assert [module for module, _ in chain] == ["detector_trainer"] * 3 + ["crop_head", "cocked_look"]
+    render, phase_one, phase_two, head, look = (argv for _, argv in chain)
+    assert render == ["--render-only", "--cache", "/c", "--parts", "4"]
+    assert phase_one[phase_one.index("--out") + 1] == "/o/detector_phase_one.onnx"
+    assert phase_two[phase_two.index("--init") + 1] == "/o/detector_phase_one.pt"
+    for argv in (head, look):
+        assert argv[argv.index("--detector") + 1] == phase_two[phase_two.index("--out") + 1] == "/o/detector.onnx"
+    assert [argv[argv.index("--out") + 1] for argv in (head, look)] == ["/o/detector_head.onnx", "/o/cocked_look.onnx"]
+    assert all(argv[-3:] == ["--smoke", "--threads", "1"] for _, argv in steps(out, cache, smoke=True))
+    assert main(["--out", str(Path(__file__).resolve().parents[2] / "models")]) == 2
+
+
+def test_the_one_command_smoke_run_makes_three_models_the_reader_reads(tmp_path: Path) -> None:
+    """Every step of ``python -m vision.train --smoke`` for a few steps, each from the one before (half a minute)."""
     need_training()
+    from vision.detector import CHANNELS, DetectorNet
+    from vision.look import OnnxLook, look_input
     from vision.train.__main__ import main
 
-    out = tmp_path / "smoke.onnx"
-    assert main(["--smoke", "--out", str(out), "--threads", "1"]) == 0
-    probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
-    assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
-
-
-def test_finetune_starts_from_the_shipped_weights_exactly() -> None:
-    """The fine-tune loads the exported model into PyTorch: before any step it must read as the ONNX does."""
-    torch = pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    pytest.importorskip("onnx", reason="onnx (the 'train' extra) is not installed; export not tested")
-    from vision.reader import DEFAULT_MODEL, preprocess
-    from vision.train.finetune import load_onnx
-
-    crops = np.random.default_rng(3).integers(0, 256, (8, CROP, CROP, 3)).astype(np.uint8)
-    model = load_onnx(DEFAULT_MODEL).eval()
-    with torch.no_grad():
-        ours = model(torch.from_numpy(preprocess(crops))).numpy()
-    assert np.abs(ours - OnnxReader(DEFAULT_MODEL).logits(crops)).max() < 1e-4
-
-
-def test_finetune_smoke_run_mines_hard_examples_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    need_training()
-    from vision.reader import DEFAULT_MODEL
-    from vision.train.__main__ import main
-
-    out = tmp_path / "ft.onnx"
-    assert (
-        main(["--finetune", str(DEFAULT_MODEL), "--hard-negatives", "--smoke", "--out", str(out), "--threads", "1"])
-        == 0
-    )
-    report = capsys.readouterr().out
-    assert "hard examples" in report and "selection, fine-tuned" in report
-    probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
-    assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
-
-
-def test_finetune_refuses_to_overwrite_its_starting_model(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="PyTorch (the 'train' extra) is not installed; training not tested")
-    from vision.train.__main__ import main
-
-    start = tmp_path / "m.onnx"
-    start.write_bytes(b"x")
-    assert main(["--finetune", str(start), "--hard-negatives", "--out", str(start)]) == 2
-    assert start.read_bytes() == b"x"
-
-
-def test_finetune_on_blender_scenes_continues_from_the_model_and_exports(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    need_training()
-    from tests.vision.test_blender_set import training_scene
-    from vision.reader import DEFAULT_MODEL
-    from vision.train.__main__ import main
-
-    training_scene(tmp_path / "scenes")
-    out = tmp_path / "ft.onnx"
-    assert (
-        main(
-            [
-                "--finetune",
-                str(DEFAULT_MODEL),
-                "--blender",
-                str(tmp_path / "scenes"),
-                "--smoke",
-                "--out",
-                str(out),
-                "--threads",
-                "1",
-            ]
-        )
-        == 0
-    )
-    assert "Blender (x1)" in capsys.readouterr().out
-    probs = OnnxReader(out).probabilities(np.zeros((2, CROP, CROP, 3), np.uint8))
-    assert probs.shape == (2, 8) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
-    assert main(["--blender", str(tmp_path / "nowhere"), "--smoke", "--out", str(out)]) == 2
+    out = tmp_path / "models"
+    assert main(["--smoke", "--out", str(out), "--cache", str(tmp_path / "cache")]) == 0
+    assert (tmp_path / "cache" / "smoke").is_dir() and not list((tmp_path / "cache").glob("rendered_*.npz"))
+    view = np.random.default_rng(5).integers(0, 256, (96, 160, 3)).astype(np.uint8)
+    assert DetectorNet(out / "detector.onnx").run(view).shape == (CHANNELS, 12, 20)
+    crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
+    assert OnnxReader(out / "detector_head.onnx").probabilities(crops).shape == (2, 8)
+    look = look_input(crops, np.zeros((2, 2), np.float32))
+    assert OnnxLook(out / "cocked_look.onnx").probabilities(look).shape == (2, 2)
 
 
 def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path: Path) -> None:

@@ -1,3 +1,4 @@
-"""Making the dice model: training crops (dataset) from the procedural scenes of ``vision.synth``, the
-held-out test set and videos (heldout), and the PyTorch training and ONNX export (trainer; needs the
-``train`` extra). Run-time code never imports this package."""
+"""Making the dice reader's models: ``python -m vision.train`` runs the trainers of the detector
+(detector_trainer, on detector_data's patches), its second stage (crop_head) and its cocked look (cocked_look),
+both on crop_data's crops; heldout and blender_set make the held-out test sets. Needs the ``train`` extra;
+run-time code never imports this package."""

@@ -1,142 +1,105 @@
-"""Reproduce models/dice.onnx from scratch on the CPU: ``python -m vision.train`` (needs the ``train`` extra).
+"""Reproduce the dice reader's three models from scratch on the CPU: ``python -m vision.train`` (needs the
+``train`` extra). One command, so the shipped files can be remade without reading the model card's history.
 
-Renders the synthetic scenes, cuts the real Train photos (never Valid), trains the small CNN and exports it to
-ONNX. Every default is the setting the shipped model was made with; ``--smoke`` runs a few steps on a handful
-of images (the CI check that the script still works).
+In order, each step reading what the ones before wrote (the recipes of models/MODEL_CARD.md):
+the detector (``detector_trainer``: render the patches into --cache, then two training phases),
+its second stage (``crop_head``) and the cocked look (``cocked_look``), both cut at the new detector's boxes.
+Roughly two and a half hours on a 2-core machine: the detector about 55 minutes with rendering, the second
+stage about 15, the look's crops (12,000 boards) about 60 and its training about 15 (approximate: steps are
+capped by wall time too, so a busy machine makes the same models in kind, not bit for bit).
 
-``--finetune models/dice.onnx`` instead continues from an exported model's weights on the same data, a few
-epochs at a low learning rate (with ``--blender DIR``: adding Blender training scenes). With
-``--hard-negatives`` it trains on the crops that model reads wrongly on the real Train photos and on fresh
-rendered scenes instead, and prints both models' figures on selection data that is not Valid
-(``vision/train/finetune.py``). Write either elsewhere (``--out``) and replace the shipped file only by hand,
-after ``python -m tests.vision.bench_vision --model NEW.onnx --model models/dice.onnx``.
+The models are written to --out, never to models/: compare them there with the shipped ones first
+(``python -m tests.vision.bench_detector --detector OUT/detector.onnx+OUT/detector_head.onnx+OUT/cocked_look.onnx``),
+then copy them in by hand. ``--smoke`` runs every step for a few steps on a handful of images: the check that
+the chain still works end to end.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import shlex
 import sys
+import tempfile
+import time
 from pathlib import Path
 
-from vision.reader import DEFAULT_MODEL
+SCRATCH = Path(tempfile.gettempdir()) / "vision_train"
+MODELS = Path(__file__).resolve().parents[2] / "models"
+Step = tuple[str, list[str]]  # a trainer module of vision.train and its arguments
 
-REAL_TRAIN = Path(__file__).resolve().parents[2] / ".." / "shared" / "real_dice" / "webcam_white_dice" / "Train"
+
+def steps(out: Path, cache: Path, smoke: bool = False) -> list[Step]:
+    """The trainers' commands, in order: the shipped recipes, or (``smoke``) each trainer's own smoke run on
+    the same wiring, one thread."""
+    detector, phase_one = str(out / "detector.onnx"), out / "detector_phase_one.onnx"
+    recipe: list[Step] = [
+        ("detector_trainer", ["--render-only", "--cache", str(cache), "--parts", "4"]),
+        (
+            "detector_trainer",
+            ["--cache", str(cache), "--leave-out", "webcam_white_dice", "--threads", "1"]
+            + ["--minutes", "42", "--steps", "4000", "--out", str(phase_one)],
+        ),
+        (
+            "detector_trainer",
+            ["--cache", str(cache), "--leave-out", "webcam_white_dice", "--threads", "1"]
+            + ["--minutes", "22", "--steps", "3000", "--lr", "1e-3", "--seed", "2"]
+            + ["--init", str(phase_one.with_suffix(".pt")), "--out", detector],
+        ),
+        (
+            "crop_head",
+            ["--detector", detector, "--leave-out", "webcam_white_dice/Valid", "--cache", str(cache)]
+            + ["--epochs", "10", "--clutter", "6000", "--out", str(out / "detector_head.onnx")],
+        ),
+        (  # the shipped look's crops came from four runs of 3,000 boards (seeds 21-24): one run of as many
+            "cocked_look",
+            ["--detector", detector, "--boards", "12000", "--epochs", "12", "--seed", "2", "--threads", "2"]
+            + ["--out", str(out / "cocked_look.onnx")],
+        ),
+    ]
+    if smoke:  # the last of a repeated option wins
+        return [(module, [*argv, "--smoke", "--threads", "1"]) for module, argv in recipe]
+    return recipe
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    ap.add_argument("--table-scenes", type=int, default=3200, help="rendered desk scenes (no board)")
-    ap.add_argument("--board-scenes", type=int, default=700, help="rendered whole-board scenes")
-    ap.add_argument("--real", type=Path, default=REAL_TRAIN, help="folder of real labelled photos (Train split)")
-    ap.add_argument("--no-real", action="store_true", help="train on rendered scenes only")
-    ap.add_argument(
-        "--blender",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="add the Blender training scenes in DIR (python -m vision.train.blender_set --train); repeatable",
+    ap = argparse.ArgumentParser(
+        prog="python -m vision.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--blender-weight", type=int, default=1, help="how many times each Blender crop counts")
-    ap.add_argument("--epochs", type=int, default=None, help="8 from scratch, 3 with --finetune")
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
-    ap.add_argument("--cache", type=Path, default=None, help="keep the rendered crops here (.npz) and reuse them")
-    ap.add_argument("--out", type=Path, default=DEFAULT_MODEL)
-    ap.add_argument("--smoke", action="store_true", help="a few steps on a handful of images (CI)")
     ap.add_argument(
-        "--finetune",
+        "--out",
+        type=Path,
+        default=SCRATCH / "models",
+        help="where the three models go (default %(default)s; never models/: copy them there by hand)",
+    )
+    ap.add_argument(
+        "--cache",
         type=Path,
         default=None,
-        metavar="MODEL.onnx",
-        help="fine-tune from this exported model instead of training from scratch",
+        help=f"the detector's rendered patches, kept for the next run (default {SCRATCH / 'cache'}; --smoke "
+        "renders into its smoke/ folder, apart from the real patches)",
     )
-    ap.add_argument(
-        "--hard-negatives",
-        action="store_true",
-        help="with --finetune: train on the crops the model gets wrong, oversampled",
-    )
-    ap.add_argument("--lr", type=float, default=3e-4, help="with --finetune: the starting learning rate (cosine decay)")
-    ap.add_argument("--hard-weight", type=int, default=4, help="with --finetune: repeats of each hard example")
+    ap.add_argument("--smoke", action="store_true", help="every step for a few steps on a handful of images (CI)")
     args = ap.parse_args(argv)
-    missing = [str(d) for d in args.blender if not d.is_dir()]
-    if missing:
-        print(
-            f"no Blender training scenes at {', '.join(missing)} (python -m vision.train.blender_set --train)",
-            file=sys.stderr,
-        )
+    if args.out.resolve() == MODELS.resolve():
+        print("--out must not be models/: compare the new models with the shipped ones, then copy", file=sys.stderr)
         return 2
-    if args.finetune is not None:
-        return _finetune(args)
-    return _train(args, start=None)
-
-
-def _train(args: argparse.Namespace, start: Path | None) -> int:
-    """From scratch (``start`` None: 8 epochs, peak learning rate 3e-3) or on from an exported model (3 epochs,
-    ``--lr``)."""
-    try:
-        from vision.train.trainer import TrainConfig, run
-    except ImportError as exc:
-        print(f"training needs PyTorch (pip install -e '.[train]'): {exc}", file=sys.stderr)
-        return 2
-    epochs = args.epochs if args.epochs is not None else 8 if start is None else 3
-    cfg = TrainConfig(
-        table_scenes=args.table_scenes,
-        board_scenes=args.board_scenes,
-        real=None if args.no_real else args.real,
-        epochs=epochs,
-        batch=args.batch,
-        seed=args.seed,
-        threads=args.threads,
-        workers=args.workers,
-        cache=args.cache,
-        out=args.out,
-        blender=tuple(args.blender),
-        blender_weight=args.blender_weight,
-        start=start,
-        lr=3e-3 if start is None else args.lr,
-    )
+    cache = args.cache or SCRATCH / "cache"
     if args.smoke:
-        cfg.table_scenes, cfg.board_scenes, cfg.epochs, cfg.workers, cfg.max_steps = 3, 1, 1, 1, 3
-        cfg.real_limit = 4
-    report = run(cfg)
-    print(report)
-    return 0
-
-
-def _finetune(args: argparse.Namespace) -> int:
-    if args.out.resolve() == args.finetune.resolve():
-        print("--out must differ from the model fine-tuned from (compare first, then replace)", file=sys.stderr)
-        return 2
-    if not args.finetune.is_file():
-        print(f"no model to fine-tune at {args.finetune}", file=sys.stderr)
-        return 2
-    if not args.hard_negatives:
-        return _train(args, start=args.finetune)
-    try:
-        from vision.train.finetune import FinetuneConfig, run
-    except ImportError as exc:
-        print(f"fine-tuning needs PyTorch and onnx (pip install -e '.[train]'): {exc}", file=sys.stderr)
-        return 2
-    cfg = FinetuneConfig(
-        start=args.finetune,
-        out=args.out,
-        real=None if args.no_real else args.real,
-        seed=args.seed,
-        threads=args.threads,
-        workers=args.workers,
-        batch=args.batch,
-        lr=args.lr,
-        hard_weight=args.hard_weight,
-    )
-    if args.epochs is not None:
-        cfg.epochs = args.epochs
-    if args.smoke:
-        cfg.table_scenes, cfg.board_scenes, cfg.workers, cfg.max_steps, cfg.epochs = 2, 1, 1, 3, 1
-        cfg.real_limit, cfg.selection_throws = 6, 1
-    print(run(cfg))
+        cache = cache / "smoke"
+    t0 = time.time()
+    for module, step_argv in steps(args.out, cache, args.smoke):
+        print(f"\n$ python -m vision.train.{module} {shlex.join(step_argv)}", flush=True)
+        try:
+            trainer = importlib.import_module(f"vision.train.{module}")
+        except ImportError as exc:
+            print(f"training needs PyTorch (pip install -e '.[train]'): {exc}", file=sys.stderr)
+            return 2
+        code = int(trainer.main(step_argv))
+        if code != 0:
+            print(f"vision.train.{module} failed ({code}); the steps before it are done", file=sys.stderr)
+            return code
+    print(f"\nthe three models are in {args.out} ({(time.time() - t0) / 60:.0f} min)", flush=True)
     return 0
 
 

@@ -4,7 +4,7 @@
 
 renders ``count`` scenes of each kind (valid, cocked, wrong_half, off_board) into ``--out`` by running
 ``blender -b -t 1 -P vision/train/blender_scene.py`` (one CPU thread; scenes already there are skipped), and
-``load_scene`` reads one scene's truth back for the benchmark (``tests/vision/bench_vision.py --only
+``load_scene`` reads one scene's truth back for the benchmark (``tests/vision/bench_detector.py --only
 blender``). Blender is a development tool only: no test and no CI step renders.
 
 Each scene ``NAME`` is three files: ``NAME.png`` (the throw, 1280x720), ``NAME_empty.png`` (the same board

@@ -16,9 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.detect import CROP_MARGIN, crop_square
 from vision.detector import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, CROP_MARGIN, crop_square
 from vision.rectify import View, board_view, photo_view
 from vision.slant import slant
 from vision.synth import render

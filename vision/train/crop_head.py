@@ -114,13 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
     ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
-    ap.add_argument("--reexport", type=Path, help="only export this trained head again (with its features)")
     args = ap.parse_args(argv)
-    if args.reexport is not None:
-        from vision.train.finetune import load_onnx
-
-        export(load_onnx(args.reexport), args.out)
-        return 0
     t0 = time.time()
     rng, data = started(args)
     if data is not None:

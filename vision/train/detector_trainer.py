@@ -147,7 +147,7 @@ def train(
 ) -> Detector:
     """AdamW, warm-up then cosine decay over whichever runs out first: ``max_steps`` or ``minutes`` of wall
     time (a shared machine's speed varies by a factor of ten). ``checkpoint`` keeps the weights every 200
-    steps. ``init``: start from such a checkpoint (a second, shorter run at a lower rate)."""
+    steps and at the end. ``init``: start from such a checkpoint (a second, shorter run at a lower rate)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = Detector()
@@ -187,6 +187,8 @@ def train(
                 + "\n"
             )
             log.flush()
+    if checkpoint is not None:  # the weights the next phase starts from, not those of up to 199 steps before
+        torch.save(model.state_dict(), checkpoint)
     if log:
         log.write(f"done: {step} steps, {(time.time() - start) / 60:.1f} min\n")
         log.close()
@@ -214,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="continue from a checkpoint (the .pt written beside --out)")
     ap.add_argument("--log", type=Path, help="progress log (appended)")
     ap.add_argument("--render-only", action="store_true", help="render the patches into --cache and stop")
-    ap.add_argument("--smoke", action="store_true", help="a few steps on a handful of patches (CI)")
+    ap.add_argument(
+        "--smoke", action="store_true", help="a few steps on a handful of patches (CI; --cache: a smoke cache)"
+    )
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     if args.smoke:
@@ -225,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         real_x = np.zeros((0, dd.PATCH, dd.PATCH, 3), np.uint8)
         real_t = np.zeros((0, 7, dd.CELLS, dd.CELLS), np.float32)
     t0 = time.time()
-    rx, rt = rendered(args.cache if not args.smoke else None, parts, args.workers, None)
+    rx, rt = rendered(args.cache, parts, args.workers, None)
     print(f"rendered patches: {len(rx)} ({time.time() - t0:.0f} s)", flush=True)
     if args.render_only:
         return 0
@@ -236,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     # real patches count twice: they are fewer and closer to what the reader meets
     x = np.concatenate([rx, real_x, real_x])
     t = np.concatenate([rt, real_t, real_t])
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # the checkpoint is written there long before the model
     model = train(
         x,
         t,
@@ -245,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         args.lr,
         args.log,
         max_steps=3 if args.smoke else args.steps,
-        checkpoint=None if args.smoke else args.out.with_suffix(".pt"),
+        checkpoint=args.out.with_suffix(".pt"),
         init=args.init,
     )
     export(model, args.out)
