@@ -19,9 +19,9 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
 from vision.change import CHANGED_SHARE, change
-from vision.errors import ModelError
+from vision.errors import ModelError, VisionError
 from vision.look import Look, OnnxLook, look_input
-from vision.pipeline import Judge, check_frame
+from vision.pipeline import check_frame
 from vision.reader import (
     CLASS_COCKED,
     CLASS_NOT_DIE,
@@ -37,7 +37,7 @@ from vision.reader import (
 )
 from vision.rectify import ALIGN, DIE_VIEW_PX, PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
 from vision.slant import slant
-from vision.verdict import DieReading
+from vision.verdict import DieReading, ThrowObservation, judge
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 DEFAULT_HEAD = Path(__file__).resolve().parents[1] / "models" / "detector_head.onnx"
@@ -129,12 +129,13 @@ class DetectorNet:
         return np.asarray(self._model.run(normalise(view))[0], np.float32)
 
 
-class DiceReader(Judge):
+class DiceReader:
     """The dice reader: ``dice`` finds and reads every die, ``read`` judges a throw, ``read_all`` reads a photo
     of any number of dice. ``reference`` (the frame before the throw, which ``watch`` and the app have) narrows
     the search to what the throw changed; without it the whole view is read. ``min_confidence``: below it a
-    die's value is unreadable (None), never guessed. ``threads``: onnxruntime threads (1 by default, the
-    tablet's other core runs the app). ``net`` replaces the ONNX model (tests give fixed answers).
+    die's value is unreadable (None), never guessed; from ``cocked_from`` a die is cocked. ``threads``:
+    onnxruntime threads (1 by default, the tablet's other core runs the app). ``net`` replaces the ONNX model
+    (tests give fixed answers).
 
     Two stages: the detector says where the dice are; each die found is then cut from the full-resolution
     frame and read by the second stage (``head``, a crop classifier: value, cocked, not a die), which drops what
@@ -157,7 +158,12 @@ class DiceReader(Judge):
         turns: int = TURNS,
         cocked_look: Path | str | Look | None = DEFAULT_COCKED_LOOK,
     ):
-        super().__init__(min_confidence, cocked_from)
+        if not 0.0 < cocked_from <= 1.0:
+            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
+        if not 0.0 <= min_confidence <= 1.0:
+            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
+        self.min_confidence = min_confidence
+        self.cocked_from = cocked_from
         self.net: DenseNet = net if net is not None else DetectorNet(model, backend, threads)
         self.peak_min = peak_min
         self.classifier: CropClassifier | None = classifier
@@ -200,6 +206,24 @@ class DiceReader(Judge):
                 return half, found
         full = photo_view(image.shape)
         return full, self.detections(image, full)
+
+    def read(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None = None,
+        thrower: Thrower = "bottom",
+        source: str | None = None,
+        timestamp: float | None = None,
+        reference: NDArray[np.uint8] | None = None,
+    ) -> ThrowObservation:
+        """The verdict on one throw. Without calibration the whole image is the throwing area."""
+        dice = self.dice(image, calibration, thrower, reference)
+        verdict, reason = judge(dice, calibration is not None)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
+
+    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
+        """Every die in the image, any number, and no verdict (photos of many dice)."""
+        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
 
     def dice(
         self,

@@ -1,5 +1,5 @@
-"""What every reader shares: the ``Reader`` protocol that ``watch``, the CLI and the app need, the judging of a
-throw from its dice (``Judge``), and the check that a frame is an image at all."""
+"""The ``Reader`` protocol that ``watch``, the CLI and the app need (``vision.detector.DiceReader``, or a test's
+fixed readings), and the check that a frame is an image at all."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
 from vision.errors import VisionError
-from vision.verdict import DieReading, ThrowObservation, judge
+from vision.verdict import DieReading, ThrowObservation
 
 
 class Reader(Protocol):
@@ -36,46 +36,6 @@ class Reader(Protocol):
     ) -> ThrowObservation: ...
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation: ...
-
-
-class Judge:
-    """``read`` and ``read_all`` in terms of ``dice``, with the reader's two settings (checked here): below
-    ``min_confidence`` a die's value is unreadable, from ``cocked_from`` a die is cocked."""
-
-    def __init__(self, min_confidence: float, cocked_from: float):
-        if not 0.0 < cocked_from <= 1.0:
-            raise VisionError(f"cocked_from must lie in (0, 1], not {cocked_from}")
-        if not 0.0 <= min_confidence <= 1.0:
-            raise VisionError(f"min_confidence must lie in [0, 1], not {min_confidence}")
-        self.min_confidence = min_confidence
-        self.cocked_from = cocked_from
-
-    def dice(
-        self,
-        image: NDArray[np.uint8],
-        calibration: Calibration | None = None,
-        thrower: Thrower = "bottom",
-        reference: NDArray[np.uint8] | None = None,
-    ) -> tuple[DieReading, ...]:
-        raise NotImplementedError
-
-    def read(
-        self,
-        image: NDArray[np.uint8],
-        calibration: Calibration | None = None,
-        thrower: Thrower = "bottom",
-        source: str | None = None,
-        timestamp: float | None = None,
-        reference: NDArray[np.uint8] | None = None,
-    ) -> ThrowObservation:
-        """The verdict on one throw. Without calibration the whole image is the throwing area."""
-        dice = self.dice(image, calibration, thrower, reference)
-        verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
-
-    def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
-        """Every die in the image, any number, and no verdict (photos of many dice)."""
-        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
 
 
 def check_frame(image: object) -> None:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import time
 from pathlib import Path
 
@@ -110,16 +111,8 @@ def bench_cocked_tradeoff(reader: DiceReader, per_kind: int) -> None:
         f"index {TRADEOFF_FIRST}):"
     )
     for cocked_from in COCKED_SETTINGS:
-        setting = DiceReader(  # the loaded models shared; only the setting changes
-            net=reader.net,
-            head=None,
-            classifier=reader.classifier,
-            cocked_look=reader.cocked_look,
-            peak_min=reader.peak_min,
-            turns=reader.turns,
-            min_confidence=reader.min_confidence,
-            cocked_from=cocked_from,
-        )
+        setting = copy.copy(reader)  # the loaded models shared; only the setting changes
+        setting.cocked_from = cocked_from
         verdicts = {
             kind: [
                 setting.read(t.image, Calibration.from_corners(t.corners), t.thrower, reference=t.reference).verdict

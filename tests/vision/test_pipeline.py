@@ -1,4 +1,4 @@
-"""The reader's two settings (``vision.pipeline.Judge``), with the detector and second stage replaced by fixed
+"""The reader's two settings (``min_confidence``, ``cocked_from``), with the detector and second stage replaced by fixed
 answers so only the settings are under test; and that one frame always gets one reading, whatever OpenCV's
 thread count."""
 
