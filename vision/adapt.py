@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from vision.detector import second_stage_crops
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, preprocess, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, face_contrast, softmax
 from vision.verdict import DieReading
 
 PROFILE_VERSION = 2
@@ -53,6 +53,9 @@ class DiceProfile:
     labels: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     base: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
     weights: NDArray[np.float32] | None = None
+    model: str = ""
+    """The second stage whose features these are (its file's ``model_digest``); "" before the first example,
+    and in profiles saved before the digest was kept."""
 
     @property
     def examples(self) -> int:
@@ -108,7 +111,13 @@ class DiceProfile:
         digest = hashlib.sha256(blob).hexdigest()[:DIGEST]
         name = f"{path.stem}.{digest}.npz"
         _write_atomic(path.parent / name, blob)
-        meta = {"version": PROFILE_VERSION, "name": self.name, "examples": self.examples, "arrays": name}
+        meta = {
+            "version": PROFILE_VERSION,
+            "name": self.name,
+            "examples": self.examples,
+            "arrays": name,
+            "model": self.model,
+        }
         _write_atomic(path, json.dumps(meta, ensure_ascii=False).encode())
         for old in _arrays_of(path):
             if old.name != name:
@@ -120,7 +129,7 @@ class DiceProfile:
         try:
             data = json.loads(path.read_text())
             version = data.get("version")
-            profile = cls(str(data["name"]))
+            profile = cls(str(data["name"]), model=str(data.get("model", "")))
             if version == 1:
                 features, base, labels = (np.asarray(data[k]) for k in ("features", "base", "labels"))
             elif version == PROFILE_VERSION:
@@ -183,16 +192,30 @@ def _sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
+class LearnedWithAnotherModel(VisionError):
+    """A dice set learned with another second stage than the one reading now: it must be learned again."""
+
+    def __init__(self, name: str):
+        super().__init__(f"the dice set {name!r} was learned with another dice model than this one: learn it again")
+        self.name = name
+
+
+def model_digest(path: Path) -> str:
+    """Which second stage a profile's features come from: features of one model mean nothing to another."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST]
+
+
 class FeatureReader:
     """The second stage run for both its outputs: class logits and the features its last layer reads."""
 
     def __init__(self, model: OnnxModel):
         self.model = model
+        self.digest = model_digest(model.model) if Path(model.model).is_file() else str(model.model)
 
     def logits_and_features(self, crops: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        outputs = self.model.run_all(preprocess(crops))
+        outputs = self.model.run_all(face_contrast(crops))
         if len(outputs) < 2:
             raise VisionError(f"{self.model.model} gives no features: the match dice cannot be learned with it")
         return outputs[0].reshape(len(crops), len(CLASSES)), outputs[1].reshape(len(crops), -1)
@@ -205,6 +228,14 @@ class AdaptedClassifier:
     def __init__(self, features: FeatureReader, profile: DiceProfile):
         self.features = features
         self.profile = profile
+        self.use(profile)
+
+    def use(self, profile: DiceProfile) -> None:
+        """Read with ``profile`` from now on; VisionError if it was learned with another second stage (a
+        profile saved before a new model came with an update): its examples would correct the wrong model."""
+        if profile.examples and profile.model != self.features.digest:
+            raise LearnedWithAnotherModel(profile.name)
+        self.profile = profile
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         base, f = self.features.logits_and_features(crops)
@@ -214,6 +245,8 @@ class AdaptedClassifier:
         """People confirmed these dice: learn from them."""
         base, f = self.features.logits_and_features(crops)
         self.profile.add(f, base, labels)
+        if self.profile.examples:
+            self.profile.model = self.features.digest
 
 
 Said = Union[int, Literal["cocked"], None]

@@ -17,10 +17,11 @@ from typing import Callable, Sequence, Union
 from app.record.library import DiceSets
 from app.record.session import Session
 from app.referee import events as ev
+from app.referee.i18n import label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
 from vision import DiceReader, DieReading, Reader, VisionError
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, LearnedWithAnotherModel, Said, examples
 from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
 
@@ -54,8 +55,10 @@ class MatchDice:
     another, both bound to the same profile, so a confirmation never waits for a throw being read and the
     next throw is read with what it taught."""
 
-    def __init__(self, sets: DiceSets | None = None) -> None:
+    def __init__(self, sets: DiceSets | None = None, language: Callable[[], str] = lambda: "en") -> None:
         self.sets = sets if sets is not None else DiceSets()
+        self.language = language
+        """The screen's language now, for the reasons this gives."""
         self.profile: DiceProfile | None = None
         """The dice set in use (None: none chosen, the second stage as trained)."""
         blank = DiceProfile("")
@@ -81,11 +84,13 @@ class MatchDice:
         try:
             path = self.sets.path(name)
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
+            for classifier in (self._reading, self._learning):
+                classifier.use(profile)
+        except LearnedWithAnotherModel as error:
+            return label("dice_set_other_model", self.language()).format(name=error.name)
         except (ValueError, VisionError) as error:
             return str(error)
         self.profile = profile
-        for classifier in (self._reading, self._learning):
-            classifier.profile = profile
         return None
 
     def forget(self) -> None:
@@ -93,13 +98,13 @@ class MatchDice:
         self.profile = None
         blank = DiceProfile("")
         for classifier in (self._reading, self._learning):
-            classifier.profile = blank
+            classifier.use(blank)
 
     def confirm(self, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said]) -> str | None:
         """People said what each die found is (its value, "cocked", None: not a die): learned at once and
         saved; why not."""
         if self.profile is None:
-            return "choose or name a dice set first"
+            return label("dice_set_first", self.language())
         if not dice and not values:
             return None  # nothing found, nothing said: nothing to learn
         try:

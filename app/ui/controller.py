@@ -71,7 +71,7 @@ class Controller:
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
         self.message = ""
-        self.match_dice = MatchDice(dice_sets)
+        self.match_dice = MatchDice(dice_sets, lambda: self.language)
         """The dice reader and the dice set it learns."""
         self.practice: PracticeThrow | None = None
         """The learning step's settled throw waiting for the players to say what each die shows."""

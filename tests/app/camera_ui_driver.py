@@ -163,7 +163,7 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     """Play on until the camera is unsure; the panel shows the dice large; each player asked corrects it."""
     session = app.controller.session
     assert session is not None
-    yield from until_question(app, 80)
+    yield from until_question(app)
     if session.referee.stage is not Stage.QUESTION:
         result[f"question_{language}"] = None
         return

@@ -126,7 +126,7 @@ def rethrown_cocked(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterato
     rethrow: the dice set learns that die as cocked."""
     session = app.controller.session
     assert session is not None
-    yield from until_question(app, 40)
+    yield from until_question(app)
     question = session.referee.question
     result["asked"] = question is not None
     if question is None:

@@ -54,6 +54,24 @@ def test_a_dice_set_needs_a_file_name(tmp_path: Path) -> None:
     assert dice.profile is None
 
 
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_language(
+    tmp_path: Path, language: str
+) -> None:
+    """A station updated to a new dice model: a dice set learned before cannot be read with it (its features
+    came from the old model); the set-up screen says so, by name, and the reader keeps reading as trained."""
+    sets = DiceSets(tmp_path)
+    old = DiceProfile(NAME, model="0123456789abcdef")
+    old.add(np.ones((2, 64), np.float32), np.zeros((2, 8), np.float32), np.array([0, 5], np.int64))
+    old.save(sets.path(NAME))
+    dice = MatchDice(sets, lambda: language)
+    problem = str(dice.use(NAME))
+    assert NAME in problem and ("again" in problem if language == "en" else "yeniden" in problem)
+    assert dice.profile is None and dice.name == ""
+    assert dice.use("a new set") is None and dice.name == "a new set"  # a new set is learned with this model
+    assert dice.confirm(np.zeros((60, 80, 3), np.uint8), (), []) is None
+
+
 @pytest.fixture(scope="module")
 def practised(tmp_path_factory: pytest.TempPathFactory) -> tuple[Controller, Path]:
     """The learning step through the controller with the simulated camera: three throws, the third with one

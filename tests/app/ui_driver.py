@@ -113,7 +113,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"]["play"] = shot(out, "2-play")
     session = app.controller.session
     assert session is not None
-    yield from until_question(app, 60)  # the players answer it on the screen
+    yield from until_question(app)  # the players answer it on the screen
     result["question_banner"] = play.banner.text  # type: ignore[attr-defined]
     result["screens"]["question"] = shot(out, "2-question")
     question = session.referee.question
@@ -284,8 +284,9 @@ def main(argv: list[str]) -> int:
     return run(app, steps, out, result)
 
 
-def until_question(app: TavlaApp, tries: int) -> Iterator[None]:
-    """Play on ("Sim >") until the camera is unsure of a throw, at most ``tries`` taps."""
+def until_question(app: TavlaApp, tries: int = 200) -> Iterator[None]:
+    """Play on ("Sim >") until the camera is unsure of a throw, at most ``tries`` taps (generous: how soon the
+    simulated match raises a question depends on the reader and its sureness settings, not on the screens)."""
     session = app.controller.session
     assert session is not None
     for _ in range(tries):

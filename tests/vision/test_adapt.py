@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from unittest import mock
 
@@ -15,7 +16,7 @@ from tests.vision.bench_adapt import confirmed_crops, score
 from tests.vision.bench_profile import profile_of, version_1
 from tests.vision.conftest import need_real_photos
 from tests.vision.test_detector import FixedCrops, _raw
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of, model_digest
 from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DiceReader
 from vision.errors import VisionError
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, softmax
@@ -97,18 +98,20 @@ def test_both_backends_give_the_second_stage_features(backend: str) -> None:
     assert np.abs(logits - ref_logits).max() < 1e-3 and np.abs(features - ref_features).max() < 1e-3
 
 
-def another_dice_set(photo: np.ndarray) -> np.ndarray:
-    """The photo in negative under a warm cast, a little out of focus: dark dice with light pips under another
-    lamp and camera."""
-    negative = 255.0 - photo.astype(np.float32)[:, :, ::-1]
-    cast = np.asarray(np.clip(negative * np.array([0.5, 0.9, 1.0]), 0, 255), np.uint8)
-    return np.asarray(cv2.GaussianBlur(cast, (0, 0), 1.5), np.uint8)
+def another_camera(photo: np.ndarray) -> np.ndarray:
+    """The photo dim and flat, its contrast cut to a third, and a little out of focus: a poor camera under a weak
+    lamp. (Colours alone no longer make dice the reader has not seen: it reads each die in its face's own
+    colours, ``vision.reader.face_contrast``, so the photo in negative under a warm cast reads as well as the
+    photo.)"""
+    f = photo.astype(np.float32)
+    flat = np.asarray(np.clip(f.mean() + (f - f.mean()) * 0.35, 0, 255), np.uint8)
+    return np.asarray(cv2.GaussianBlur(flat, (0, 0), 1.5), np.uint8)
 
 
 def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
     """The shipped pair learned from these webcam photos and reads them near its ceiling, where ten photos have
-    nothing left to teach. Shown as dice it has not seen (``another_dice_set``), it reads fewer right (144 of
-    149 dice in this draw, 2 wrong), and ten confirmed photos win dice back (146, none wrong)."""
+    nothing left to teach. Seen through a poor camera (``another_camera``), it reads fewer right (145 of 149 dice
+    in this draw, 3 wrong), and ten confirmed photos win dice back (147, 1 wrong)."""
     need_real_photos()
     scenes = []
     paths = scene_paths("webcam_white_dice")
@@ -116,7 +119,7 @@ def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
         path = paths[i]
         scene = real_scene(path, "webcam_white_dice")
         if scene is not None:
-            scenes.append((Path(path).name, another_dice_set(scene[0]), scene[1]))
+            scenes.append((Path(path).name, another_camera(scene[0]), scene[1]))
     learn, rest = scenes[:10], scenes[10:]  # ten photos drawn at random: a set-up's throws show many values
     plain = DiceReader(DEFAULT_DETECTOR, head=DEFAULT_HEAD)
     crops, labels = confirmed_crops(plain, learn)
@@ -228,3 +231,43 @@ def test_damaged_or_missing_arrays_are_a_clear_error(tmp_path: Path) -> None:
     path.write_text('{"version": 7, "name": "x"}')
     with pytest.raises(VisionError, match="another version"):
         DiceProfile.load(path)
+
+
+class Features(OnnxModel):
+    """A second stage that reads every crop alike and gives features; ``name`` tells one model from another."""
+
+    def __init__(self, name: str) -> None:
+        self.model = Path(name)
+
+    def run_all(self, x: np.ndarray) -> list[np.ndarray]:
+        return [np.zeros((len(x), len(CLASSES)), np.float32), np.ones((len(x), 16), np.float32)]
+
+
+def test_a_dice_set_learned_with_another_model_is_refused_not_misread(tmp_path: Path) -> None:
+    """Features mean something only to the model that made them: a profile saved before an update brought a new
+    second stage would correct the new model with the old one's features, so it is refused, by name."""
+    crops = np.zeros((2, 48, 48, 3), np.uint8)
+    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("club set"))
+    learned.confirm(crops, np.array([2, 4], np.int64))
+    learned.profile.save(tmp_path / "club.json")
+    saved = DiceProfile.load(tmp_path / "club.json")
+    assert saved.model == learned.features.digest and saved.examples == 2
+    AdaptedClassifier(FeatureReader(Features("old.onnx")), saved)  # the same model reads with it
+    with pytest.raises(VisionError, match="'club set' was learned with another dice model"):
+        AdaptedClassifier(FeatureReader(Features("new.onnx")), saved)
+    unmarked = json.loads((tmp_path / "club.json").read_text())
+    del unmarked["model"]  # saved by a build that kept no digest
+    (tmp_path / "club.json").write_text(json.dumps(unmarked))
+    with pytest.raises(VisionError, match="learn it again"):
+        AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile.load(tmp_path / "club.json"))
+    AdaptedClassifier(FeatureReader(Features("new.onnx")), DiceProfile("new set"))  # a new set: nothing to refuse
+
+
+def test_a_profile_follows_the_model_s_content_not_where_it_is_installed(tmp_path: Path) -> None:
+    """The same second stage in another folder (the app moved, reinstalled) still reads a saved dice set."""
+    moved = tmp_path / "head.onnx"
+    shutil.copyfile(DEFAULT_HEAD, moved)
+    learned = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), DiceProfile("club set"))
+    learned.confirm(np.zeros((1, 48, 48, 3), np.uint8), np.array([0], np.int64))
+    assert learned.profile.model == model_digest(DEFAULT_HEAD) == model_digest(moved)
+    AdaptedClassifier(FeatureReader(OnnxModel(moved)), learned.profile)

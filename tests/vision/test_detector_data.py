@@ -7,7 +7,8 @@ import numpy as np
 from vision.reader import CLASS_NOT_DIE, CROP
 from vision.synth import render
 from vision.train.crop_data import clutter_crop, colour, recoloured
-from vision.train.detector_data import cube_patches, targets
+from vision.train.dataset import TRAIN_DICE
+from vision.train.detector_data import GOLD_PIPS, any_colour_dice, cube_patches, targets
 
 
 def test_a_doubling_cube_scene_teaches_that_the_cube_is_no_die() -> None:
@@ -79,3 +80,24 @@ def test_flat_dice_are_rendered_against_a_checker_or_each_other_and_never_into_t
                 assert clearance > -1e-6, "a checker drawn into a die"
                 against_checker += clearance < 0.15 * die.size
     assert against_checker >= 20 and against_die >= 10
+
+
+def test_training_boards_get_dice_of_any_colour_some_the_colour_of_the_board() -> None:
+    """Half the boards keep a training preset; the rest get any colour, a third of them nearly a point's or the
+    field's colour (the case the detector missed), with dark pips on a light body and light ones on a dark body
+    (or gold)."""
+    presets = {render.DIE_COLOURS[i] for i in TRAIN_DICE}
+    kept = like_board = 0
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        style = render.random_board_style(rng, TRAIN_DICE)
+        dice = any_colour_dice(rng, style).dice
+        if dice == style.dice:
+            kept += dice in presets
+            continue
+        body, pip = dice
+        under = (style.point_a, style.point_b, style.field)
+        like_board += any(max(abs(a - b) for a, b in zip(body, colour)) <= 20 for colour in under)
+        dark_pips, light_pips = max(pip) <= 140, min(pip) >= 150
+        assert pip == GOLD_PIPS or (dark_pips if sum(body) > 3 * 128 else light_pips), (body, pip)
+    assert 100 < kept < 200 and 30 < like_board < 80

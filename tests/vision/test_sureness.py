@@ -46,7 +46,7 @@ def test_a_borderline_cocked_probability_is_in_doubt_on_either_side_of_the_call(
     assert flat_but_leaning.verdict == "valid"
     assert doubts(flat_but_leaning, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
     assert doubts(flat_but_leaning, CAL, SHAPE, CASUAL) == ("borderline_cocked",)
-    rather_flat = throw(die(700, cocked=0.3), die(800, 300))
+    rather_flat = throw(die(700, cocked=0.15), die(800, 300))
     assert doubts(rather_flat, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
     assert doubts(rather_flat, CAL, SHAPE, CASUAL) == ()  # a friendly game asks less
     barely_cocked = throw(die(700, cocked=0.55), die(800, 300))

@@ -4,9 +4,10 @@
 In order, each step reading what the ones before wrote (the recipes of models/MODEL_CARD.md):
 the detector (``detector_trainer``: render the patches into --cache, then two training phases),
 its second stage (``crop_head``) and the cocked look (``cocked_look``), both cut at the new detector's boxes.
-Roughly two and a half hours on a 2-core machine: the detector about 55 minutes with rendering, the second
-stage about 15, the look's crops (12,000 boards) about 60 and its training about 15 (approximate: steps are
-capped by wall time too, so a busy machine makes the same models in kind, not bit for bit).
+Roughly two hours on a 2-core machine: the detector about 30 minutes with rendering (9, then 12 and 9 on one
+thread), the second stage about 10, the look's crops (12,000 boards) about 60 and its training about 15
+(approximate: steps are capped by wall time too, so a very busy machine makes the same models in kind, not bit
+for bit).
 
 The models are written to --out, never to models/: compare them there with the shipped ones first
 (``python -m tests.vision.bench_detector --detector OUT/detector.onnx+OUT/detector_head.onnx+OUT/cocked_look.onnx``),
@@ -38,12 +39,12 @@ def steps(out: Path, cache: Path, smoke: bool = False) -> list[Step]:
         (
             "detector_trainer",
             ["--cache", str(cache), "--leave-out", "webcam_white_dice", "--threads", "1"]
-            + ["--minutes", "42", "--steps", "4000", "--out", str(phase_one)],
+            + ["--minutes", "60", "--steps", "8000", "--out", str(phase_one)],
         ),
         (
             "detector_trainer",
             ["--cache", str(cache), "--leave-out", "webcam_white_dice", "--threads", "1"]
-            + ["--minutes", "22", "--steps", "3000", "--lr", "1e-3", "--seed", "2"]
+            + ["--minutes", "60", "--steps", "6000", "--lr", "1e-3", "--seed", "2"]
             + ["--init", str(phase_one.with_suffix(".pt")), "--out", detector],
         ),
         (

@@ -5,7 +5,8 @@ Why a second stage: the detector finds dice well (few missed on every set) but i
 on 128 px patches on a CPU, reads values badly and invents dice on clutter. Cutting each found die at full
 resolution and reading it at one scale lets every real die crop teach the values, and lets the detector's own
 false peaks on training photos (pieces of dice, buttons, the doubling cube, checkers) be learned as "not a
-die": hard negatives a hand-written proposer never gives.
+die": hard negatives a hand-written proposer never gives. Crops are learned as they are read, in their face's
+colours (``vision.reader.face_contrast``, the training loop's default input).
 
 Training only: the app never imports this module (torch).
 """

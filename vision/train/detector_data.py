@@ -3,7 +3,8 @@
 Sources, each turned into 128 px patches with dice of 16-64 px and per-cell targets at the detector's stride:
 - rendered desk scenes (``render.table_scene``) with random dice and pip colours, surfaces, light, blur,
   noise and JPEG, cocked dice, checkers, cables and coins;
-- rendered whole boards rectified exactly as the reader rectifies them (``vision.rectify.board_view``);
+- rendered whole boards rectified exactly as the reader rectifies them (``vision.rectify.board_view``), half
+  of them with dice of any colour, some the colour of the board's points (``any_colour_dice``);
 - a doubling cube (numerals 2-64 on its faces) drawn into rendered scenes: never a die;
 - the real scene sets in ``../shared/real_dice`` (``webcam_white_dice``, ``tray_mixed_dice``) and real die
   crops (``casino_dice_crops`` and dice cut from the scene sets) pasted onto rendered surfaces.
@@ -13,7 +14,7 @@ Any real set can be left out whole (leave one set out).
 from __future__ import annotations
 
 import glob
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -217,9 +218,31 @@ def board_with_cube(
     return render.finish(rng, canvas, strength=0.5), scene, dice3d, cube
 
 
+ANY_COLOUR = 0.5  # the share of training boards whose dice are of any colour, not one of the training presets
+LIKE_THE_BOARD = 1 / 3  # of those, the share whose dice take the colour of a point or of the field
+GOLD_PIPS = (40, 170, 210)  # BGR
+
+
+def any_colour_dice(rng: np.random.Generator, style: render.BoardStyle) -> render.BoardStyle:
+    """The board's dice recoloured, ``ANY_COLOUR`` of the time: a random body (``LIKE_THE_BOARD`` of the time
+    the colour of a point or of the field, slightly off: purple dice on purple points were missed when the
+    boards' dice were only the training presets) with pips dark on a light body and light on a dark one, gold
+    one time in six."""
+    if rng.random() >= ANY_COLOUR:
+        return style
+    if rng.random() < LIKE_THE_BOARD:
+        under = (style.point_a, style.point_b, style.field)[int(rng.integers(3))]
+        body = tuple(int(np.clip(c + rng.integers(-20, 21), 0, 255)) for c in under)
+    else:
+        body = render.random_colour(rng)
+    light = sum(body) > 3 * 128
+    pip = GOLD_PIPS if rng.random() < 1 / 6 else render.random_colour(rng, light=not light)
+    return replace(style, dice=((body[0], body[1], body[2]), pip))
+
+
 def board_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
     """A rendered board, a doubling cube on it half the time, rectified as the reader rectifies it."""
-    style = render.random_board_style(rng, TRAIN_DICE)
+    style = any_colour_dice(rng, render.random_board_style(rng, TRAIN_DICE))
     cam = render.board_camera(rng, (1280, 720) if rng.random() < 0.6 else (1920, 1080))
     kind = str(rng.choice(["valid", "cocked", "cocked", "wrong_half", "off_board"]))
     thrower = str(rng.choice(["bottom", "top"]))

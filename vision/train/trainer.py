@@ -13,7 +13,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from vision.reader import CLASSES, CROP, preprocess
+from vision.reader import CLASSES, CROP, face_contrast
 
 ArrayT = TypeVar("ArrayT", bound=np.generic)
 
@@ -78,7 +78,7 @@ def fit(
     """The one training loop of both crop classifiers: shuffled batches, augmented, one scheduler step a
     batch, stopping early after ``max_steps`` (0: no limit). Returns a log line per epoch, each ending with
     ``epoch_note()`` (a held-out figure, say). ``batch_input``: the model's input for the crops at these indices
-    (default: ``x``'s crops augmented and preprocessed)."""
+    (default: ``x``'s crops augmented, as the second stage reads them: ``face_contrast``)."""
     steps_per_epoch = max(1, len(x) // batch)
     step = 0
     log = []
@@ -88,7 +88,7 @@ def fit(
         running = 0.0
         for b in range(steps_per_epoch):
             idx = order[b * batch : (b + 1) * batch]
-            xb = batch_input(idx, rng) if batch_input else torch.from_numpy(preprocess(augment(x[idx], rng)))
+            xb = batch_input(idx, rng) if batch_input else torch.from_numpy(face_contrast(augment(x[idx], rng)))
             yb = torch.from_numpy(y[idx])
             opt.zero_grad()
             loss = loss_fn(model(xb), yb)
