@@ -636,7 +636,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_skip": "Skip this throw",
         "dice_set_first": "Choose or name a dice set first.",
         "dice_set_other_model": "The dice set {name} was learned with an earlier dice model: learn it again"
-        " (about ten throws).",
+        ' with "Learn the match dice" (about ten throws).',
         "learn_done": "Done",
         "learned": "throws learned",
         "confirmed_dice": "dice in the set",
@@ -808,8 +808,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_confirm": "Onayla ve öğren",
         "learn_skip": "Bu atışı geç",
         "dice_set_first": "Önce bir zar takımı seçin ya da adlandırın.",
-        "dice_set_other_model": "{name} zar takımı eski bir zar modeliyle öğrenilmiş: yeniden öğretin"
-        " (yaklaşık on atış).",
+        "dice_set_other_model": '{name} zar takımı eski bir zar modeliyle öğrenilmiş: "Maç zarlarını tanıt"'
+        " ile yeniden öğretin (yaklaşık on atış).",
         "learn_done": "Bitti",
         "learned": "atış öğrenildi",
         "confirmed_dice": "takımdaki zar",

@@ -79,15 +79,22 @@ class MatchDice:
         """A reader for the camera (made in its thread): it reads with the dice set in use."""
         return DiceReader(classifier=self._reading)
 
-    def use(self, name: str) -> str | None:
-        """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen."""
+    def use(self, name: str, relearn: bool = False) -> str | None:
+        """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen. A set
+        learned with another dice model (before an update) is refused, or with ``relearn`` (the learning step)
+        started again from nothing under its name: its old examples are replaced at the first confirmation."""
         try:
             path = self.sets.path(name)
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
-            for classifier in (self._reading, self._learning):
-                classifier.use(profile)
-        except LearnedWithAnotherModel as error:
-            return label("dice_set_other_model", self.language()).format(name=error.name)
+            try:
+                for classifier in (self._reading, self._learning):
+                    classifier.use(profile)
+            except LearnedWithAnotherModel as error:
+                if not relearn:
+                    return label("dice_set_other_model", self.language()).format(name=error.name)
+                profile = DiceProfile(profile.name)
+                for classifier in (self._reading, self._learning):
+                    classifier.use(profile)
         except (ValueError, VisionError) as error:
             return str(error)
         self.profile = profile

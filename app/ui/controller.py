@@ -252,7 +252,7 @@ class Controller:
     def learn_dice(self, name: str) -> str | None:
         """Begin (or go on) learning the dice set ``name``: the camera's settled throws wait for the players to
         confirm them. Why not, for the screen."""
-        problem = self.match_dice.use(name)
+        problem = self.match_dice.use(name, relearn=True)
         if problem:
             return problem
         self.practice, self.practiced = None, 0

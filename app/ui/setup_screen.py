@@ -122,7 +122,8 @@ class SetupScreen(TavlaScreen):
         texts.add_widget(Label(text=self.t("calibrate"), font_size=sp(22)))
         self.calibration = Label(text="", font_size=sp(20))
         texts.add_widget(self.calibration)
-        self.error = Label(text="", font_size=sp(20), color=(1, 0.4, 0.4, 1))
+        self.error = Label(text="", font_size=sp(18), color=(1, 0.4, 0.4, 1), halign="center", valign="middle")
+        self.error.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))  # a long reason wraps
         texts.add_widget(self.error)
         sets = BoxLayout(spacing=dp(6))  # the dice set the reader learned, reused match after match
         sets.add_widget(Label(text=self.t("dice_set"), font_size=sp(22), size_hint_x=0.6))

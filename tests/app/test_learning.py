@@ -59,7 +59,8 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     tmp_path: Path, language: str
 ) -> None:
     """A station updated to a new dice model: a dice set learned before cannot be read with it (its features
-    came from the old model); the set-up screen says so, by name, and the reader keeps reading as trained."""
+    came from the old model); the set-up screen says so, by name, and the reader keeps reading as trained. The
+    learning step learns it again under the same name."""
     sets = DiceSets(tmp_path)
     old = DiceProfile(NAME, model="0123456789abcdef")
     old.add(np.ones((2, 64), np.float32), np.zeros((2, 8), np.float32), np.array([0, 5], np.int64))
@@ -69,7 +70,12 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     assert NAME in problem and ("again" in problem if language == "en" else "yeniden" in problem)
     assert dice.profile is None and dice.name == ""
     assert dice.use("a new set") is None and dice.name == "a new set"  # a new set is learned with this model
-    assert dice.confirm(np.zeros((60, 80, 3), np.uint8), (), []) is None
+    # the learning step starts the set again under its name; the first confirmation replaces the old examples
+    assert dice.use(NAME, relearn=True) is None and dice.name == NAME and dice.confirmed == 0
+    picture = np.random.default_rng(0).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    assert dice.confirm(picture, (die(3), die(5, x=200)), [3, 5]) is None
+    again = MatchDice(sets, lambda: language)
+    assert again.use(NAME) is None and again.confirmed == 2
 
 
 @pytest.fixture(scope="module")
