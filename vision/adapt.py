@@ -227,7 +227,7 @@ class AdaptedClassifier:
 
     def __init__(self, features: FeatureReader, profile: DiceProfile):
         self.features = features
-        self.profile = profile
+        self.profile: DiceProfile
         self.use(profile)
 
     def use(self, profile: DiceProfile) -> None:
