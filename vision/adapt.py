@@ -230,10 +230,14 @@ class AdaptedClassifier:
         self.profile: DiceProfile
         self.use(profile)
 
+    def learned_here(self, profile: DiceProfile) -> bool:
+        """Whether ``profile``'s examples came from this second stage (a profile with none fits any)."""
+        return not profile.examples or profile.model == self.features.digest
+
     def use(self, profile: DiceProfile) -> None:
         """Read with ``profile`` from now on; VisionError if it was learned with another second stage (a
         profile saved before a new model came with an update): its examples would correct the wrong model."""
-        if profile.examples and profile.model != self.features.digest:
+        if not self.learned_here(profile):
             raise LearnedWithAnotherModel(profile.name)
         self.profile = profile
 

@@ -86,15 +86,12 @@ class MatchDice:
         try:
             path = self.sets.path(name)
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
-            try:
-                for classifier in (self._reading, self._learning):
-                    classifier.use(profile)
-            except LearnedWithAnotherModel as error:
-                if not relearn:
-                    return label("dice_set_other_model", self.language()).format(name=error.name)
+            if relearn and not self._learning.learned_here(profile):
                 profile = DiceProfile(profile.name)
-                for classifier in (self._reading, self._learning):
-                    classifier.use(profile)
+            for classifier in (self._reading, self._learning):
+                classifier.use(profile)
+        except LearnedWithAnotherModel as error:
+            return label("dice_set_other_model", self.language()).format(name=error.name)
         except (ValueError, VisionError) as error:
             return str(error)
         self.profile = profile

@@ -7,8 +7,7 @@ import numpy as np
 
 from vision.detector import DEFAULT_HEAD, HEAD_NOT_DIE, second_stage_crops
 from vision.reader import CLASS_NOT_DIE, OnnxReader, every_turn, face_contrast
-from vision.scoring import read_labels
-from vision.sources import load_image
+from vision.train.detector_data import real_scene, scene_paths
 
 from .conftest import need_real_photos
 
@@ -32,13 +31,18 @@ def painted(crops: np.ndarray, body: tuple[int, int, int], pips: tuple[int, int,
 
 def webcam_dice(count: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops of labelled white dice from the webcam photos no shipped model trained on, and their values."""
+    need_real_photos()
     crops, values = [], []
-    for path in sorted(need_real_photos().glob("*.jpg")):
-        image = load_image(path)
-        for label in read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0]):
-            x, y = label.centre
-            crops.append(second_stage_crops(image, [(int(x - 22), int(y - 22), int(x + 22), int(y + 22))])[0])
-            values.append(label.value)
+    for path in scene_paths("webcam_white_dice/Valid"):
+        scene = real_scene(path, "webcam_white_dice/Valid")
+        if scene is None:
+            continue
+        image, dice = scene
+        for die in dice:
+            half = die.side / 2
+            box = (int(die.x - half), int(die.y - half), int(die.x + half), int(die.y + half))
+            crops.append(second_stage_crops(image, [box])[0])
+            values.append(die.value)
         if len(crops) >= count:
             break
     return np.stack(crops[:count]), np.array(values[:count])
@@ -54,9 +58,9 @@ def test_a_die_painted_another_colour_reaches_the_model_as_the_same_face() -> No
 
 
 def test_the_shipped_second_stage_reads_white_dice_painted_red_blue_green_or_black() -> None:
-    """Read at their labelled places, the painted dice read as the white ones do (106 of 120 right in every
+    """Read at their labelled places, the painted dice read as the white ones do (119 of 120 right in every
     colour, one read wrong with confidence; the ninth session's second stage, which read colours as they came,
-    read the white ones alike but only 66-89 of the painted ones, up to 3 wrong with confidence)."""
+    read 115 white and 112-117 painted)."""
     crops, values = webcam_dice(120)
     head = OnnxReader(DEFAULT_HEAD)
 
