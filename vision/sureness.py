@@ -68,14 +68,15 @@ lets no wrong dice count there: 0.15 with the ninth session's reader (one cocked
 0.2), 0.12 with the tenth's (0.15 let one cocked throw at 0.125 count; questions 6.8 -> 8.5 %, against 14.0 %
 for the ninth session's reader at 0.15)."""
 CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.2, 0.5), edge_mm=4.0, picture_margin=0.2)
-"""Fewer questions for a friendly game. The cocked band's floor is 0.2 since the tenth session (the end of this
-note); before, 0.4 was chosen on 400 rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's mix) with the detector and its cocked look:
-from 0.3, questions 13.2 -> 4.0 % for the same wrong automatic calls (6.0 %, of them wrong dice 0.5 %); 0.45
-let more wrong dice count (0.8 %). Today's reader hardly moves (questions 11.5 -> 11.2 %, wrong 17.2 -> 17.5 %).
-Both bands were checked again on the same throws with the eighth session's cocked look, which knows the slant a
-flat die shows, and stay: 0.3-0.7 and 0.4-0.7 let one more cocked throw count in each setting (wrong dice 0.2 ->
-0.5 %). With the tenth session's reader the floor is 0.2: of those 400 throws it lets one with wrong dice count
-(0.2 %, a cocked die at 0.125) where 0.3-0.4 let two (0.5 %), for 3.2 % questions (0.2 % at 0.4)."""
+"""Fewer questions for a friendly game. The cocked band's floor is 0.2 since the tenth session (the end of this note);
+before, 0.4 was chosen on 400 rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's
+mix) with the detector and its cocked look: from 0.3, questions 13.2 -> 4.0 % for the same wrong automatic calls
+(6.0 %, of them wrong dice 0.5 %); 0.45 let more wrong dice count (0.8 %). Today's reader hardly moves (questions
+11.5 -> 11.2 %, wrong 17.2 -> 17.5 %). Both bands were checked again on the same throws with the eighth session's
+cocked look, which knows the slant a flat die shows, and stay: 0.3-0.7 and 0.4-0.7 let one more cocked throw count
+in each setting (wrong dice 0.2 -> 0.5 %). With the tenth session's reader the floor is 0.2: of those 400 throws it
+lets one with wrong dice count (0.2 %, a cocked die at 0.125) where 0.3-0.4 let two (0.5 %), for 3.2 % questions
+(0.2 % at 0.4)."""
 SETTINGS: dict[str, Sureness] = {s.name: s for s in (TOURNAMENT, CASUAL)}
 
 
