@@ -7,7 +7,9 @@ correction to the second stage's logits, ``features @ W.T``, is fitted to them b
 regression, with the trained model's own logits as the starting point, so a handful of examples moves only what
 they show and the model's knowledge of every other die stays. It has no bias term: a correction that does not
 depend on the crop would shift every reading toward the values that happened to be confirmed. Profiles are
-saved per dice set (a small JSON and the examples' arrays beside it, written atomically) and reused.
+saved per dice set (a small JSON and the examples' arrays beside it, written atomically) and reused. A profile
+keeps each example's crop too, so a second stage that comes with an update learns the set again from the same
+dice by itself, rather than the players throwing them again.
 """
 
 from __future__ import annotations
@@ -28,12 +30,18 @@ from numpy.typing import NDArray
 
 from vision.detector import second_stage_crops
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, face_contrast, softmax
+from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, face_contrast, softmax
 from vision.verdict import DieReading
 
-PROFILE_VERSION = 2
-"""1: everything in one JSON (still read); 2: a small JSON and the examples' arrays beside it."""
+PROFILE_VERSION = 3
+"""1: everything in one JSON (still read); 2: a small JSON and the examples' arrays beside it (still read); 3:
+and each example's crop, in files of their own."""
 DIGEST = 16  # hex digits of the arrays' SHA-256 in their file's name
+CROP_FILES = 16
+"""A profile's crops lie in at most this many files. Every confirmation saves the profile, and a set used
+for many matches holds thousands of dice (7 KB of crop each): a save writes only the crops new since the last
+one, in a file of its own, and folds them all into one file when there would be more than this."""
+RELEARN_BATCH = 256  # crops read at once when a set is learned again: memory stays small on a tablet
 FEATURE_SCALE = 4.0  # features are L2-normalised, then scaled so a weight of 1 moves a logit by about this
 RIDGE = 0.05  # L2 penalty on the correction: a few examples nudge, many examples move it
 STEPS = 300
@@ -56,20 +64,40 @@ class DiceProfile:
     model: str = ""
     """The second stage whose features these are (its file's ``model_digest``); "" before the first example,
     and in profiles saved before the digest was kept."""
+    crops: NDArray[np.uint8] = field(default_factory=lambda: no_crops())
+    """Each example's crop as the second stage read it, one for one with the labels; none when the examples
+    came (all or some) from a profile saved before crops were kept."""
+    _crop_files: list[tuple[str, int]] = field(default_factory=list, repr=False, compare=False)
+    """The crop files saved beside ``_saved_as`` (name, crops in it), in order."""
+    _saved_as: Path | None = field(default=None, repr=False, compare=False)
 
     @property
     def examples(self) -> int:
         return len(self.labels)
 
-    def add(self, features: NDArray[np.float32], base_logits: NDArray[np.float32], labels: NDArray[np.int64]) -> None:
-        """Confirmed dice: their second-stage features, the model's own logits for them, and the class people
-        confirmed (0..5 for the values 1..6, 6 cocked). Refits at once."""
+    @property
+    def relearnable(self) -> bool:
+        """Whether another second stage can learn this set from its crops (every example has its crop)."""
+        return self.examples > 0 and len(self.crops) == self.examples
+
+    def add(
+        self,
+        features: NDArray[np.float32],
+        base_logits: NDArray[np.float32],
+        labels: NDArray[np.int64],
+        crops: NDArray[np.uint8] | None = None,
+    ) -> None:
+        """Confirmed dice: their second-stage features, the model's own logits for them, the class people
+        confirmed (0..5 for the values 1..6, 6 cocked) and, to keep, the crops they were read from. Refits at
+        once."""
         f = np.asarray(features, np.float32)
         y = np.asarray(labels, np.int64)
         if len(y) == 0 and len(f) == 0:
             return  # a throw in which nothing was found teaches nothing
         if f.ndim != 2 or len(f) != len(y) or base_logits.shape != (len(y), len(CLASSES)):
             raise VisionError("confirmed dice: features, logits and labels must match one for one")
+        if crops is not None and (crops.shape != (len(y), CROP, CROP, 3) or crops.dtype != np.uint8):
+            raise VisionError(f"confirmed dice: one {CROP} x {CROP} colour crop a die, not {crops.shape}")
         if len(y) and (y.min() < 0 or y.max() >= len(CLASSES)):
             raise VisionError(f"confirmed dice: a class must lie in 0..{len(CLASSES) - 1}")
         if self.examples and f.shape[1] != self.features.shape[1]:
@@ -78,7 +106,19 @@ class DiceProfile:
         self.base = (
             np.asarray(base_logits, np.float32) if not self.examples else np.concatenate([self.base, base_logits])
         )
+        every_crop = crops is not None and len(self.crops) == self.examples
+        self.crops = np.concatenate([self.crops, crops]) if every_crop and crops is not None else no_crops()
         self.labels = y if not self.examples else np.concatenate([self.labels, y])
+        self.fit()
+
+    def learned_again(self, features: NDArray[np.float32], base_logits: NDArray[np.float32], model: str) -> None:
+        """The same dice as read by another second stage (``model``): its features and logits for the kept
+        crops, one for one; the fit is made again on them."""
+        if not self.relearnable or features.shape[0] != self.examples or base_logits.shape != self.base.shape:
+            raise VisionError("a dice set is learned again from each of its crops, one for one")
+        self.features = np.asarray(features, np.float32)
+        self.base = np.asarray(base_logits, np.float32)
+        self.model = model
         self.fit()
 
     def fit(self) -> None:
@@ -104,64 +144,116 @@ class DiceProfile:
         """Kept as ``path`` (a small JSON: name, count, the arrays' file) and the examples' arrays beside it
         (``<stem>.<digest>.npz``, float32), each written to a temporary file and renamed into place: the JSON's
         rename is the moment the new profile counts, so a power cut at any point leaves the old profile or the
-        new one whole, never half of either."""
-        arrays = io.BytesIO()
-        np.savez(arrays, features=self.features, base=self.base, labels=self.labels.astype(np.int8))
-        blob = arrays.getvalue()
-        digest = hashlib.sha256(blob).hexdigest()[:DIGEST]
-        name = f"{path.stem}.{digest}.npz"
-        _write_atomic(path.parent / name, blob)
+        new one whole, never half of either. The crops new since the last save go into a file of their own
+        (``<stem>.<digest>.crops.npz``, ``CROP_FILES``)."""
+        name = _write_named(path, "", features=self.features, base=self.base, labels=self.labels.astype(np.int8))
+        crop_files = self._saved_crop_files(path)
         meta = {
             "version": PROFILE_VERSION,
             "name": self.name,
             "examples": self.examples,
             "arrays": name,
             "model": self.model,
+            "crops": [file for file, _ in crop_files],
         }
         _write_atomic(path, json.dumps(meta, ensure_ascii=False).encode())
+        named = {name, *(file for file, _ in crop_files)}
         for old in _arrays_of(path):
-            if old.name != name:
-                old.unlink(missing_ok=True)  # an earlier save's arrays, no longer named by the JSON
+            if old.name not in named:
+                old.unlink(missing_ok=True)  # an earlier save's files, no longer named by the JSON
+        self._crop_files, self._saved_as = crop_files, path
+
+    def _saved_crop_files(self, path: Path) -> list[tuple[str, int]]:
+        """The crop files that hold every crop once this save is done: those saved before (when they lie
+        beside ``path`` and hold the first crops), then one with the crops new since; all in one file when
+        there would be more than ``CROP_FILES``."""
+        if not self.relearnable:
+            return []
+        files = list(self._crop_files) if self._saved_as == path else []
+        saved = sum(count for _, count in files)
+        if saved > len(self.crops):  # the examples were replaced since: begin again
+            files, saved = [], 0
+        if saved == len(self.crops):
+            return files
+        if len(files) >= CROP_FILES:
+            files, saved = [], 0
+        files.append((_write_named(path, ".crops", crops=self.crops[saved:]), len(self.crops) - saved))
+        return files
 
     @classmethod
     def load(cls, path: Path) -> DiceProfile:
-        """A saved profile (this version's, or an older one kept whole in JSON); VisionError naming the problem."""
+        """A saved profile (this version's; one of version 2, without crops; or one of version 1, kept whole in
+        JSON); VisionError naming the problem."""
         try:
             data = json.loads(path.read_text())
             version = data.get("version")
             profile = cls(str(data["name"]), model=str(data.get("model", "")))
+            files: list[tuple[str, NDArray[Any]]] = []
             if version == 1:
                 features, base, labels = (np.asarray(data[k]) for k in ("features", "base", "labels"))
-            elif version == PROFILE_VERSION:
-                arrays = str(data["arrays"])
-                if Path(arrays).name != arrays or "\\" in arrays or not arrays.endswith(".npz"):
-                    raise ValueError(f"the arrays {arrays!r} must lie beside the profile")
-                features, base, labels = _read_arrays(path.parent / arrays, int(data["examples"]))
+            elif version in (2, PROFILE_VERSION):
+                examples = int(data["examples"])
+                features, base, labels = _read_arrays(_beside(path, data["arrays"]), examples)
+                files += [(str(file), _read_named(_beside(path, file))["crops"]) for file in data.get("crops", [])]
+                held = sum(len(c) for _, c in files)
+                if files and (held != examples or any(c.shape[1:] != (CROP, CROP, 3) for _, c in files)):
+                    raise ValueError(f"its crop files hold {held} crops for {examples} examples")
             else:
                 raise VisionError(f"{path}: a dice profile of another version ({version})")
             if len(labels):
-                profile.add(features.astype(np.float32), base.astype(np.float32), labels.astype(np.int64))
+                kept = np.concatenate([c for _, c in files]) if files else None
+                profile.add(features.astype(np.float32), base.astype(np.float32), labels.astype(np.int64), kept)
+                profile._crop_files, profile._saved_as = [(file, len(c)) for file, c in files], path
             return profile
         except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
             raise VisionError(f"{path}: not a readable dice profile ({exc})") from exc
 
 
 def _read_arrays(path: Path, examples: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
-    """The examples' arrays a profile's JSON names, checked against the digest in their name."""
-    blob = path.read_bytes()
-    if not path.name.endswith(f".{hashlib.sha256(blob).hexdigest()[:DIGEST]}.npz"):
-        raise ValueError(f"{path.name} is damaged (its content does not match its name)")
-    with np.load(io.BytesIO(blob), allow_pickle=False) as arrays:
-        features, base, labels = arrays["features"], arrays["base"], arrays["labels"]
+    """The examples' arrays a profile's JSON names."""
+    arrays = _read_named(path)
+    features, base, labels = arrays["features"], arrays["base"], arrays["labels"]
     if len(labels) != examples:
         raise ValueError(f"{path.name} holds {len(labels)} examples, the profile says {examples}")
     return features, base, labels
 
 
+def _beside(profile: Path, name: object) -> Path:
+    """A file a profile's JSON names: only ever one of its own, beside it."""
+    file = str(name)
+    if Path(file).name != file or "\\" in file or not file.endswith(".npz"):
+        raise ValueError(f"the arrays {file!r} must lie beside the profile")
+    return profile.parent / file
+
+
+def _write_named(profile: Path, kind: str, **arrays: NDArray[Any]) -> str:
+    """``arrays`` saved beside ``profile`` as ``<stem>.<digest><kind>.npz`` (atomically); the file's name."""
+    out = io.BytesIO()
+    np.savez(out, **arrays)  # type: ignore[arg-type]  # numpy's stubs read any keyword as allow_pickle
+    blob = out.getvalue()
+    name = f"{profile.stem}.{hashlib.sha256(blob).hexdigest()[:DIGEST]}{kind}.npz"
+    _write_atomic(profile.parent / name, blob)
+    return name
+
+
+def _read_named(path: Path) -> dict[str, NDArray[Any]]:
+    """The arrays of a file saved by ``_write_named``, checked against the digest in its name."""
+    blob = path.read_bytes()
+    digest = hashlib.sha256(blob).hexdigest()[:DIGEST]
+    if not re.search(rf"\.{digest}(\.crops)?\.npz$", path.name):
+        raise ValueError(f"{path.name} is damaged (its content does not match its name)")
+    with np.load(io.BytesIO(blob), allow_pickle=False) as arrays:
+        return {key: arrays[key] for key in arrays.files}
+
+
 def _arrays_of(path: Path) -> list[Path]:
-    """Every arrays file saved for the profile ``path`` (another set's name never matches)."""
-    pattern = re.compile(re.escape(path.stem) + rf"\.[0-9a-f]{{{DIGEST}}}\.npz")
+    """Every arrays or crops file saved for the profile ``path`` (another set's name never matches)."""
+    pattern = re.compile(re.escape(path.stem) + rf"\.[0-9a-f]{{{DIGEST}}}(\.crops)?\.npz")
     return [p for p in path.parent.glob(f"{glob.escape(path.stem)}.*.npz") if pattern.fullmatch(p.name)]
+
+
+def no_crops() -> NDArray[np.uint8]:
+    return np.zeros((0, CROP, CROP, 3), np.uint8)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -213,12 +305,17 @@ class FeatureReader:
         self.digest = model_digest(model.model) if Path(model.model).is_file() else str(model.model)
 
     def logits_and_features(self, crops: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        if len(crops) == 0:
+        return self.of_planes(face_contrast(crops))
+
+    def of_planes(self, planes: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Both outputs for the model's input itself (``face_contrast`` of the crops)."""
+        n = len(planes)
+        if n == 0:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 0), np.float32)
-        outputs = self.model.run_all(face_contrast(crops))
+        outputs = self.model.run_all(planes)
         if len(outputs) < 2:
             raise VisionError(f"{self.model.model} gives no features: the match dice cannot be learned with it")
-        return outputs[0].reshape(len(crops), len(CLASSES)), outputs[1].reshape(len(crops), -1)
+        return outputs[0].reshape(n, len(CLASSES)), outputs[1].reshape(n, -1)
 
 
 class AdaptedClassifier:
@@ -234,21 +331,39 @@ class AdaptedClassifier:
         """Whether ``profile``'s examples came from this second stage (a profile with none fits any)."""
         return not profile.examples or profile.model == self.features.digest
 
+    def can_read_with(self, profile: DiceProfile) -> bool:
+        """Whether ``profile`` can be read with: learned here, or learnable again here from its crops."""
+        return self.learned_here(profile) or profile.relearnable
+
     def use(self, profile: DiceProfile) -> None:
-        """Read with ``profile`` from now on; VisionError if it was learned with another second stage (a
-        profile saved before a new model came with an update): its examples would correct the wrong model."""
+        """Read with ``profile`` from now on. A profile learned with another second stage (saved before a new
+        model came with an update) is learned again from its crops first, in place; one that kept no crops
+        (saved before they were kept) is refused, VisionError: its features would correct the wrong model."""
         if not self.learned_here(profile):
-            raise LearnedWithAnotherModel(profile.name)
+            if not profile.relearnable:
+                raise LearnedWithAnotherModel(profile.name)
+            parts = [
+                self.features.logits_and_features(profile.crops[i : i + RELEARN_BATCH])
+                for i in range(0, profile.examples, RELEARN_BATCH)
+            ]
+            base, features = (np.concatenate(part) for part in zip(*parts))
+            profile.learned_again(features, base, self.features.digest)
         self.profile = profile
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
-        base, f = self.features.logits_and_features(crops)
-        return softmax(self.profile.logits(base, f)) if len(crops) else base
+        return self.probabilities_of(self.planes(crops))
+
+    def planes(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        return face_contrast(crops)
+
+    def probabilities_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]:
+        base, f = self.features.of_planes(planes)
+        return softmax(self.profile.logits(base, f)) if len(planes) else base
 
     def confirm(self, crops: NDArray[np.uint8], labels: NDArray[np.int64]) -> None:
         """People confirmed these dice: learn from them."""
         base, f = self.features.logits_and_features(crops)
-        self.profile.add(f, base, labels)
+        self.profile.add(f, base, labels, np.asarray(crops, np.uint8))
         if self.profile.examples:
             self.profile.model = self.features.digest
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -112,6 +112,17 @@ class TurnableClassifier(Protocol):
     def probabilities(self, crops: Any) -> NDArray[np.float32]: ...
 
 
+@runtime_checkable
+class ReadsPlanes(Protocol):
+    """A crop classifier that makes its graph's input from crops (``planes``: N x planes x H x W) and reads
+    such input (``probabilities_of``). ``every_turn`` then turns the input rather than the crops: the input is
+    made once a crop, not once a turn (the second stage's ``face_contrast`` is the same turned or not)."""
+
+    def planes(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]: ...
+
+    def probabilities_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]: ...
+
+
 def every_turn(classifier: TurnableClassifier, crops: NDArray[Any], turns: int = TURNS) -> NDArray[np.float32]:
     """Class probabilities of crops (N x H x W x planes) read in ``turns`` of the 8 quarter turns and mirrors
     (1: as they are), their log-probabilities averaged: a die's value does not turn with it, a pip the model
@@ -121,9 +132,15 @@ def every_turn(classifier: TurnableClassifier, crops: NDArray[Any], turns: int =
         raise ValueError("turns: 1 to 8")
     if turns == 1 or len(crops) == 0:
         return classifier.probabilities(crops)
-    quarter = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-    seen = (quarter + [q[:, :, ::-1] for q in quarter])[:turns]
-    pr = classifier.probabilities(np.ascontiguousarray(np.concatenate(seen)))
+    if isinstance(classifier, ReadsPlanes):
+        planes = classifier.planes(crops)  # N x planes x H x W: rows and columns are the last two axes
+        quarter = [np.rot90(planes, k, axes=(2, 3)) for k in range(4)]
+        seen = (quarter + [q[..., ::-1] for q in quarter])[:turns]
+        pr = classifier.probabilities_of(np.ascontiguousarray(np.concatenate(seen)))
+    else:
+        quarter = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+        seen = (quarter + [q[:, :, ::-1] for q in quarter])[:turns]
+        pr = classifier.probabilities(np.ascontiguousarray(np.concatenate(seen)))
     logp = np.log(np.maximum(pr, 1e-7)).reshape(turns, len(crops), -1).mean(axis=0)
     return softmax(np.asarray(logp, np.float32))
 
@@ -192,13 +209,22 @@ class OnnxReader:
         self.backend = self._model.backend
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        return self.logits_of(self.planes(crops))
+
+    def planes(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        return face_contrast(crops)
+
+    def logits_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]:
         classes = len(CLASSES)
-        if len(crops) == 0:
+        if len(planes) == 0:
             return np.zeros((0, classes), np.float32)
-        out = self._model.run(face_contrast(crops))
-        if out.size != len(crops) * classes:
-            raise ModelError(f"{self.model} gives {out.size // max(1, len(crops))} outputs a crop, not {classes}")
-        return out.reshape(len(crops), classes)
+        out = self._model.run(planes)
+        if out.size != len(planes) * classes:
+            raise ModelError(f"{self.model} gives {out.size // max(1, len(planes))} outputs a crop, not {classes}")
+        return out.reshape(len(planes), classes)
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         return softmax(self.logits(crops))
+
+    def probabilities_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]:
+        return softmax(self.logits_of(planes))

@@ -81,15 +81,22 @@ class MatchDice:
 
     def use(self, name: str, relearn: bool = False) -> str | None:
         """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen. A set
-        learned with another dice model (before an update) is refused, or with ``relearn`` (the learning step)
+        learned with another dice model (before an update) is learned again from the dice pictures it keeps,
+        and saved so; one saved before they were kept is refused, or with ``relearn`` (the learning step)
         started again from nothing under its name: its old examples are replaced at the first confirmation."""
         try:
             path = self.sets.path(name)
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
-            if relearn and not self._learning.learned_here(profile):
+            if relearn and not self._learning.can_read_with(profile):
                 profile = DiceProfile(profile.name)
+            learned_with = profile.model
             for classifier in (self._reading, self._learning):
                 classifier.use(profile)
+            if profile.examples and profile.model != learned_with:
+                try:
+                    profile.save(path)  # learned again with this model: not again at the next match
+                except OSError:
+                    pass  # it reads as learned all the same; the next confirmation's save says what is wrong
         except LearnedWithAnotherModel as error:
             return label("dice_set_other_model", self.language()).format(name=error.name)
         except (ValueError, VisionError) as error:

@@ -25,7 +25,8 @@ from app.ui.controller import Controller
 from rules.position import Color
 from tests.app.test_livecamera import drain
 from vision import Calibration, DieReading
-from vision.adapt import DiceProfile
+from vision.adapt import DiceProfile, model_digest
+from vision.detector import DEFAULT_HEAD
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
 from vision.train.heldout import throw_video
 
@@ -76,6 +77,22 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     assert dice.confirm(picture, (die(3), die(5, x=200)), [3, 5]) is None
     again = MatchDice(sets, lambda: language)
     assert again.use(NAME) is None and again.confirmed == 2
+
+
+def test_a_dice_set_learned_with_an_earlier_model_is_learned_again_from_its_dice_pictures(tmp_path: Path) -> None:
+    """A station updated to a new dice model: a dice set that kept its dice pictures is learned again from them
+    when it is chosen, saved so, and read with at once; nobody throws the dice again."""
+    sets = DiceSets(tmp_path)
+    rng = np.random.default_rng(3)
+    old = DiceProfile(NAME, model="0123456789abcdef")
+    crops = rng.integers(0, 256, (2, 48, 48, 3), dtype=np.uint8)
+    old.add(np.ones((2, 64), np.float32), np.zeros((2, 8), np.float32), np.array([0, 5], np.int64), crops)
+    old.save(sets.path(NAME))
+    dice = MatchDice(sets)
+    assert dice.use(NAME) is None and dice.name == NAME and dice.confirmed == 2
+    saved = DiceProfile.load(sets.path(NAME))
+    assert saved.model == model_digest(DEFAULT_HEAD) and np.array_equal(saved.crops, crops)
+    assert not np.array_equal(saved.features, old.features)  # the new model's own features of the same dice
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,15 @@ from tests.vision.bench_adapt import confirmed_crops, score
 from tests.vision.bench_profile import profile_of, version_1
 from tests.vision.conftest import need_real_photos
 from tests.vision.test_detector import FixedCrops, _raw
-from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, examples, label_of, model_digest
+from vision.adapt import (
+    CROP_FILES,
+    AdaptedClassifier,
+    DiceProfile,
+    FeatureReader,
+    examples,
+    label_of,
+    model_digest,
+)
 from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DiceReader
 from vision.errors import VisionError
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, softmax
@@ -234,33 +242,102 @@ def test_damaged_or_missing_arrays_are_a_clear_error(tmp_path: Path) -> None:
 
 
 class Features(OnnxModel):
-    """A second stage that reads every crop alike and gives features; ``name`` tells one model from another."""
+    """A second stage whose features and logits are a fixed random function of the crop, one of its own for each
+    ``name`` (one model from another)."""
 
     def __init__(self, name: str) -> None:
         self.model = Path(name)
+        rng = np.random.default_rng(list(name.encode()))
+        self.to_features = rng.normal(0, 1, (12, 16)).astype(np.float32)
+        self.to_logits = rng.normal(0, 1, (16, len(CLASSES))).astype(np.float32)
 
     def run_all(self, x: np.ndarray) -> list[np.ndarray]:
-        return [np.zeros((len(x), len(CLASSES)), np.float32), np.ones((len(x), 16), np.float32)]
+        quarters = x.reshape(len(x), 3, 2, 24, 2, 24).mean(axis=(3, 5)).reshape(len(x), 12)
+        features = np.tanh(quarters @ self.to_features)
+        return [features @ self.to_logits, features]
 
 
-def test_a_dice_set_learned_with_another_model_is_refused_not_misread(tmp_path: Path) -> None:
-    """Features mean something only to the model that made them: a profile saved before an update brought a new
-    second stage would correct the new model with the old one's features, so it is refused, by name."""
-    crops = np.zeros((2, 48, 48, 3), np.uint8)
-    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("club set"))
-    learned.confirm(crops, np.array([2, 4], np.int64))
-    learned.profile.save(tmp_path / "club.json")
+def confirmed_throws(throws: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Crops (random pictures) and the classes people confirmed for them, a few dice a throw."""
+    rng = np.random.default_rng(seed)
+    return [
+        (rng.integers(0, 256, (2, 48, 48, 3), dtype=np.uint8), rng.integers(0, len(CLASSES), 2).astype(np.int64))
+        for _ in range(throws)
+    ]
+
+
+def test_a_dice_set_learned_with_another_model_is_learned_again_from_its_crops(tmp_path: Path) -> None:
+    """Features mean something only to the model that made them. A profile keeps its dice's crops, so after an
+    update brought a new second stage the set is learned again from them, reading exactly as if the new model
+    had learned these dice itself; nothing is thrown again."""
+    throws = confirmed_throws(5)
+    old = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("club set"))
+    for crops, labels in throws:
+        old.confirm(crops, labels)
+    old.profile.save(tmp_path / "club.json")
     saved = DiceProfile.load(tmp_path / "club.json")
-    assert saved.model == learned.features.digest and saved.examples == 2
+    assert saved.model == old.features.digest and saved.examples == 10 and saved.relearnable
+    new = AdaptedClassifier(FeatureReader(Features("new.onnx")), saved)
+    assert saved.model == new.features.digest == "new.onnx" and saved.examples == 10
+    fresh = AdaptedClassifier(FeatureReader(Features("new.onnx")), DiceProfile("club set"))
+    for crops, labels in throws:
+        fresh.confirm(crops, labels)
+    unseen = confirmed_throws(3, seed=1)[0][0]
+    assert np.allclose(new.probabilities(unseen), fresh.probabilities(unseen), atol=1e-5)
+    assert not np.allclose(new.probabilities(unseen), old.probabilities(unseen), atol=1e-3)
+
+
+def test_a_dice_set_kept_without_its_crops_is_refused_by_another_model_not_misread(tmp_path: Path) -> None:
+    """A profile saved before crops were kept (version 2) holds only the old model's features: a new second
+    stage cannot learn it again, so it is refused by name rather than corrected with the wrong features."""
+    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("club set"))
+    for crops, labels in confirmed_throws(2):
+        learned.confirm(crops, labels)
+    learned.profile.save(tmp_path / "club.json")
+    meta = json.loads((tmp_path / "club.json").read_text())
+    meta["version"], meta["crops"] = 2, []  # as version 2 saved it
+    (tmp_path / "club.json").write_text(json.dumps(meta))
+    saved = DiceProfile.load(tmp_path / "club.json")
+    assert saved.examples == 4 and not saved.relearnable
     AdaptedClassifier(FeatureReader(Features("old.onnx")), saved)  # the same model reads with it
     with pytest.raises(VisionError, match="'club set' was learned with another dice model"):
         AdaptedClassifier(FeatureReader(Features("new.onnx")), saved)
-    unmarked = json.loads((tmp_path / "club.json").read_text())
-    del unmarked["model"]  # saved by a build that kept no digest
-    (tmp_path / "club.json").write_text(json.dumps(unmarked))
+    del meta["model"]  # saved by a build that kept no digest
+    (tmp_path / "club.json").write_text(json.dumps(meta))
     with pytest.raises(VisionError, match="learn it again"):
         AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile.load(tmp_path / "club.json"))
     AdaptedClassifier(FeatureReader(Features("new.onnx")), DiceProfile("new set"))  # a new set: nothing to refuse
+
+
+def test_each_save_writes_only_the_new_crops_in_a_few_files(tmp_path: Path) -> None:
+    """Every confirmation saves the profile: the crops already saved are not written again, and they never lie
+    in more than ``CROP_FILES`` files; the set reads back whole after any save."""
+    path = tmp_path / "set.json"
+    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("set"))
+    throws = confirmed_throws(CROP_FILES + 3)
+    for n, (crops, labels) in enumerate(throws, start=1):
+        learned.confirm(crops, labels)
+        learned.profile.save(path)
+        crop_files = sorted(tmp_path.glob("set.*.crops.npz"))
+        assert 1 <= len(crop_files) <= CROP_FILES and len(list(tmp_path.iterdir())) == len(crop_files) + 2
+        newest = json.loads(path.read_text())["crops"][-1]
+        assert len(np.load(tmp_path / newest)["crops"]) == (2 * n if n == CROP_FILES + 1 else 2)  # all folded into one
+        again = DiceProfile.load(path)
+        assert np.array_equal(again.crops, np.concatenate([c for c, _ in throws[:n]]))
+    again.add(*FeatureReader(Features("old.onnx")).logits_and_features(throws[0][0])[::-1], throws[0][1])
+    again.save(path)  # examples without crops: the set can no longer be learned again, and keeps none
+    assert not DiceProfile.load(path).relearnable and not list(tmp_path.glob("set.*.crops.npz"))
+
+
+def test_a_damaged_crop_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "set.json"
+    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("set"))
+    learned.confirm(*confirmed_throws(1)[0])
+    learned.profile.save(path)
+    crops = next(tmp_path.glob("set.*.crops.npz"))
+    crops.write_bytes(crops.read_bytes()[:-40])
+    with pytest.raises(VisionError, match="damaged"):
+        DiceProfile.load(path)
 
 
 def test_a_profile_follows_the_model_s_content_not_where_it_is_installed(tmp_path: Path) -> None:

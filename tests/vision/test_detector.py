@@ -6,10 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
 from vision.calibration import BOARD_MM, DIE_MM, Calibration
 from vision.detector import (
     CHANNELS,
     DEFAULT_DETECTOR,
+    DEFAULT_HEAD,
     SIZE_REF,
     DetectorNet,
     DiceReader,
@@ -18,7 +20,7 @@ from vision.detector import (
 )
 from vision.errors import ModelError
 from vision.look import PLANES
-from vision.reader import every_turn
+from vision.reader import OnnxModel, OnnxReader, every_turn
 from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
 from vision.slant import ramp, slant
 from vision.train.heldout import heldout_throw
@@ -349,6 +351,40 @@ def test_every_turn_averages_the_quarter_turns_and_mirrors_of_a_crop() -> None:
     assert int(np.argmax(all_turns[0])) == 2  # upper left in 2 of the 8 turns only: the 3 wins
     with pytest.raises(ValueError):
         every_turn(ByOrientation(), crop, 9)
+
+
+class TurnedCrops:
+    """The same classifier without ``planes``: ``every_turn`` turns the crops themselves and it reads each."""
+
+    def __init__(self, classifier: OnnxReader | AdaptedClassifier) -> None:
+        self.classifier = classifier
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        return self.classifier.probabilities(crops)
+
+
+def pipped_dice(n: int) -> np.ndarray:
+    """Light crops, each with a dark pip pattern and a little noise, at random places."""
+    rng = np.random.default_rng(4)
+    crops = np.full((n, 48, 48, 3), 210, np.uint8)
+    for crop in crops:
+        for _ in range(int(rng.integers(1, 7))):
+            cv2.circle(crop, (int(rng.integers(14, 34)), int(rng.integers(14, 34))), 3, (30, 30, 30), -1)
+    return np.clip(crops + rng.normal(0, 6, crops.shape), 0, 255).astype(np.uint8)
+
+
+def test_the_second_stage_turns_its_input_once_made_as_it_would_turn_the_crops() -> None:
+    """``every_turn`` makes the second stage's input once a crop and turns that input: the same probabilities as
+    making it from each turned crop (``face_contrast`` does not care how a crop lies), with the match dice learned
+    or not, for an eighth of the work."""
+    crops = pipped_dice(6)
+    head = OnnxReader(DEFAULT_HEAD)
+    adapted = AdaptedClassifier(FeatureReader(OnnxModel(DEFAULT_HEAD)), DiceProfile("set"))
+    adapted.confirm(crops[:3], np.array([0, 3, 5], np.int64))
+    for classifier in (head, adapted):
+        for turns in (2, 5, 8):
+            once = every_turn(classifier, crops, turns)
+            assert np.allclose(once, every_turn(TurnedCrops(classifier), crops, turns), atol=1e-5)
 
 
 def test_view_parts_and_scales_map_to_the_same_frame_points() -> None:
