@@ -41,6 +41,7 @@ CROP_FILES = 16
 """A profile's crops lie in at most this many files. Every confirmation saves the profile, and a set used
 for many matches holds thousands of dice (7 KB of crop each): a save writes only the crops new since the last
 one, in a file of its own, and folds them all into one file when there would be more than this."""
+CROPS = ".crops"  # what a crop file's name carries before ".npz", beside the digest
 RELEARN_BATCH = 256  # crops read at once when a set is learned again: memory stays small on a tablet
 FEATURE_SCALE = 4.0  # features are L2-normalised, then scaled so a weight of 1 moves a logit by about this
 RIDGE = 0.05  # L2 penalty on the correction: a few examples nudge, many examples move it
@@ -64,7 +65,7 @@ class DiceProfile:
     model: str = ""
     """The second stage whose features these are (its file's ``model_digest``); "" before the first example,
     and in profiles saved before the digest was kept."""
-    crops: NDArray[np.uint8] = field(default_factory=lambda: no_crops())
+    crops: NDArray[np.uint8] = field(default_factory=lambda: _no_crops())
     """Each example's crop as the second stage read it, one for one with the labels; none when the examples
     came (all or some) from a profile saved before crops were kept."""
     _crop_files: list[tuple[str, int]] = field(default_factory=list, repr=False, compare=False)
@@ -106,8 +107,10 @@ class DiceProfile:
         self.base = (
             np.asarray(base_logits, np.float32) if not self.examples else np.concatenate([self.base, base_logits])
         )
-        every_crop = crops is not None and len(self.crops) == self.examples
-        self.crops = np.concatenate([self.crops, crops]) if every_crop and crops is not None else no_crops()
+        if crops is not None and len(self.crops) == self.examples:
+            self.crops = np.concatenate([self.crops, crops])
+        else:
+            self.crops = _no_crops()  # some example without its crop: the set cannot be learned again whole
         self.labels = y if not self.examples else np.concatenate([self.labels, y])
         self.fit()
 
@@ -171,13 +174,11 @@ class DiceProfile:
             return []
         files = list(self._crop_files) if self._saved_as == path else []
         saved = sum(count for _, count in files)
-        if saved > len(self.crops):  # the examples were replaced since: begin again
-            files, saved = [], 0
         if saved == len(self.crops):
             return files
-        if len(files) >= CROP_FILES:
+        if saved > len(self.crops) or len(files) >= CROP_FILES:  # other crops since, or too many files: fold
             files, saved = [], 0
-        files.append((_write_named(path, ".crops", crops=self.crops[saved:]), len(self.crops) - saved))
+        files.append((_write_named(path, CROPS, crops=self.crops[saved:]), len(self.crops) - saved))
         return files
 
     @classmethod
@@ -189,19 +190,19 @@ class DiceProfile:
             version = data.get("version")
             profile = cls(str(data["name"]), model=str(data.get("model", "")))
             files: list[tuple[str, NDArray[Any]]] = []
+            kept = None
             if version == 1:
                 features, base, labels = (np.asarray(data[k]) for k in ("features", "base", "labels"))
             elif version in (2, PROFILE_VERSION):
                 examples = int(data["examples"])
                 features, base, labels = _read_arrays(_beside(path, data["arrays"]), examples)
-                files += [(str(file), _read_named(_beside(path, file))["crops"]) for file in data.get("crops", [])]
-                held = sum(len(c) for _, c in files)
-                if files and (held != examples or any(c.shape[1:] != (CROP, CROP, 3) for _, c in files)):
-                    raise ValueError(f"its crop files hold {held} crops for {examples} examples")
+                files = [(str(file), _read_named(_beside(path, file))["crops"]) for file in data.get("crops", [])]
+                kept = np.concatenate([c for _, c in files]) if files else None
+                if kept is not None and kept.shape != (examples, CROP, CROP, 3):
+                    raise ValueError(f"its crop files hold {len(kept)} crops for {examples} examples")
             else:
                 raise VisionError(f"{path}: a dice profile of another version ({version})")
             if len(labels):
-                kept = np.concatenate([c for _, c in files]) if files else None
                 profile.add(features.astype(np.float32), base.astype(np.float32), labels.astype(np.int64), kept)
                 profile._crop_files, profile._saved_as = [(file, len(c)) for file, c in files], path
             return profile
@@ -240,7 +241,7 @@ def _read_named(path: Path) -> dict[str, NDArray[Any]]:
     """The arrays of a file saved by ``_write_named``, checked against the digest in its name."""
     blob = path.read_bytes()
     digest = hashlib.sha256(blob).hexdigest()[:DIGEST]
-    if not re.search(rf"\.{digest}(\.crops)?\.npz$", path.name):
+    if not path.name.endswith((f".{digest}.npz", f".{digest}{CROPS}.npz")):
         raise ValueError(f"{path.name} is damaged (its content does not match its name)")
     with np.load(io.BytesIO(blob), allow_pickle=False) as arrays:
         return {key: arrays[key] for key in arrays.files}
@@ -248,11 +249,11 @@ def _read_named(path: Path) -> dict[str, NDArray[Any]]:
 
 def _arrays_of(path: Path) -> list[Path]:
     """Every arrays or crops file saved for the profile ``path`` (another set's name never matches)."""
-    pattern = re.compile(re.escape(path.stem) + rf"\.[0-9a-f]{{{DIGEST}}}(\.crops)?\.npz")
+    pattern = re.compile(re.escape(path.stem) + rf"\.[0-9a-f]{{{DIGEST}}}({re.escape(CROPS)})?\.npz")
     return [p for p in path.parent.glob(f"{glob.escape(path.stem)}.*.npz") if pattern.fullmatch(p.name)]
 
 
-def no_crops() -> NDArray[np.uint8]:
+def _no_crops() -> NDArray[np.uint8]:
     return np.zeros((0, CROP, CROP, 3), np.uint8)
 
 
@@ -339,9 +340,9 @@ class AdaptedClassifier:
         """Read with ``profile`` from now on. A profile learned with another second stage (saved before a new
         model came with an update) is learned again from its crops first, in place; one that kept no crops
         (saved before they were kept) is refused, VisionError: its features would correct the wrong model."""
+        if not self.can_read_with(profile):
+            raise LearnedWithAnotherModel(profile.name)
         if not self.learned_here(profile):
-            if not profile.relearnable:
-                raise LearnedWithAnotherModel(profile.name)
             parts = [
                 self.features.logits_and_features(profile.crops[i : i + RELEARN_BATCH])
                 for i in range(0, profile.examples, RELEARN_BATCH)

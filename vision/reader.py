@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Callable, Literal, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -132,15 +132,14 @@ def every_turn(classifier: TurnableClassifier, crops: NDArray[Any], turns: int =
         raise ValueError("turns: 1 to 8")
     if turns == 1 or len(crops) == 0:
         return classifier.probabilities(crops)
-    if isinstance(classifier, ReadsPlanes):
-        planes = classifier.planes(crops)  # N x planes x H x W: rows and columns are the last two axes
-        quarter = [np.rot90(planes, k, axes=(2, 3)) for k in range(4)]
-        seen = (quarter + [q[..., ::-1] for q in quarter])[:turns]
-        pr = classifier.probabilities_of(np.ascontiguousarray(np.concatenate(seen)))
-    else:
-        quarter = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-        seen = (quarter + [q[:, :, ::-1] for q in quarter])[:turns]
-        pr = classifier.probabilities(np.ascontiguousarray(np.concatenate(seen)))
+    read: Callable[[Any], NDArray[np.float32]]
+    if isinstance(classifier, ReadsPlanes):  # N x planes x H x W: rows and columns are the last two axes
+        x, (rows, cols), read = classifier.planes(crops), (2, 3), classifier.probabilities_of
+    else:  # N x H x W x planes
+        x, (rows, cols), read = crops, (1, 2), classifier.probabilities
+    quarter = [np.rot90(x, k, axes=(rows, cols)) for k in range(4)]
+    seen = (quarter + [np.flip(q, axis=cols) for q in quarter])[:turns]
+    pr = read(np.ascontiguousarray(np.concatenate(seen)))
     logp = np.log(np.maximum(pr, 1e-7)).reshape(turns, len(crops), -1).mean(axis=0)
     return softmax(np.asarray(logp, np.float32))
 
@@ -208,9 +207,6 @@ class OnnxReader:
         self.model = self._model.model
         self.backend = self._model.backend
 
-    def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
-        return self.logits_of(self.planes(crops))
-
     def planes(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         return face_contrast(crops)
 
@@ -224,7 +220,7 @@ class OnnxReader:
         return out.reshape(len(planes), classes)
 
     def probabilities(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
-        return softmax(self.logits(crops))
+        return self.probabilities_of(self.planes(crops))
 
     def probabilities_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]:
         return softmax(self.logits_of(planes))

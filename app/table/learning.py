@@ -89,10 +89,10 @@ class MatchDice:
             profile = DiceProfile.load(path) if path.is_file() else DiceProfile(name.strip())
             if relearn and not self._learning.can_read_with(profile):
                 profile = DiceProfile(profile.name)
-            learned_with = profile.model
+            learned_elsewhere = not self._reading.learned_here(profile)
             for classifier in (self._reading, self._learning):
-                classifier.use(profile)
-            if profile.examples and profile.model != learned_with:
+                classifier.use(profile)  # the first learns it again here, in place, if need be
+            if learned_elsewhere:
                 try:
                     profile.save(path)  # learned again with this model: not again at the next match
                 except OSError:
