@@ -22,6 +22,11 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+# Before numpy is first imported, which reads it once: the tablet's numbers are small (a dice set's fit, a crop's
+# colours), and BLAS's own threads only fight the camera's for the cores: a fit of 2,000 dice took 0.18 s on one
+# thread and 0.57 s on BLAS's threads beside one busy core, 5.5 s with both busy (tests/vision/bench_profile.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="tavla referee companion")

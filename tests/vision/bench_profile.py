@@ -1,16 +1,22 @@
 """What saving a dice profile costs, in the format of version 1 (everything in one JSON, as text), of version
 2 (a small JSON and the examples' float32 arrays beside it, written atomically) and of the current one (the same
-and each die's crop, the crops new since the last save in a file of their own):
-``.venv/bin/python -m tests.vision.bench_profile [--dice 200 2000] [--repeat 20]``.
+and each die's crop, the crops new since the last save in a file of their own), and what its fit costs, as it
+was (float64) and as it is (float32), with numpy's BLAS on its own threads and on one:
+``.venv/bin/python -m tests.vision.bench_profile [--dice 200 1000 2000] [--repeat 20]``.
 
-Every confirmation saves the profile, so the time is paid at each tap of "Confirm"; the size is what the
-tablet keeps per dice set. The figures print side by side (docs/vision.md keeps the last ones measured).
+Every confirmation refits and saves the profile, so both times are paid at each tap of "Confirm"; the size is
+what the tablet keeps per dice set. The figures print side by side (docs/vision.md keeps the last ones
+measured). Run it beside a busy core (the camera's, in the app: ``--busy``) to see what BLAS's threads cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -18,8 +24,8 @@ from unittest import mock
 
 import numpy as np
 
-from vision.adapt import DiceProfile
-from vision.reader import CLASSES, CROP
+from vision.adapt import RIDGE, STEPS, DiceProfile, normalised
+from vision.reader import CLASSES, CROP, softmax
 
 FEATURES = 64  # the second stage's feature width
 
@@ -74,11 +80,64 @@ def saving(profile: DiceProfile, folder: Path, old: bool, repeat: int) -> tuple[
     return size, float(np.median(times))
 
 
+def fit_as_it_was(profile: DiceProfile) -> None:
+    """``DiceProfile.fit`` before the twelfth session: the same descent, in float64."""
+    x = normalised(profile.features)
+    n, d = x.shape
+    w = np.zeros((len(CLASSES), d), np.float64)
+    onehot = np.eye(len(CLASSES))[profile.labels]
+    for _ in range(STEPS):
+        p = softmax(np.asarray(profile.base + x @ w.T, np.float32)).astype(np.float64)
+        w -= 0.5 * (((p - onehot) / n).T @ x + RIDGE * w)
+    profile.weights = w.astype(np.float32)
+
+
+def fitting(dice: int, repeat: int) -> str:
+    """Median milliseconds of one fit of ``dice`` examples, as it was and as it is ("old / new")."""
+    profile = profile_of(dice)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(repeat):
+        for old in (True, False):
+            start = time.perf_counter()
+            fit_as_it_was(profile) if old else profile.fit()
+            times[old].append(1000 * (time.perf_counter() - start))
+    return f"{np.median(times[True]):.0f} / {np.median(times[False]):.0f} ms"
+
+
+def fits_in_child(dice: list[int], repeat: int, one_thread: bool) -> list[str]:
+    """``fitting`` in a fresh interpreter: BLAS reads its thread count once, when numpy is first imported."""
+    env = dict(os.environ, **({"OPENBLAS_NUM_THREADS": "1"} if one_thread else {}))
+    if not one_thread:
+        env.pop("OPENBLAS_NUM_THREADS", None)
+    code = f"from tests.vision.bench_profile import fitting; print('\\n'.join(fitting(d, {repeat}) for d in {dice!r}))"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return out.stdout.split("\n")[: len(dice)]
+
+
+def busy(stop: float) -> None:
+    """A core kept busy until ``stop`` (time.time()), as the camera's thread keeps one in the app."""
+    while time.time() < stop:
+        pass
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--dice", type=int, nargs="+", default=[200, 2000])
+    ap.add_argument("--dice", type=int, nargs="+", default=[200, 1000, 2000])
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--busy", action="store_true", help="one core kept busy while the fits are timed")
     args = ap.parse_args()
+    worker = None
+    if args.busy:
+        worker = multiprocessing.Process(target=busy, args=(time.time() + 3600,), daemon=True)
+        worker.start()
+    fits = {one: fits_in_child(args.dice, max(3, args.repeat // 4), one) for one in (False, True)}
+    if worker is not None:
+        worker.terminate()
+    print("| dice | fit, old / new: BLAS's threads | one thread |")
+    print("|---|---|---|")
+    for i, dice in enumerate(args.dice):
+        print(f"| {dice} | {fits[False][i]} | {fits[True][i]} |")
+    print()
     print(
         "| dice | version 1 (one JSON): size | save | version 2 (JSON + npz, atomic): size | save | of it fsync "
         "| version 3 (and the crops): size | save after a throw |"

@@ -329,6 +329,53 @@ def test_each_save_writes_only_the_new_crops_in_a_few_files(tmp_path: Path) -> N
     assert not DiceProfile.load(path).relearnable and not list(tmp_path.glob("set.*.crops.npz"))
 
 
+def test_a_set_keeps_its_latest_dice_and_saves_and_relearns_them(tmp_path: Path) -> None:
+    """A set used all season keeps only its latest ``KEPT_DICE`` dice (down to three quarters when it goes
+    past): the fit and the files stay small. What it keeps is what it saves, loads and learns again from."""
+    path = tmp_path / "set.json"
+    throws = confirmed_throws(14)
+    with mock.patch("vision.adapt.KEPT_DICE", 20):
+        learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("set"))
+        kept: list[tuple[np.ndarray, np.int64]] = []
+        for n, (crops, labels) in enumerate(throws, start=1):
+            learned.confirm(crops, labels)
+            kept = [*kept, *zip(crops, labels)]
+            if len(kept) > 20:
+                kept = kept[len(kept) - 15 :]
+            assert learned.profile.examples == len(kept) <= 20
+            if 8 <= n <= 11:
+                continue  # saves that failed (a full card): the crops saved before are let go unsaved
+            learned.profile.save(path)
+            again = DiceProfile.load(path)
+            assert np.array_equal(again.crops, np.array([c for c, _ in kept]))
+            assert np.array_equal(again.labels, np.array([y for _, y in kept]))
+        assert len(kept) == 15  # 28 dice seen: let go at the 22nd and again at the 21st after it
+        assert len(list(tmp_path.glob("set.*.crops.npz"))) <= CROP_FILES
+        new = AdaptedClassifier(FeatureReader(Features("new.onnx")), again)
+        fresh = AdaptedClassifier(FeatureReader(Features("new.onnx")), DiceProfile("set"))
+        fresh.confirm(np.array([c for c, _ in kept]), np.array([y for _, y in kept]))
+    unseen = confirmed_throws(1, seed=1)[0][0]
+    assert np.allclose(new.probabilities(unseen), fresh.probabilities(unseen), atol=1e-5)
+
+
+def test_a_set_saved_with_more_dice_than_are_kept_loads_its_latest(tmp_path: Path) -> None:
+    """A profile saved before the cap (or with a larger one) loads as its latest dice, and its next save
+    rewrites the crops whole rather than leaving the ones let go on disk."""
+    path = tmp_path / "set.json"
+    learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("set"))
+    throws = confirmed_throws(12)
+    for crops, labels in throws:
+        learned.confirm(crops, labels)
+        learned.profile.save(path)
+    every = np.concatenate([c for c, _ in throws])
+    with mock.patch("vision.adapt.KEPT_DICE", 20):
+        again = DiceProfile.load(path)
+    assert again.examples == 15 and np.array_equal(again.crops, every[-15:])
+    again.save(path)
+    assert len(list(tmp_path.glob("set.*.crops.npz"))) == 1
+    assert np.array_equal(DiceProfile.load(path).crops, every[-15:])
+
+
 def test_a_damaged_crop_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "set.json"
     learned = AdaptedClassifier(FeatureReader(Features("old.onnx")), DiceProfile("set"))
