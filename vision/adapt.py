@@ -124,8 +124,7 @@ class DiceProfile:
     def _let_go(self, oldest: int) -> None:
         """The ``oldest`` examples forgotten (``KEPT_DICE``); the next save writes the crops anew, in one file."""
         self.features, self.base, self.labels = self.features[oldest:], self.base[oldest:], self.labels[oldest:]
-        if len(self.crops):
-            self.crops = self.crops[oldest:]
+        self.crops = self.crops[oldest:]  # none kept: still none
         self._crop_files = []  # the files saved hold crops let go
 
     def learned_again(self, features: NDArray[np.float32], base_logits: NDArray[np.float32], model: str) -> None:
@@ -218,6 +217,7 @@ class DiceProfile:
             else:
                 raise VisionError(f"{path}: a dice profile of another version ({version})")
             if len(labels):
+                # before adding: a profile saved with more than KEPT_DICE lets the oldest go, and its files with them
                 profile._crop_files, profile._saved_as = [(file, len(c)) for file, c in files], path
                 profile.add(features.astype(np.float32), base.astype(np.float32), labels.astype(np.int64), kept)
             return profile

@@ -106,12 +106,12 @@ def fitting(dice: int, repeat: int) -> str:
 
 def fits_in_child(dice: list[int], repeat: int, one_thread: bool) -> list[str]:
     """``fitting`` in a fresh interpreter: BLAS reads its thread count once, when numpy is first imported."""
-    env = dict(os.environ, **({"OPENBLAS_NUM_THREADS": "1"} if one_thread else {}))
-    if not one_thread:
-        env.pop("OPENBLAS_NUM_THREADS", None)
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    if one_thread:
+        env["OPENBLAS_NUM_THREADS"] = "1"
     code = f"from tests.vision.bench_profile import fitting; print('\\n'.join(fitting(d, {repeat}) for d in {dice!r}))"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return out.stdout.split("\n")[: len(dice)]
+    return out.stdout.splitlines()
 
 
 def busy(stop: float) -> None:
