@@ -66,7 +66,8 @@ TOURNAMENT = Sureness("tournament", min_confidence=0.95, cocked_band=(0.12, 0.6)
 rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's mix) as the highest that
 lets no wrong dice count there: 0.15 with the ninth session's reader (one cocked throw at 0.17 had counted from
 0.2), 0.12 with the tenth's (0.15 let one cocked throw at 0.125 count; questions 6.8 -> 8.5 %, against 14.0 %
-for the ninth session's reader at 0.15)."""
+for the ninth session's reader at 0.15). Checked again on those throws drawn with the dice clear of the board's
+checkers (2026-12-04): the same floor, questions 8.25 %."""
 CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.2, 0.5), edge_mm=4.0, picture_margin=0.2)
 """Fewer questions for a friendly game. The cocked band's floor is 0.2 since the tenth session (the end of this note);
 before, 0.4 was chosen on 400 rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's

@@ -82,6 +82,24 @@ def test_flat_dice_are_rendered_against_a_checker_or_each_other_and_never_into_t
     assert against_checker >= 20 and against_die >= 10
 
 
+def test_dice_thrown_onto_a_board_picture_keep_clear_of_its_checkers() -> None:
+    """The held-out throws draw the dice onto the board as it was before the throw: a flat die drawn over a
+    checker there would lie on it, a void throw counted as valid (and a reader that voids it, as wrong)."""
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        style = render.random_board_style(rng)
+        cam = render.board_camera(rng, (640, 360))
+        spec = render.ThrowSpec("valid", "bottom")
+        empty, _, checkers = render.board_scene(rng, style, cam, spec, dice_override=[])
+        _, dice, drawn = render.board_scene(
+            rng, style, cam, spec, checkers_override=[], background=empty.image, drawn_checkers=checkers
+        )
+        assert drawn == []  # the board's checkers are in the picture already
+        for die in dice:
+            gap = min(float(np.hypot(*(die.centre[:2] - c.centre[:2]))) - c.radius for c in checkers)
+            assert gap > die.size, (seed, gap)
+
+
 def test_training_boards_get_dice_of_any_colour_some_the_colour_of_the_board() -> None:
     """Half the boards keep a training preset; the rest get any colour, a third of them nearly a point's or the
     field's colour (the case the detector missed), with dark pips on a light body and light ones on a dark body

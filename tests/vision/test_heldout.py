@@ -3,10 +3,12 @@ found automatically (manual corners where that fails, as a referee would give th
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision import DiceReader
 from vision.calibration import Calibration, detect_board
 from vision.errors import CalibrationError
-from vision.train.heldout import KINDS, heldout_throw
+from vision.train.heldout import KINDS, heldout_match_throw, heldout_throw
 
 PER_KIND = 3
 
@@ -33,3 +35,16 @@ def test_rendered_throws_are_ruled_as_a_referee_would(reader: DiceReader) -> Non
 
 
 MAX_BAD_ACCEPTED = 1
+
+
+def test_a_held_out_match_is_one_table_and_its_throws_differ() -> None:
+    # bench_match learns a match's dice at set-up: its throws must show the same board through the same camera
+    first, second = heldout_match_throw(4, 0, "valid"), heldout_match_throw(4, 1, "cocked")
+    assert np.allclose(first.corners, second.corners)
+    assert (first.thrower, second.thrower) == ("bottom", "top")
+    assert not np.array_equal(first.image, second.image)
+    assert [d.cocked for d in second.dice].count(True) == 1 and not any(d.cocked for d in first.dice)
+    assert first.reference is not None and len(first.dice) == 2
+    again = heldout_match_throw(4, 0, "valid")
+    assert np.array_equal(again.image, first.image)
+    assert not np.allclose(heldout_match_throw(5, 0, "valid").corners, first.corners)

@@ -9,6 +9,7 @@ strips and perspective look as a camera sees them, and the ground truth
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -715,8 +716,11 @@ def board_scene(
     checkers_override: list[Checker3D] | None = None,
     background: Image | None = None,
     camera_effects: bool = True,
+    drawn_checkers: Sequence[Checker3D] = (),
 ) -> tuple[Scene, list[Die3D], list[Checker3D]]:
-    """A whole board with checkers and two thrown dice, as the referee camera sees it."""
+    """A whole board with checkers and two thrown dice, as the referee camera sees it. ``drawn_checkers``: the
+    checkers already on the ``background`` (not drawn again): flat dice keep clear of them as of the others,
+    since a die drawn over one would lie on it, and a die on a checker voids the throw."""
     w, h = cam.size
     light = random_light(rng)
     if background is None:
@@ -752,6 +756,7 @@ def board_scene(
     if dice_override is not None:
         dice = dice_override
     else:
+        on_board = [*checkers, *drawn_checkers]
         half_lo, half_hi = BAR_W / 2 + s, BOARD_W / 2 - s
         for i in range(2):
             for _attempt in range(50):
@@ -763,7 +768,7 @@ def board_scene(
                     x = right * rng.uniform(BOARD_W / 2 + FRAME_W + s, BOARD_W / 2 + FRAME_W + 60)
                     y = rng.uniform(-BOARD_H / 3, BOARD_H / 3)
                 if all((x - d.centre[0]) ** 2 + (y - d.centre[1]) ** 2 > (2.2 * s) ** 2 for d in dice) and all(
-                    (x - c.centre[0]) ** 2 + (y - c.centre[1]) ** 2 > (c.radius + s * 1.2) ** 2 for c in checkers
+                    (x - c.centre[0]) ** 2 + (y - c.centre[1]) ** 2 > (c.radius + s * 1.2) ** 2 for c in on_board
                 ):
                     break
             value = int(rng.integers(1, 7))
@@ -772,7 +777,7 @@ def board_scene(
                 die, support = cocked_die(rng, x, y, s, value, style.dice)
             else:
                 if spec.touching and dice and rng.random() < spec.touching / 2:
-                    x, y = beside_die(rng, dice[0], checkers, (x, y), right)
+                    x, y = beside_die(rng, dice[0], on_board, (x, y), right)
                 die = make_die(rng, x, y, s, value, style.dice, pip_radius=0.09, style=0)
                 if spec.touching and rng.random() < spec.touching / 2:
                     support = checker_against(rng, die, dice)

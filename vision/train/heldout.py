@@ -23,6 +23,9 @@ TOUCHING = "touching"
 KINDS' flat dice keep clear of both while a cocked die leans on a checker, so a reader that takes a neighbour
 for a leaning die is only caught here. Its indices start at ``TOUCHING_FROM``, clear of the KINDS' own."""
 TOUCHING_FROM = 200_000
+MATCH_SEEDS = 900_000
+"""Held-out matches (:func:`heldout_match_throw`) are seeded by ``(HELDOUT_SEED, MATCH_SEEDS, match[, throw])``:
+apart from every single throw's seed."""
 
 
 def heldout_index(kind: str, i: int) -> int:
@@ -38,6 +41,7 @@ class HeldoutThrow:
     values: tuple[int, ...]
     corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
     reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
+    dice: tuple[render.DieTruth, ...] = ()  # each die where it lies (rendered onto ``reference``; else not kept)
 
 
 def heldout_throw(
@@ -49,6 +53,31 @@ def heldout_throw(
     style = render.random_board_style(rng, HELDOUT_DICE)
     cam = render.board_camera(rng, size)
     thrower: Thrower = "bottom" if index % 2 == 0 else "top"
+    return _throw(rng, style, cam, kind, thrower, with_reference)
+
+
+def heldout_match_throw(
+    match: int, throw: int, kind: str, size: tuple[int, int] = (1280, 720), with_reference: bool = True
+) -> HeldoutThrow:
+    """Throw ``throw`` of held-out match ``match``: one pair of dice, one board and one camera all match long,
+    as at a real table, and each throw its own place for the dice, checkers and light. The players take turns
+    (the bottom player throws first). Seeded apart from :func:`heldout_throw`'s throws."""
+    table = np.random.default_rng((HELDOUT_SEED, MATCH_SEEDS, match))
+    style = render.random_board_style(table, HELDOUT_DICE)
+    cam = render.board_camera(table, size)
+    thrower: Thrower = "bottom" if throw % 2 == 0 else "top"
+    rng = np.random.default_rng((HELDOUT_SEED, MATCH_SEEDS, match, throw))
+    return _throw(rng, style, cam, kind, thrower, with_reference)
+
+
+def _throw(
+    rng: np.random.Generator,
+    style: render.BoardStyle,
+    cam: render.Camera,
+    kind: str,
+    thrower: Thrower,
+    with_reference: bool,
+) -> HeldoutThrow:
     spec = render.ThrowSpec("valid", thrower, 1.0) if kind == TOUCHING else render.ThrowSpec(kind, thrower)
     if not with_reference:
         scene, _, _ = render.board_scene(rng, style, cam, spec)
@@ -63,10 +92,13 @@ def heldout_throw(
         checkers_override=[],
         background=empty.image,
         camera_effects=False,
+        drawn_checkers=checkers,
     )
     noisy = np.clip(scene.image + rng.normal(0, 2.0, scene.image.shape), 0, 255).astype(np.uint8)
     assert scene.corners is not None
-    return HeldoutThrow(noisy, kind, thrower, tuple(d.value for d in scene.dice), scene.corners, empty.image)
+    return HeldoutThrow(
+        noisy, kind, thrower, tuple(d.value for d in scene.dice), scene.corners, empty.image, tuple(scene.dice)
+    )
 
 
 @dataclass(frozen=True)
@@ -102,6 +134,7 @@ def throw_video(
         checkers_override=[],
         background=empty.image,
         camera_effects=False,
+        drawn_checkers=checkers,
     )
     frames = [empty.image] * empty_frames
     right = 1.0 if thrower == "bottom" else -1.0

@@ -1,0 +1,142 @@
+"""Sure or unsure through a whole match, as a station runs it: ``.venv/bin/python -m tests.vision.bench_match
+[--matches M] [--throws N] [--learning L]``.
+
+``bench_sureness`` reads every throw with a new pair of dice on a new board, as the reader comes trained. A
+match is not like that: one pair of dice, one board and one camera for an hour, and the station learns the
+dice at set-up (the referee throws them ``--learning`` times and the players confirm each die) and from every
+throw people answer a question about after that (``app.table.learning``). Here each held-out match
+(:func:`vision.train.heldout.heldout_match_throw`: dice, boards and seeds no training saw) is played so: the
+set-up throws are confirmed, then ``--throws`` throws of the sureness bench's mix (seven valid in ten, then a
+cocked one, one in the wrong half and one off the board) are read both with the reader as trained and with the
+dice learned, side by side on the same pictures. Each doubted throw (in the tournament setting) is answered
+and its dice learned, as the station learns them; the reader as trained learns nothing.
+
+For each setting and reader: **wrong automatic calls** (a call without doubts whose outcome, the dice that
+count or a rethrow, is not the truth), of them wrong dice and needless rethrows, and **questions asked**, each
+as a share of the throws played, with the 95 % upper bound (Wilson) of the wrong automatic calls: a target of
+0.1 % cannot be shown on a few hundred throws. Prints figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Iterator
+
+import numpy as np
+
+from tests.progress import tracked
+from tests.vision.bench_sureness import HELDOUT_KINDS, Case, figures
+from vision import DiceReader
+from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
+from vision.calibration import Calibration
+from vision.detector import DEFAULT_HEAD
+from vision.reader import OnnxModel
+from vision.sureness import TOURNAMENT, doubts
+from vision.train.heldout import HeldoutThrow, heldout_match_throw
+from vision.verdict import DieReading, ThrowObservation
+
+
+def said(throw: HeldoutThrow, dice: tuple[DieReading, ...]) -> list[Said]:
+    """What the players say each die found is: the die lying there (its value, or cocked), or no die."""
+    out: list[Said] = []
+    for die in dice:
+        x, y = die.centre
+        lying = [t for t in throw.dice if t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3]]
+        out.append(None if not lying else "cocked" if lying[0].cocked else lying[0].value)
+    return out
+
+
+def read(reader: DiceReader, throw: HeldoutThrow) -> tuple[ThrowObservation, Calibration]:
+    calibration = Calibration.from_corners(throw.corners)
+    return reader.read(throw.image, calibration, throw.thrower, reference=throw.reference), calibration
+
+
+def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObservation) -> int:
+    """The players confirm every die found in this throw: the dice set learns them. Dice confirmed."""
+    if not observation.dice:
+        return 0
+    dice.confirm(*examples(throw.image, observation.dice, said(throw, observation.dice)))
+    return len(observation.dice)
+
+
+def play(match: int, learning: int, throws: int, plain: DiceReader) -> tuple[list[Case], list[Case], int, int]:
+    """One match: its set-up, then its throws read as trained and with the dice learned. The cases of each,
+    the dice confirmed at set-up and the throws learned during play."""
+    features = FeatureReader(OnnxModel(DEFAULT_HEAD, threads=1))
+    dice = AdaptedClassifier(features, DiceProfile(f"match {match}"))
+    learned = DiceReader(threads=1, classifier=dice)
+    confirmed = sum(learn(dice, t, read(learned, t)[0]) for t in _throws(match, 0, learning, valid_only=True))
+    as_trained: list[Case] = []
+    with_dice: list[Case] = []
+    answered = 0
+    for throw in _throws(match, learning, learning + throws):
+        truth = tuple(sorted(throw.values)) if throw.kind == "valid" else None
+        observation, calibration = read(plain, throw)
+        as_trained.append(Case(observation, truth, calibration, throw.image.shape))
+        observation, calibration = read(learned, throw)  # the station's reading
+        with_dice.append(Case(observation, truth, calibration, throw.image.shape))
+        if doubts(observation, calibration, throw.image.shape, TOURNAMENT):
+            answered += learn(dice, throw, observation) > 0
+    return as_trained, with_dice, confirmed, answered
+
+
+def _throws(match: int, first: int, end: int, valid_only: bool = False) -> Iterator[HeldoutThrow]:
+    """The match's throws ``first`` to ``end``, drawn one at a time (a throw and its board are 5 MB)."""
+    for i in range(first, end):
+        yield heldout_match_throw(match, i, "valid" if valid_only else HELDOUT_KINDS[(i - first) % len(HELDOUT_KINDS)])
+
+
+def wilson_upper(count: int, n: int, z: float = 1.96) -> float:
+    """The 95 % upper bound of a share seen ``count`` times in ``n`` (Wilson's interval), in %."""
+    if n == 0:
+        return 100.0
+    p = count / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return 100 * (centre + spread) / (1 + z * z / n)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=30, help="held-out matches (default 30)")
+    parser.add_argument("--throws", type=int, default=30, help="throws played a match after set-up (default 30)")
+    parser.add_argument("--learning", type=int, default=10, help="set-up throws confirmed (default 10)")
+    parser.add_argument("--first", type=int, default=0, help="the first match's number (default 0)")
+    args = parser.parse_args()
+    plain = DiceReader(threads=1)
+    as_trained: list[Case] = []
+    with_dice: list[Case] = []
+    confirmed = answered = 0
+    for match in tracked(range(args.first, args.first + args.matches), "held-out matches"):
+        a, b, c, d = play(match, args.learning, args.throws, plain)
+        as_trained += a
+        with_dice += b
+        confirmed += c
+        answered += d
+    print(
+        f"{args.matches} matches from {args.first}: {args.learning} set-up throws each ({confirmed} dice "
+        f"confirmed), then {args.throws} throws played ({answered} questioned throws learned)"
+    )
+    print(
+        f"{'reader':20} {'throws':>6} {'setting':10} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
+        f"{'rethrown':>9} {'questions':>9}"
+    )
+    for label, cases in (("as trained", as_trained), ("match dice learned", with_dice)):
+        n = len(cases)
+        for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
+            bound = wilson_upper(round(wrong * n / 100), n)
+            print(
+                f"{label:20} {n:6d} {name:10} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
+                f"{asked:8.2f}%"
+            )
+        values = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
+        if len(values):
+            print(
+                f"{'':20} die confidences: median {np.median(values):.3f}, 10th percentile "
+                f"{np.percentile(values, 10):.3f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
