@@ -23,10 +23,8 @@ import argparse
 import math
 from typing import Iterator
 
-import numpy as np
-
 from tests.progress import tracked
-from tests.vision.bench_sureness import HELDOUT_KINDS, Case, figures
+from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.calibration import Calibration
@@ -130,12 +128,8 @@ def main() -> None:
                 f"{label:20} {n:6d} {name:10} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
                 f"{asked:8.2f}%"
             )
-        values = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
-        if len(values):
-            print(
-                f"{'':20} die confidences: median {np.median(values):.3f}, 10th percentile "
-                f"{np.percentile(values, 10):.3f}"
-            )
+        if line := confidences(cases):
+            print(f"{'':20} {line}")
 
 
 if __name__ == "__main__":

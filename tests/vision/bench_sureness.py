@@ -93,6 +93,14 @@ def figures(cases: list[Case]) -> dict[str, tuple[float, float, float, float]]:
     return out
 
 
+def confidences(cases: list[Case]) -> str:
+    """The flat dice's value confidences in one line ("" when no die was read flat)."""
+    values = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
+    if not len(values):
+        return ""
+    return f"die confidences: median {np.median(values):.3f}, 10th percentile {np.percentile(values, 10):.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--throws", type=int, default=400, help="rendered held-out throws (default 400)")
@@ -117,12 +125,8 @@ def main() -> None:
             print(
                 f"{label:22} {len(cases):6d} {name:10} {wrong:9.1f}% {wrong_dice:9.1f}% {needless:8.1f}% {asked:8.1f}%"
             )
-        confidences = np.array([d.confidence for c in cases for d in c.observation.dice if not d.cocked])
-        if len(confidences):
-            print(
-                f"{'':22} die confidences: median {np.median(confidences):.3f}, "
-                f"10th percentile {np.percentile(confidences, 10):.3f}"
-            )
+        if line := confidences(cases):
+            print(f"{'':22} {line}")
 
 
 if __name__ == "__main__":
