@@ -756,9 +756,9 @@ def board_scene(
     if dice_override is not None:
         dice = dice_override
     else:
-        on_board = [*checkers, *drawn_checkers]
         half_lo, half_hi = BAR_W / 2 + s, BOARD_W / 2 - s
         for i in range(2):
+            on_board = [*checkers, *drawn_checkers]  # with the first die's support, if it has one
             for _attempt in range(50):
                 x = right * rng.uniform(half_lo, half_hi)
                 y = rng.uniform(-BOARD_H / 2 + 0.25 * BOARD_H, BOARD_H / 2 - 0.25 * BOARD_H)
