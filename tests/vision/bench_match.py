@@ -24,10 +24,9 @@ import math
 from typing import Iterator
 
 from tests.progress import tracked
-from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures
+from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures, heldout_case
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
-from vision.calibration import Calibration
 from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
 from vision.sureness import TOURNAMENT, doubts
@@ -45,11 +44,6 @@ def said(throw: HeldoutThrow, dice: tuple[DieReading, ...]) -> list[Said]:
     return out
 
 
-def read(reader: DiceReader, throw: HeldoutThrow) -> tuple[ThrowObservation, Calibration]:
-    calibration = Calibration.from_corners(throw.corners)
-    return reader.read(throw.image, calibration, throw.thrower, reference=throw.reference), calibration
-
-
 def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObservation) -> int:
     """The players confirm every die found in this throw: the dice set learns them. Dice confirmed."""
     if not observation.dice:
@@ -64,18 +58,17 @@ def play(match: int, learning: int, throws: int, plain: DiceReader) -> tuple[lis
     features = FeatureReader(OnnxModel(DEFAULT_HEAD, threads=1))
     dice = AdaptedClassifier(features, DiceProfile(f"match {match}"))
     learned = DiceReader(threads=1, classifier=dice)
-    confirmed = sum(learn(dice, t, read(learned, t)[0]) for t in _throws(match, 0, learning, valid_only=True))
+    setup = _throws(match, 0, learning, valid_only=True)
+    confirmed = sum(learn(dice, t, heldout_case(learned, t).observation) for t in setup)
     as_trained: list[Case] = []
     with_dice: list[Case] = []
     answered = 0
     for throw in _throws(match, learning, learning + throws):
-        truth = tuple(sorted(throw.values)) if throw.kind == "valid" else None
-        observation, calibration = read(plain, throw)
-        as_trained.append(Case(observation, truth, calibration, throw.image.shape))
-        observation, calibration = read(learned, throw)  # the station's reading
-        with_dice.append(Case(observation, truth, calibration, throw.image.shape))
-        if doubts(observation, calibration, throw.image.shape, TOURNAMENT):
-            answered += learn(dice, throw, observation) > 0
+        as_trained.append(heldout_case(plain, throw))
+        case = heldout_case(learned, throw)  # the station's reading
+        with_dice.append(case)
+        if doubts(case.observation, case.calibration, case.shape, TOURNAMENT):
+            answered += learn(dice, throw, case.observation) > 0
     return as_trained, with_dice, confirmed, answered
 
 

@@ -24,7 +24,7 @@ from vision.calibration import Calibration
 from vision.scoring import read_labels
 from vision.sources import load_image
 from vision.sureness import SETTINGS, doubts
-from vision.train.heldout import heldout_throw
+from vision.train.heldout import HeldoutThrow, heldout_throw
 from vision.verdict import ThrowObservation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,16 +49,20 @@ def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
     return None if values is None else tuple(sorted(values))
 
 
+def heldout_case(reader: DiceReader, throw: HeldoutThrow) -> Case:
+    """A rendered throw read as the live camera reads it: against the board before it, the true corners as
+    the tapped calibration."""
+    calibration = Calibration.from_corners(throw.corners)
+    observation = reader.read(throw.image, calibration, throw.thrower, reference=throw.reference)
+    truth = tuple(sorted(throw.values)) if throw.kind == "valid" else None
+    return Case(observation, truth, calibration, throw.image.shape)
+
+
 def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
-    cases = []
-    for index in tracked(range(count), "rendered held-out throws"):
-        kind = HELDOUT_KINDS[index % len(HELDOUT_KINDS)]
-        throw = heldout_throw(index, kind, with_reference=True)
-        calibration = Calibration.from_corners(throw.corners)
-        observation = reader.read(throw.image, calibration, throw.thrower, reference=throw.reference)
-        truth = tuple(sorted(throw.values)) if kind == "valid" else None
-        cases.append(Case(observation, truth, calibration, throw.image.shape))
-    return cases
+    return [
+        heldout_case(reader, heldout_throw(index, HELDOUT_KINDS[index % len(HELDOUT_KINDS)], with_reference=True))
+        for index in tracked(range(count), "rendered held-out throws")
+    ]
 
 
 def real_cases(reader: DiceReader) -> list[Case]:

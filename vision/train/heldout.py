@@ -38,10 +38,13 @@ class HeldoutThrow:
     image: NDArray[np.uint8]
     kind: str  # valid | cocked | wrong_half | off_board | touching
     thrower: Thrower
-    values: tuple[int, ...]
+    dice: tuple[render.DieTruth, ...]  # each die: its value, whether cocked, and where it lies in ``image``
     corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
     reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
-    dice: tuple[render.DieTruth, ...] = ()  # each die where it lies (rendered onto ``reference``; else not kept)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(d.value for d in self.dice)
 
 
 def heldout_throw(
@@ -82,7 +85,7 @@ def _throw(
     if not with_reference:
         scene, _, _ = render.board_scene(rng, style, cam, spec)
         assert scene.corners is not None
-        return HeldoutThrow(scene.image, kind, thrower, tuple(d.value for d in scene.dice), scene.corners)
+        return HeldoutThrow(scene.image, kind, thrower, tuple(scene.dice), scene.corners)
     empty, _, checkers = render.board_scene(rng, style, cam, spec, dice_override=[])
     scene, _, _ = render.board_scene(
         rng,
@@ -96,9 +99,7 @@ def _throw(
     )
     noisy = np.clip(scene.image + rng.normal(0, 2.0, scene.image.shape), 0, 255).astype(np.uint8)
     assert scene.corners is not None
-    return HeldoutThrow(
-        noisy, kind, thrower, tuple(d.value for d in scene.dice), scene.corners, empty.image, tuple(scene.dice)
-    )
+    return HeldoutThrow(noisy, kind, thrower, tuple(scene.dice), scene.corners, empty.image)
 
 
 @dataclass(frozen=True)
@@ -179,5 +180,5 @@ def cube_throw(index: int, size: tuple[int, int] = (1280, 720)) -> tuple[Heldout
     thrower: Thrower = "bottom" if index % 2 == 0 else "top"
     image, scene, _, cube = board_with_cube(rng, style, cam, render.ThrowSpec("valid", thrower), 1.0)
     assert scene.corners is not None and cube is not None
-    throw = HeldoutThrow(image, "valid", thrower, tuple(d.value for d in scene.dice), scene.corners)
+    throw = HeldoutThrow(image, "valid", thrower, tuple(scene.dice), scene.corners)
     return throw, cube
