@@ -1,9 +1,13 @@
 """Learning the match dice, measured on a real set the reader never trained on:
-``.venv/bin/python -m tests.vision.bench_adapt --set webcam_white_dice --detector D --head H [--photos 10]``.
+``.venv/bin/python -m tests.vision.bench_adapt --set webcam_white_dice --detector D --head H [--photos 10]``, or
+with the shipped models ``--set webcam_white_dice/Valid`` (a split neither of them trained on).
 
 Per-die accuracy on the set's photos before adaptation, then after the dice of ``--photos`` photos (drawn at
 random, seeded) are confirmed as a referee confirms throws (the dice the reader found, with their labelled
-values), scored on the other photos only. Several draws, so one lucky draw does not make the figure.
+values), scored on the other photos only. Several draws, so one lucky draw does not make the figure. Then the
+other photos with exactly two dice, each read as a throw, before and after, by ``bench_sureness``'s figures:
+what a station at that table would call without asking, and how often it would ask; and the same photos read
+one after the other as a match, every throw asked about answered and learned, as the station keeps learning.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.vision.bench_sureness import Case, photo_case, report
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detector import second_stage_crops
+from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, second_stage_crops
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
 from vision.scoring import Label, Score
+from vision.sureness import TOURNAMENT, doubts
 from vision.train.detector_data import Die, real_scene, scene_paths
 
 Scene = tuple[str, np.ndarray, list[Die]]
@@ -45,11 +51,28 @@ def score(reader: DiceReader, scenes: list[Scene]) -> Score:
     return s
 
 
+def played(reader: DiceReader, adapted: AdaptedClassifier, pairs: list[Scene]) -> list[Case]:
+    """The photos read one after the other as a match's throws, as a station keeps learning: each throw the
+    tournament setting asks about is answered, and its dice learned before the next is read."""
+    cases = []
+    for scene in pairs:
+        case = photo_case(reader, scene[1], [d.value for d in scene[2]])
+        cases.append(case)
+        if doubts(case.observation, None, case.shape, TOURNAMENT):
+            adapted.confirm(*confirmed_crops(reader, [scene]))
+    return cases
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--set", required=True, choices=("webcam_white_dice", "tray_mixed_dice"))
-    ap.add_argument("--detector", type=Path, required=True, help="the detector trained without --set")
-    ap.add_argument("--head", type=Path, required=True, help="the second stage trained without --set")
+    ap.add_argument(
+        "--set",
+        required=True,
+        choices=("webcam_white_dice", "tray_mixed_dice", "webcam_white_dice/Valid"),
+        help="a real set, or the webcam split the shipped models never trained on",
+    )
+    ap.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="the detector trained without --set")
+    ap.add_argument("--head", type=Path, default=DEFAULT_HEAD, help="the second stage trained without --set")
     ap.add_argument("--photos", type=int, default=10)
     ap.add_argument("--draws", type=int, default=3)
     args = ap.parse_args()
@@ -62,6 +85,7 @@ def main() -> None:
     features = FeatureReader(OnnxModel(args.head, threads=1))
     print(f"{args.set}: {len(scenes)} photos; before / after {args.photos} confirmed photos, on the others")
     befores, afters = [], []
+    throws: dict[str, list[Case]] = {"before learning": [], "after learning": [], "learning as it plays": []}
     for draw in range(args.draws):
         rng = np.random.default_rng(draw)
         order = rng.permutation(len(scenes))
@@ -73,7 +97,12 @@ def main() -> None:
         adapted.confirm(crops, labels)
         fit_ms = (time.perf_counter() - t0) * 1000
         before = score(plain, rest)
-        after = score(DiceReader(args.detector, threads=1, classifier=adapted), rest)
+        learned = DiceReader(args.detector, threads=1, classifier=adapted)
+        after = score(learned, rest)
+        pairs = [scene for scene in rest if len(scene[2]) == 2]
+        throws["before learning"] += [photo_case(plain, image, [d.value for d in dice]) for _, image, dice in pairs]
+        throws["after learning"] += [photo_case(learned, image, [d.value for d in dice]) for _, image, dice in pairs]
+        throws["learning as it plays"] += played(learned, adapted, pairs)
         befores.append(before.accuracy)
         afters.append(after.accuracy)
         print(
@@ -82,6 +111,8 @@ def main() -> None:
             flush=True,
         )
     print(f"mean: before {100 * np.mean(befores):.1f} %, after {100 * np.mean(afters):.1f} %")
+    print("the other photos of two dice, each read as a throw (every draw's together):")
+    report(throws)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,16 @@ and its dice learned, as the station learns them; the reader as trained learns n
 For each setting and reader: **wrong automatic calls** (a call without doubts whose outcome, the dice that
 count or a rethrow, is not the truth), of them wrong dice and needless rethrows, and **questions asked**, each
 as a share of the throws played, with the 95 % upper bound (Wilson) of the wrong automatic calls: a target of
-0.1 % cannot be shown on a few hundred throws. Prints figures only.
+0.1 % cannot be shown on a few hundred throws. ``--tops`` also prints each setting with its cocked band ending
+elsewhere, on the same readings (the band's top, ``vision.sureness.COCKED_SURE_FROM``, was chosen so on
+matches 80-159; the figures are read from matches 0-79). Prints figures only.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import replace
 from typing import Iterator
 
 from tests.progress import tracked
@@ -29,7 +32,7 @@ from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
-from vision.sureness import TOURNAMENT, doubts
+from vision.sureness import SETTINGS, TOURNAMENT, doubts
 from vision.train.heldout import HeldoutThrow, heldout_match_throw
 from vision.verdict import DieReading, ThrowObservation
 
@@ -94,6 +97,13 @@ def main() -> None:
     parser.add_argument("--throws", type=int, default=30, help="throws played a match after set-up (default 30)")
     parser.add_argument("--learning", type=int, default=10, help="set-up throws confirmed (default 10)")
     parser.add_argument("--first", type=int, default=0, help="the first match's number (default 0)")
+    parser.add_argument(
+        "--tops",
+        type=lambda text: [float(t) for t in text.split(",")],
+        default=[],
+        metavar="P,P,...",
+        help="also each setting with its cocked band ending at each of these (how the band's top was chosen)",
+    )
     args = parser.parse_args()
     plain = DiceReader(threads=1)
     as_trained: list[Case] = []
@@ -110,7 +120,7 @@ def main() -> None:
         f"confirmed), then {args.throws} throws played ({answered} questioned throws learned)"
     )
     print(
-        f"{'reader':20} {'throws':>6} {'setting':10} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
+        f"{'reader':20} {'throws':>6} {'setting':18} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
         f"{'rethrown':>9} {'questions':>9}"
     )
     for label, cases in (("as trained", as_trained), ("match dice learned", with_dice)):
@@ -118,11 +128,21 @@ def main() -> None:
         for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
             bound = wilson_upper(round(wrong * n / 100), n)
             print(
-                f"{label:20} {n:6d} {name:10} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
+                f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
                 f"{asked:8.2f}%"
             )
         if line := confidences(cases):
             print(f"{'':20} {line}")
+        for top in args.tops:
+            settings = {
+                f"{name} to {top:g}": replace(s, cocked_band=(min(s.cocked_band[0], top), top))
+                for name, s in SETTINGS.items()
+            }
+            for name, (wrong, wrong_dice, needless, asked) in figures(cases, settings).items():
+                print(
+                    f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
+                    f"{asked:8.2f}%"
+                )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ needless rethrow (a valid throw voided) is shown apart. Prints figures only.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from vision import DiceReader
 from vision.calibration import Calibration
 from vision.scoring import read_labels
 from vision.sources import load_image
-from vision.sureness import SETTINGS, doubts
+from vision.sureness import SETTINGS, Sureness, doubts
 from vision.train.heldout import HeldoutThrow, heldout_throw
 from vision.verdict import ThrowObservation
 
@@ -65,23 +66,28 @@ def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
     ]
 
 
+def photo_case(reader: DiceReader, image: np.ndarray, values: Sequence[int]) -> Case:
+    """A real photo of two flat dice read as one throw: no board, so no half or frame to judge."""
+    return Case(reader.read(image), tuple(sorted(values)), None, image.shape)
+
+
 def real_cases(reader: DiceReader) -> list[Case]:
     cases = []
     for folder in REAL_SETS:
         for path in tracked(sorted((REAL / folder).glob("*.jpg")), f"real photos {folder}"):
             image = load_image(path)
             labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
-            if len(labels) != 2:
-                continue
-            observation = reader.read(image)
-            cases.append(Case(observation, tuple(sorted(lab.value for lab in labels)), None, image.shape))
+            if len(labels) == 2:
+                cases.append(photo_case(reader, image, [lab.value for lab in labels]))
     return cases
 
 
-def figures(cases: list[Case]) -> dict[str, tuple[float, float, float, float]]:
+def figures(
+    cases: list[Case], settings: dict[str, Sureness] = SETTINGS
+) -> dict[str, tuple[float, float, float, float]]:
     """Per setting: wrong automatic calls, of them wrong dice counted, needless rethrows, questions (%)."""
     out = {}
-    for name, sureness in SETTINGS.items():
+    for name, sureness in settings.items():
         wrong = wrong_dice = needless = asked = 0
         for case in cases:
             if doubts(case.observation, case.calibration, case.shape, sureness):
@@ -120,6 +126,11 @@ def main() -> None:
         sets["real two-dice photos"] = real_cases(reader)
     else:
         print(f"(no real photos at {REAL}: the rendered set only)")
+    report(sets)
+
+
+def report(sets: dict[str, list[Case]]) -> None:
+    """Each set's figures per setting, a line each, and its dice's value confidences."""
     print(
         f"{'set':22} {'throws':>6} {'setting':10} {'wrong auto':>10} {'wrong dice':>10} {'rethrown':>9} "
         f"{'questions':>9}"
