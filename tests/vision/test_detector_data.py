@@ -100,6 +100,31 @@ def test_dice_thrown_onto_a_board_picture_keep_clear_of_its_checkers() -> None:
             assert gap > die.size, (seed, gap)
 
 
+def test_a_cocked_die_rests_on_a_checker_or_the_other_die() -> None:
+    """A die stays tilted only on something: a cocked die drawn with nothing under its raised side (two in five
+    were) is a die no camera will see, and the look learned to call such dice cocked rather than to look for
+    what a leaning die rests on."""
+    on_die = on_checker = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        style = render.random_board_style(rng)
+        cam = render.board_camera(rng, (640, 360))
+        _, dice, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("cocked", "bottom"))
+        leaning, other = dice
+        assert leaning.cocked and not other.cocked
+        towards = render.leaning_towards(leaning)
+        reach = float(((leaning.corners()[:, :2] - leaning.centre[:2]) @ towards).max())
+        ahead = [leaning.centre[:2] + towards * reach * f for f in (0.9, 1.0, 1.1)]  # under its raised side
+        under_checker = any(np.hypot(*(p - c.centre[:2])) < c.radius for p in ahead for c in checkers)
+        other_footprint = other.corners()[:, :2]
+        low, high = other_footprint.min(axis=0), other_footprint.max(axis=0)
+        under_die = any(np.all(p >= low - 0.05 * other.size) and np.all(p <= high + 0.05 * other.size) for p in ahead)
+        assert under_checker or under_die, seed
+        on_die += under_die and not under_checker
+        on_checker += under_checker
+    assert on_die >= 8 and on_checker >= 16, (on_die, on_checker)
+
+
 def test_training_boards_get_dice_of_any_colour_some_the_colour_of_the_board() -> None:
     """Half the boards keep a training preset; the rest get any colour, a third of them nearly a point's or the
     field's colour (the case the detector missed), with dark pips on a light body and light ones on a dark body

@@ -552,18 +552,46 @@ def cocked_die(
     value: int,
     colours: tuple[tuple[int, int, int], tuple[int, int, int]],
 ) -> tuple[Die3D, Checker3D | None]:
-    """A die leaning on a checker (returned as its support), on the rim, or on another die (no support drawn)."""
+    """A die leaning on a checker (returned as its support), or (None) on something its caller puts where it
+    leans (:func:`leaning_towards`): the other die (:func:`die_under`) or, where that has no room, a checker."""
     tilt = float(rng.uniform(0.25, 0.75))  # 14..43 degrees
     die = make_die(rng, x, y, size, value, colours, tilt=tilt)
-    support = None
-    if rng.random() < 0.6:
-        # put a checker on the side the die leans towards (its lowest edge is away from it)
-        corners = die.corners()
-        high = corners[np.argsort(corners[:, 2])[-4:]].mean(axis=0)
-        d = high[:2] - die.centre[:2]
-        d = d / max(float(np.linalg.norm(d)), 1e-6)
-        support = support_checker(rng, die.centre[:2] + d * (SUPPORT_RADIUS * size + size * 0.35), size)
-    return die, support
+    return die, checker_under(rng, die) if rng.random() < 0.6 else None
+
+
+def checker_under(rng: np.random.Generator, leaning: Die3D) -> Checker3D:
+    """The checker a leaning die rests on, on the side it leans towards."""
+    at = leaning.centre[:2] + leaning_towards(leaning) * (SUPPORT_RADIUS + 0.35) * leaning.size
+    return support_checker(rng, at, leaning.size)
+
+
+def leaning_towards(die: Die3D) -> Vec:
+    """The unit direction (on the table) of the side a leaning die rests on its support (its lowest edge is
+    away from it)."""
+    corners = die.corners()
+    high = corners[np.argsort(corners[:, 2])[-4:]].mean(axis=0)
+    d = high[:2] - die.centre[:2]
+    return np.asarray(d / max(float(np.linalg.norm(d)), 1e-6), np.float64)
+
+
+def die_under(
+    rng: np.random.Generator,
+    leaning: Die3D,
+    value: int,
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]],
+    clear_of: Sequence[Checker3D],
+) -> Die3D | None:
+    """A flat die lying where ``leaning`` rests on it, its near side just under the leaning die's edge and
+    clear of the checkers ``clear_of`` (None: a die there would lie on one)."""
+    d = leaning_towards(leaning)
+    reach = float(((leaning.corners()[:, :2] - leaning.centre[:2]) @ d).max())  # how far it leans out that way
+    die = make_die(rng, 0.0, 0.0, leaning.size, value, colours, pip_radius=0.09, style=0)
+    back = float((-(die.corners()[:, :2] - die.centre[:2]) @ d).max())  # the flat die's extent back towards it
+    at = leaning.centre[:2] + d * (reach - 0.05 * leaning.size + back)
+    if any(np.hypot(*(at - c.centre[:2])) < c.radius + 0.75 * die.size for c in clear_of):
+        return None
+    die.centre = np.array([at[0], at[1], die.centre[2]])
+    return die
 
 
 def checker_against(rng: np.random.Generator, die: Die3D, others: list[Die3D]) -> Checker3D | None:
@@ -707,6 +735,16 @@ class ThrowSpec:
     a leaning die)."""
 
 
+def with_checker(
+    rng: np.random.Generator, checkers: list[Checker3D], added: Checker3D, style: BoardStyle
+) -> list[Checker3D]:
+    """The board's checkers with ``added`` (a die's support, in one of the board's two colours) in place of
+    those it would overlap."""
+    added.colour = style.checker_a if rng.random() < 0.5 else style.checker_b
+    kept = [c for c in checkers if np.hypot(*(c.centre[:2] - added.centre[:2])) > 2 * c.radius]
+    return [*kept, added]
+
+
 def board_scene(
     rng: np.random.Generator,
     style: BoardStyle,
@@ -757,7 +795,16 @@ def board_scene(
         dice = dice_override
     else:
         half_lo, half_hi = BAR_W / 2 + s, BOARD_W / 2 - s
+        leans_on_checker = False
         for i in range(2):
+            if i == 1 and dice[0].cocked and not leans_on_checker:
+                # the cocked die leans on this one (a die stays cocked only on something the camera sees)
+                value = int(rng.integers(1, 7))
+                under = die_under(rng, dice[0], value, style.dice, [*checkers, *drawn_checkers])
+                if under is not None:
+                    dice.append(under)
+                    continue
+                checkers = with_checker(rng, checkers, checker_under(rng, dice[0]), style)  # no room: a checker
             on_board = [*checkers, *drawn_checkers]  # with the first die's support, if it has one
             for _attempt in range(50):
                 x = right * rng.uniform(half_lo, half_hi)
@@ -775,6 +822,7 @@ def board_scene(
             support: Checker3D | None = None
             if spec.kind == "cocked" and i == 0:
                 die, support = cocked_die(rng, x, y, s, value, style.dice)
+                leans_on_checker = support is not None
             else:
                 if spec.touching and dice and rng.random() < spec.touching / 2:
                     x, y = beside_die(rng, dice[0], on_board, (x, y), right)
@@ -782,9 +830,7 @@ def board_scene(
                 if spec.touching and rng.random() < spec.touching / 2:
                     support = checker_against(rng, die, dice)
             if support is not None:
-                support.colour = style.checker_a if rng.random() < 0.5 else style.checker_b
-                checkers = [c for c in checkers if np.hypot(*(c.centre[:2] - support.centre[:2])) > 2 * c.radius]
-                checkers.append(support)
+                checkers = with_checker(rng, checkers, support, style)
             dice.append(die)
     draw_shadows(
         canvas,
