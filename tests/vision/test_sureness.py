@@ -52,6 +52,10 @@ def test_a_borderline_cocked_probability_is_in_doubt_on_either_side_of_the_call(
     barely_cocked = throw(die(700, cocked=0.55), die(800, 300))
     assert barely_cocked.reason == "cocked"
     assert doubts(barely_cocked, CAL, SHAPE, TOURNAMENT) == ("borderline_cocked",)
+    leaning_more = throw(die(700, cocked=0.7), die(800, 300))
+    assert leaning_more.reason == "cocked"
+    for setting in (TOURNAMENT, CASUAL):  # a good throw voided with nobody asked is a wrong call too
+        assert doubts(leaning_more, CAL, SHAPE, setting) == ("borderline_cocked",)
     surely_cocked = throw(die(700, cocked=0.95), die(800, 300, confidence=0.75))
     assert doubts(surely_cocked, CAL, SHAPE, TOURNAMENT) == ()  # void either way
 
