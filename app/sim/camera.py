@@ -7,8 +7,8 @@ frames: it looks where the picture changed from the board before the throw,
 finds the dice there with the learned detector, reads each with its second
 stage and places it on the board calibrated from its four corners. What the
 reader says is what the referee gets, misreads and voided throws included.
-A void throw the players intend (a cocked die, dice in the wrong half or off
-the board) is drawn as such.
+A void throw the players intend (a cocked die, leaning on the other die,
+dice in the wrong half or off the board) is drawn as such.
 
 White sits at the bottom of the image, Black at the top. In the opening
 throw each player throws one die into their own right-hand half; the die in
@@ -141,6 +141,8 @@ class SimulatedCamera:
                     break
             if kind == "cocked" and index == 0:
                 die, _ = render.cocked_die(rng, x, y, size, value, self.style.dice)
+            elif kind == "cocked" and (under := render.die_under(rng, placed[0], value, self.style.dice, ())):
+                die = under  # the cocked die leans on it: a die stays cocked only on something
             else:
                 die = render.make_die(rng, x, y, size, value, self.style.dice, pip_radius=0.09, style=0)
             placed.append(die)

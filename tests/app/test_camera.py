@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from app.referee import events as ev
@@ -16,6 +17,7 @@ from app.sim.camera import SimulatedCamera
 from app.table.dice import throw_event
 from rules.position import Color
 from tests.app.table import Table, make_setup
+from tests.vision.test_detector_data import rests_on_die
 from vision import DieReading, ThrowObservation
 from vision.verdict import REASONS
 
@@ -91,6 +93,15 @@ def test_rendered_throws_are_read_and_void_throws_voided(camera: SimulatedCamera
     assert right >= 0.7 * len(intentions), f"{right} of {len(intentions)} throws read as thrown"
     shot = camera.last
     assert shot is not None and shot.image.shape == (720, 1280, 3) and len(shot.crops()) == len(shot.dice)
+
+
+def test_a_simulated_cocked_die_leans_on_the_other_die(camera: SimulatedCamera) -> None:
+    """The demo's camera shows no checker a die could lean on (it draws only the dice): a cocked die there rests
+    on the other die, as the reader will meet it at a table, never tilted on nothing."""
+    for number in range(12):
+        leaning, other = camera.dice(np.random.default_rng([5, number]), "cocked", (2, 5), "bottom")
+        assert leaning.cocked and not other.cocked
+        assert rests_on_die(leaning, other), number
 
 
 def test_the_opening_and_an_early_throw_are_told_apart_by_where_the_dice_lie(camera: SimulatedCamera) -> None:

@@ -100,6 +100,20 @@ def test_dice_thrown_onto_a_board_picture_keep_clear_of_its_checkers() -> None:
             assert gap > die.size, (seed, gap)
 
 
+def under_raised_side(leaning: render.Die3D) -> list[np.ndarray]:
+    """Points on the table just below a leaning die's raised side, where what it rests on lies."""
+    towards = render.leaning_towards(leaning)
+    reach = float(((leaning.corners()[:, :2] - leaning.centre[:2]) @ towards).max())
+    return [leaning.centre[:2] + towards * reach * f for f in (0.9, 1.0, 1.1)]
+
+
+def rests_on_die(leaning: render.Die3D, other: render.Die3D) -> bool:
+    """Whether the leaning die's raised side rests on the flat die ``other``."""
+    footprint = other.corners()[:, :2]
+    low, high = footprint.min(axis=0) - 0.05 * other.size, footprint.max(axis=0) + 0.05 * other.size
+    return any(np.all(p >= low) and np.all(p <= high) for p in under_raised_side(leaning))
+
+
 def test_a_cocked_die_rests_on_a_checker_or_the_other_die() -> None:
     """A die stays tilted only on something: a cocked die drawn with nothing under its raised side (two in five
     were) is a die no camera will see, and the look learned to call such dice cocked rather than to look for
@@ -112,13 +126,9 @@ def test_a_cocked_die_rests_on_a_checker_or_the_other_die() -> None:
         _, dice, checkers = render.board_scene(rng, style, cam, render.ThrowSpec("cocked", "bottom"))
         leaning, other = dice
         assert leaning.cocked and not other.cocked
-        towards = render.leaning_towards(leaning)
-        reach = float(((leaning.corners()[:, :2] - leaning.centre[:2]) @ towards).max())
-        ahead = [leaning.centre[:2] + towards * reach * f for f in (0.9, 1.0, 1.1)]  # under its raised side
+        ahead = under_raised_side(leaning)
         under_checker = any(np.hypot(*(p - c.centre[:2])) < c.radius for p in ahead for c in checkers)
-        other_footprint = other.corners()[:, :2]
-        low, high = other_footprint.min(axis=0), other_footprint.max(axis=0)
-        under_die = any(np.all(p >= low - 0.05 * other.size) and np.all(p <= high + 0.05 * other.size) for p in ahead)
+        under_die = rests_on_die(leaning, other)
         assert under_checker or under_die, seed
         on_die += under_die and not under_checker
         on_checker += under_checker
