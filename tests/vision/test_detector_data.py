@@ -135,6 +135,24 @@ def test_a_cocked_die_rests_on_a_checker_or_the_other_die() -> None:
     assert on_die >= 8 and on_checker >= 16, (on_die, on_checker)
 
 
+def test_a_cocked_die_on_a_desk_rests_on_a_checker_or_a_die() -> None:
+    """The detector's desk scenes (``render.table_scene``) drew two in five cocked dice tilted on nothing; each
+    now rests on a checker or on a flat die under its raised side, as on any real table."""
+    on_die = on_checker = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        cam = render.Camera(np.array([0.0, -80.0, 300.0]), np.zeros(3), 560.0, (640, 480))
+        dice, checkers = render.table_dice(rng, cam, 4, 16.0, render.DIE_COLOURS[0], cocked_rate=0.5)
+        for leaning in (d for d in dice if d.cocked):
+            ahead = under_raised_side(leaning)
+            under_checker = any(np.hypot(*(p - c.centre[:2])) < c.radius for p in ahead for c in checkers)
+            under_die = any(rests_on_die(leaning, d) for d in dice if not d.cocked)
+            assert under_checker or under_die, seed
+            on_die += under_die and not under_checker
+            on_checker += under_checker
+    assert on_die >= 5 and on_checker >= 10, (on_die, on_checker)
+
+
 def test_training_boards_get_dice_of_any_colour_some_the_colour_of_the_board() -> None:
     """Half the boards keep a training preset; the rest get any colour, a third of them nearly a point's or the
     field's colour (the case the detector missed), with dark pips on a light body and light ones on a dark body

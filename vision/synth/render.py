@@ -489,26 +489,8 @@ def table_scene(
     n = n_dice if n_dice is not None else int(rng.integers(1, 6))
     # where the visible table is: sample die positions inside the image
     inv = np.linalg.inv(cam.plane_homography())
-    dice: list[Die3D] = []
-    checkers: list[Checker3D] = []
-    placed: list[tuple[float, float]] = []
-    for _ in range(n * 6):
-        if len(dice) >= n:
-            break
-        u, v = rng.uniform(0.08, 0.92) * w, rng.uniform(0.08, 0.92) * h
-        pw = inv @ np.array([u, v, 1.0])
-        x, y = pw[0] / pw[2], pw[1] / pw[2]
-        if any((x - a) ** 2 + (y - b) ** 2 < (die_size * 1.6) ** 2 for a, b in placed):
-            continue
-        value = int(rng.integers(1, 7))
-        if rng.random() < cocked_rate:
-            die, support = cocked_die(rng, x, y, die_size, value, colours)
-            if support is not None:
-                checkers.append(support)
-        else:
-            die = make_die(rng, x, y, die_size, value, colours)
-        dice.append(die)
-        placed.append((x, y))
+    dice, checkers = table_dice(rng, cam, n, die_size, colours, cocked_rate)
+    placed = [(float(d.centre[0]), float(d.centre[1])) for d in dice]
     if rng.random() < 0.4:  # a few checkers around
         for _ in range(int(rng.integers(1, 5))):
             u, v = rng.uniform(0, w), rng.uniform(0, h)
@@ -534,6 +516,53 @@ def table_scene(
             draw_checker(canvas, cam, obj, light)
     image = finish(rng, canvas)
     return Scene(image, [die_truth(cam, d) for d in dice])
+
+
+def table_dice(
+    rng: np.random.Generator,
+    cam: Camera,
+    n: int,
+    die_size: float,
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]],
+    cocked_rate: float,
+) -> tuple[list[Die3D], list[Checker3D]]:
+    """About ``n`` dice lying apart where ``cam`` sees the table, a few cocked, and the checkers they lean on.
+
+    A cocked die rests on something, as on any real table: a checker, or a flat die of the same pair under its
+    raised side (one more die than ``n``); a die tilted on nothing teaches a model a die no camera sees."""
+    w, h = cam.size
+    inv = np.linalg.inv(cam.plane_homography())
+    dice: list[Die3D] = []
+    checkers: list[Checker3D] = []
+
+    def clear(x: float, y: float) -> bool:
+        apart = all(np.hypot(x - d.centre[0], y - d.centre[1]) >= die_size * 1.6 for d in dice)
+        return apart and all(np.hypot(x - c.centre[0], y - c.centre[1]) >= c.radius + die_size for c in checkers)
+
+    def seen(die: Die3D) -> bool:
+        u, v = cam.project(die.centre[None, :])[0]
+        return bool(0.05 * w < u < 0.95 * w and 0.05 * h < v < 0.95 * h)
+
+    for _ in range(n * 6):
+        if len(dice) >= n:
+            break
+        u, v = rng.uniform(0.08, 0.92) * w, rng.uniform(0.08, 0.92) * h
+        pw = inv @ np.array([u, v, 1.0])
+        x, y = pw[0] / pw[2], pw[1] / pw[2]
+        if not clear(x, y):
+            continue
+        value = int(rng.integers(1, 7))
+        if rng.random() >= cocked_rate:
+            dice.append(make_die(rng, x, y, die_size, value, colours))
+            continue
+        die, support = cocked_die(rng, x, y, die_size, value, colours)
+        under = None if support is not None else die_under(rng, die, int(rng.integers(1, 7)), colours, checkers)
+        if under is not None and clear(*under.centre[:2]) and seen(under):
+            dice += [die, under]
+        else:
+            dice.append(die)
+            checkers.append(support if support is not None else checker_under(rng, die))
+    return dice, checkers
 
 
 SUPPORT_RADIUS = 1.3  # a checker beside a die (what a die leans on, or lies against): this many die sizes
