@@ -15,8 +15,9 @@ For each setting and reader: **wrong automatic calls** (a call without doubts wh
 count or a rethrow, is not the truth), of them wrong dice and needless rethrows, and **questions asked**, each
 as a share of the throws played, with the 95 % upper bound (Wilson) of the wrong automatic calls: a target of
 0.1 % cannot be shown on a few hundred throws. ``--tops`` also prints each setting with its cocked band ending
-elsewhere, on the same readings (the band's top, ``vision.sureness.COCKED_SURE_FROM``, was chosen so on
-matches 80-159; the figures are read from matches 0-79). Prints figures only.
+elsewhere (``--lows``: and starting elsewhere), on the same readings (the band's top,
+``vision.sureness.COCKED_SURE_FROM``, was chosen so on matches 80-159; the figures are read from matches 0-79).
+Prints figures only.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
-from vision.sureness import SETTINGS, TOURNAMENT, doubts
+from vision.sureness import SETTINGS, TOURNAMENT, Sureness, doubts
 from vision.train.heldout import HeldoutThrow, heldout_match_throw
 from vision.verdict import DieReading, ThrowObservation
 
@@ -104,6 +105,13 @@ def main() -> None:
         metavar="P,P,...",
         help="also each setting with its cocked band ending at each of these (how the band's top was chosen)",
     )
+    parser.add_argument(
+        "--lows",
+        type=lambda text: [float(t) for t in text.split(",")],
+        default=[],
+        metavar="P,P,...",
+        help="with --tops: the cocked band starting at each of these instead of the setting's own",
+    )
     args = parser.parse_args()
     plain = DiceReader(threads=1)
     as_trained: list[Case] = []
@@ -134,15 +142,22 @@ def main() -> None:
         if line := confidences(cases):
             print(f"{'':20} {line}")
         for top in args.tops:
-            settings = {
-                f"{name} to {top:g}": replace(s, cocked_band=(min(s.cocked_band[0], top), top))
-                for name, s in SETTINGS.items()
-            }
-            for name, (wrong, wrong_dice, needless, asked) in figures(cases, settings).items():
-                print(
-                    f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
-                    f"{asked:8.2f}%"
-                )
+            for low in args.lows or [None]:
+                for name, (wrong, wrong_dice, needless, asked) in figures(cases, banded(top, low)).items():
+                    print(
+                        f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
+                        f"{asked:8.2f}%"
+                    )
+
+
+def banded(top: float, low: float | None) -> dict[str, Sureness]:
+    """Each setting with its cocked band from ``low`` (None: the setting's own) to ``top``."""
+    out: dict[str, Sureness] = {}
+    for name, setting in SETTINGS.items():
+        start = min(setting.cocked_band[0] if low is None else low, top)
+        label = f"{name} to {top:g}" if low is None else f"{name} {start:g}-{top:g}"
+        out[label] = replace(setting, cocked_band=(start, top))
+    return out
 
 
 if __name__ == "__main__":
