@@ -98,20 +98,11 @@ def main() -> None:
     parser.add_argument("--throws", type=int, default=30, help="throws played a match after set-up (default 30)")
     parser.add_argument("--learning", type=int, default=10, help="set-up throws confirmed (default 10)")
     parser.add_argument("--first", type=int, default=0, help="the first match's number (default 0)")
-    parser.add_argument(
-        "--tops",
-        type=lambda text: [float(t) for t in text.split(",")],
-        default=[],
-        metavar="P,P,...",
-        help="also each setting with its cocked band ending at each of these (how the band's top was chosen)",
-    )
-    parser.add_argument(
-        "--lows",
-        type=lambda text: [float(t) for t in text.split(",")],
-        default=[],
-        metavar="P,P,...",
-        help="with --tops: the cocked band starting at each of these instead of the setting's own",
-    )
+    for flag, what in (
+        ("--tops", "also each setting with its cocked band ending at each of these (how the band's top was chosen)"),
+        ("--lows", "with --tops: the cocked band starting at each of these instead of the setting's own"),
+    ):
+        parser.add_argument(flag, type=probabilities, default=[], metavar="P,P,...", help=what)
     args = parser.parse_args()
     plain = DiceReader(threads=1)
     as_trained: list[Case] = []
@@ -148,6 +139,11 @@ def main() -> None:
                         f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
                         f"{asked:8.2f}%"
                     )
+
+
+def probabilities(text: str) -> list[float]:
+    """A comma-separated list of probabilities, as ``--tops`` and ``--lows`` take them."""
+    return [float(t) for t in text.split(",")]
 
 
 def banded(top: float, low: float | None) -> dict[str, Sureness]:
