@@ -487,16 +487,14 @@ def table_scene(
     if rng.random() < 0.3:
         colours = (random_colour(rng), random_colour(rng))
     n = n_dice if n_dice is not None else int(rng.integers(1, 6))
-    # where the visible table is: sample die positions inside the image
-    inv = np.linalg.inv(cam.plane_homography())
     dice, checkers = table_dice(rng, cam, n, die_size, colours, cocked_rate)
-    placed = [(float(d.centre[0]), float(d.centre[1])) for d in dice]
+    inv = np.linalg.inv(cam.plane_homography())
     if rng.random() < 0.4:  # a few checkers around
         for _ in range(int(rng.integers(1, 5))):
             u, v = rng.uniform(0, w), rng.uniform(0, h)
             pw = inv @ np.array([u, v, 1.0])
             x, y = pw[0] / pw[2], pw[1] / pw[2]
-            if any((x - a) ** 2 + (y - b) ** 2 < (die_size * 2.5) ** 2 for a, b in placed):
+            if any(np.hypot(x - d.centre[0], y - d.centre[1]) < die_size * 2.5 for d in dice):
                 continue
             checkers.append(Checker3D(np.array([x, y, 0.0]), die_size * 1.3, die_size * 0.45, random_colour(rng)))
     draw_shadows(
@@ -543,7 +541,7 @@ def table_dice(
         u, v = cam.project(die.centre[None, :])[0]
         return bool(0.05 * w < u < 0.95 * w and 0.05 * h < v < 0.95 * h)
 
-    for _ in range(n * 6):
+    for _ in range(n * 6):  # where the visible table is: die positions sampled inside the image
         if len(dice) >= n:
             break
         u, v = rng.uniform(0.08, 0.92) * w, rng.uniform(0.08, 0.92) * h
@@ -556,12 +554,14 @@ def table_dice(
             dice.append(make_die(rng, x, y, die_size, value, colours))
             continue
         die, support = cocked_die(rng, x, y, die_size, value, colours)
-        under = None if support is not None else die_under(rng, die, int(rng.integers(1, 7)), colours, checkers)
-        if under is not None and clear(*under.centre[:2]) and seen(under):
-            dice += [die, under]
-        else:
-            dice.append(die)
-            checkers.append(support if support is not None else checker_under(rng, die))
+        if support is None:
+            under = die_under(rng, die, int(rng.integers(1, 7)), colours, checkers)
+            if under is not None and clear(*under.centre[:2]) and seen(under):
+                dice += [die, under]
+                continue
+            support = checker_under(rng, die)  # no room for a die under it
+        dice.append(die)
+        checkers.append(support)
     return dice, checkers
 
 
