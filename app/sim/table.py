@@ -243,7 +243,16 @@ class SimulatedTable:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> "SimulatedTable":
-        """Plug in and power up the devices, restore the clock from the journal, wait for both links."""
+        """Plug in and power up the devices, restore the clock from the journal, wait for both links. A start
+        that fails on the way (devices silent, the demo's reader gone with ``| head``) closes what it opened:
+        ``with`` closes only a table whose start returned, and the simulators' threads and links would stay."""
+        try:
+            return self._power_up()
+        except BaseException:
+            self.close()
+            raise
+
+    def _power_up(self) -> "SimulatedTable":
         self.clock_time.run()
         self.board_time.run()
         try:
@@ -251,7 +260,6 @@ class SimulatedTable:
             if self.board_sim is not None:
                 self.board_sim.start()
         except OSError as error:  # no pseudo-terminals here (a container without /dev/pts)
-            self.close()
             raise TableError(
                 f"the device simulators talk over pseudo-terminals and none can be opened here "
                 f"({error}): mount /dev/pts (a container or chroot needs it)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,10 +33,13 @@ def test_the_demo_speaks_english_by_default(tmp_path: Path) -> None:
     assert "The clock is connected." in "\n".join(demo_lines(tmp_path, "demo", "--length", "1")[:6])
 
 
-def test_piping_the_demo_into_head_ends_quietly() -> None:
+def test_piping_the_demo_into_head_ends_quietly_and_leaves_no_simulator_behind(tmp_path: Path) -> None:
     shell = f"{sys.executable} -m app demo --length 1 | head -n 2"
-    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # where the demo keeps its journal and its simulators' links
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert done.stdout.count("\n") == 2 and "Traceback" not in done.stderr
+    left = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.glob("tavla-*"))
+    assert left == ["tavla-demo"], left  # the journal stays; the clock's and board's pty links are gone
 
 
 def test_a_machine_without_pseudo_terminals_gets_a_clear_message(
