@@ -11,6 +11,7 @@ read, since a throw changes a few hundredths of the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -21,6 +22,8 @@ CHANGE_LEVEL = 24  # grey levels (after a light blur): a pixel that moved this m
 CHANGED_SHARE = 0.15  # a found die whose square changed less than this share was lying there before the throw
 CONTEXT = 2.0  # die sides of unchanged view the detector reads round a changed part (its receptive field)
 WHOLE_VIEW = 0.5  # when the parts to read cover this share of the view, the whole view is read at once
+UNREAD_SHARE = 0.35  # a changed part this share of a die's area where no die was read: something unread is there
+EXPLAINS = 1.0  # die sides round a die read (from its centre) whose change it explains: itself, its shadow
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,27 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
     if covered >= WHOLE_VIEW * w * h:
         rects = [(0, 0, w, h)]
     return Change(mask, tuple(sorted(rects)))
+
+
+def unread_changes(moved: Change, dice: Sequence[tuple[float, float, float]], die_px: float) -> int:
+    """How many parts of the view the throw changed, each at least ``UNREAD_SHARE`` of a die's area, that no
+    die read explains (``dice``: centre x, y and side, in the change map's pixels; each explains its square and
+    ``EXPLAINS`` die sides round it, its shadow and the board it uncovered), and that do not reach the view's
+    edge (a die beyond the board, a part of it or its shadow in view). A die the reader missed leaves such a
+    part; a die thrown off the board leaves none on it: so a throw with a die missing is a question only when
+    something the size of a die changed on the board where no die was read."""
+    rest = moved.mask.copy()
+    h, w = rest.shape
+    for x, y, side in dice:
+        reach = EXPLAINS * side
+        x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
+        rest[y0 : max(y0, min(h, int(np.ceil(y + reach)))), x0 : max(x0, min(w, int(np.ceil(x + reach))))] = 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    unread = 0
+    for x, y, width, height, area in stats[1:count]:
+        at_edge = x == 0 or y == 0 or x + width >= w or y + height >= h  # off the board, a part of it in view
+        unread += area >= UNREAD_SHARE * die_px * die_px and not at_edge
+    return unread
 
 
 def _aligned(x0: int, y0: int, x1: int, y1: int, w: int, h: int, align: int) -> tuple[int, int, int, int]:

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.change import CHANGED_SHARE, change
+from vision.change import CHANGED_SHARE, Change, change, unread_changes
 from vision.errors import ModelError, VisionError
 from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import check_frame
@@ -175,15 +175,18 @@ class DiceReader:
         )
 
     def detections(
-        self, image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8] | None = None
+        self,
+        image: NDArray[np.uint8],
+        view: View,
+        reference: NDArray[np.uint8] | None = None,
+        moved: Change | None = None,
     ) -> list[Detection]:
         """The dice in ``view``. With the frame before the throw (``reference``), only the parts of the view
-        the throw changed are read, and a die counts only where its square changed (``vision.change``)."""
+        the throw changed are read, and a die counts only where its square changed (``vision.change``;
+        ``moved``: that change, when already found by :func:`moved_in`)."""
         if reference is None:
             return decode(self.net.run(view.warp(image)), self.peak_min)
-        # where the throw changed the view, found at half the view's scale (cheap), then read at full scale
-        half = view.scaled(0.5)
-        moved = change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+        moved = moved if moved is not None else moved_in(image, view, reference)
         found: list[Detection] = []
         for x0, y0, x1, y1 in (tuple(2 * v for v in r) for r in moved.regions):
             part = view.part(x0, y0, x1 - x0, y1 - y0)
@@ -216,10 +219,21 @@ class DiceReader:
         timestamp: float | None = None,
         reference: NDArray[np.uint8] | None = None,
     ) -> ThrowObservation:
-        """The verdict on one throw. Without calibration the whole image is the throwing area."""
-        dice = self.dice(image, calibration, thrower, reference)
-        verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
+        """The verdict on one throw. Without calibration the whole image is the throwing area. On a board with
+        the frame before the throw, the reading also counts the changes of the board no die read explains
+        (``unread_changes``: a die missed leaves one)."""
+        if reference is not None and reference.shape != image.shape:
+            reference = None  # another camera mode since: the frame before tells nothing
+        if calibration is None or reference is None:
+            dice = self.dice(image, calibration, thrower, reference)
+            verdict, reason = judge(dice, calibration is not None)
+            return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
+        view = board_view(calibration)
+        moved = moved_in(image, view, reference)
+        dice = self.dice(image, calibration, thrower, reference, moved)
+        unread = unread_changes(moved, squares_in(view.scaled(0.5), dice), DIE_VIEW_PX / 2)
+        verdict, reason = judge(dice, True)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread_changes=unread)
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
         """Every die in the image, any number, and no verdict (photos of many dice)."""
@@ -231,6 +245,7 @@ class DiceReader:
         calibration: Calibration | None = None,
         thrower: Thrower = "bottom",
         reference: NDArray[np.uint8] | None = None,
+        moved: Change | None = None,
     ) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right."""
         check_frame(image)
@@ -238,7 +253,7 @@ class DiceReader:
             reference = None  # another camera mode since: the frame before tells nothing
         if calibration is not None:
             view = board_view(calibration)
-            found = self.detections(image, view, reference)
+            found = self.detections(image, view, reference, moved)
         else:
             view, found = self.photo(image)
         h, w = image.shape[:2]
@@ -269,6 +284,24 @@ class DiceReader:
             crop_box = (x0, y0, x1, y1)
             readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked, crop_box))
         return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+
+
+def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
+    """Where the throw changed ``view``, found at half the view's scale (cheap; the dice are then read at full
+    scale)."""
+    half = view.scaled(0.5)
+    return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+
+
+def squares_in(view: View, dice: Sequence[DieReading]) -> list[tuple[float, float, float]]:
+    """Each die's box seen through ``view``: its centre and its longer side, in view pixels."""
+    out = []
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        corners = view.to_view_points(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+        (cx, cy), extent = corners.mean(axis=0), np.ptp(corners, axis=0)
+        out.append((float(cx), float(cy), float(extent.max())))
+    return out
 
 
 def second_stage_crops(

@@ -6,11 +6,13 @@ centre lies near a line that changes the verdict (the bar, the frame's inner edg
 there) or near the picture's edge (part of it may be cut off), or a third object read as a die. The
 thresholds are a :class:`Sureness` setting: strict for tournaments, looser for casual play.
 
-A void throw that some die voids beyond doubt (a surely cocked die, a die surely off the board or in the
-wrong half) stays sure whatever else is doubtful: it is thrown again either way; so does a throw with a die
-missed (``dice_count``: a die off the board is not seen either). A die the reader could not read at all (value
-None, the throw void as ``unreadable``) is a ``low_confidence`` doubt: the reader never guesses, and the players
-read the die on the tablet's picture rather than lose a good throw to a rethrow.
+A void throw that some die voids beyond doubt (a surely cocked die, a die surely off the board or in the wrong
+half) stays sure whatever else is doubtful: it is thrown again either way; so does a throw with a die not seen
+(``dice_count``: a die off the board is not seen either), unless something the size of a die changed on the
+board where no die was read (``ThrowObservation.unread_changes``): then a die may have been missed, and the
+throw is a ``die_unseen`` question. A die the reader could not read at all (value None, the throw void as
+``unreadable``) is a ``low_confidence`` doubt: the reader never guesses, and the players read the die on the
+tablet's picture rather than lose a good throw to a rethrow.
 """
 
 from __future__ import annotations
@@ -24,10 +26,13 @@ from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, FRA
 from vision.errors import VisionError
 from vision.verdict import DieReading, ThrowObservation
 
-Doubt = Literal["low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge", "third_object"]
+Doubt = Literal[
+    "low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge", "third_object", "die_unseen"
+]
 
 DOUBTS: tuple[Doubt, ...] = (
     "third_object",
+    "die_unseen",
     "low_confidence",
     "borderline_cocked",
     "near_bar",
@@ -134,11 +139,13 @@ def doubts(
         return ("third_object",)
     per_die = [die_doubts(d, calibration, image_shape, sureness) for d in dice]
     if observation.verdict == "void":
-        if observation.reason == "dice_count":
-            return ()  # thrown again either way: a die off the board is not seen either
         if any(_surely_voids(d, own, sureness) for d, own in zip(dice, per_die)):
             return ()
+        if observation.reason == "dice_count" and not observation.unread_changes:
+            return ()  # thrown again either way: a die off the board is not seen either
     found = {d for own in per_die for d in own}
+    if observation.reason == "dice_count":
+        found.add("die_unseen")  # something changed on the board where no die was read: a die missed?
     return tuple(d for d in DOUBTS if d in found)
 
 

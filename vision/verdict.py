@@ -60,6 +60,9 @@ class ThrowObservation:
     timestamp: float | None = None
     source: str | None = None
     extra: dict[str, float] = field(default_factory=dict, compare=False)
+    unread_changes: int = 0
+    """Parts of the board the throw changed, each the size of a die, that no die read explains (read on a board
+    with the frame before the throw; 0 otherwise): a die the reader missed leaves one, a die off the board none."""
 
     @property
     def values(self) -> tuple[int, int] | None:
@@ -82,6 +85,8 @@ class ThrowObservation:
         }
         if self.timestamp is not None:
             out["time"] = round(self.timestamp, 3)
+        if self.unread_changes:
+            out["unread_changes"] = self.unread_changes
         return out
 
 
@@ -113,9 +118,10 @@ def seen_by(dice: tuple[DieReading, ...], thrower: Thrower) -> tuple[DieReading,
 
 
 def judged_for(
-    dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool, opening: bool = False
+    dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool, opening: bool = False, unread_changes: int = 0
 ) -> ThrowObservation:
-    """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged."""
+    """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged
+    (``unread_changes``: the reading's, which do not depend on who threw)."""
     seen = seen_by(dice, thrower)
     verdict, reason = judge(seen, calibrated, opening)
-    return ThrowObservation(verdict, reason, seen, thrower)
+    return ThrowObservation(verdict, reason, seen, thrower, unread_changes=unread_changes)

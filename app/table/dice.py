@@ -93,15 +93,15 @@ def throw_event(
 
 def judged_throw(observation: ThrowObservation, referee: Referee) -> tuple[ThrowObservation, Color | None]:
     """The throw judged for whoever threw it, and who that was (None for the opening throw or no die seen)."""
-    dice = observation.dice
+    dice, unread = observation.dice, observation.unread_changes
     if referee.stage is Stage.OPENING:
-        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True), None
+        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True, unread_changes=unread), None
     mover = referee.mover
     waiting = mover.other
     thrower = mover
     if dice and all(d.zone == "right_half" for d in seen_by(dice, SEAT[waiting])):
         thrower = waiting  # the waiting player threw (too early, or out of turn)
-    return judged_for(dice, SEAT[thrower], calibrated=True), thrower if dice else None
+    return judged_for(dice, SEAT[thrower], calibrated=True, unread_changes=unread), thrower if dice else None
 
 
 def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:

@@ -57,6 +57,19 @@ def test_a_die_near_the_bar_is_questioned_only_with_the_board_known() -> None:
     assert isinstance(throw_event(near_bar, referee)[0], ev.DiceObserved)
 
 
+def test_one_die_seen_is_a_rethrow_unless_the_board_changed_where_no_die_was_read() -> None:
+    """The other die may lie off the board (thrown again) or on it, missed: only the reading can tell which, by
+    what changed on the board; the referee's question then says a die may lie where none was read."""
+    referee = black_to_throw()
+    one = ThrowObservation(None, None, (die(200, 4),))
+    event, _ = throw_event(one, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.DiceObserved) and event.void is ev.VoidReason.DICE_COUNT
+    missed = ThrowObservation(None, None, (die(200, 4),), unread_changes=1)
+    event, thrower = throw_event(missed, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and event.doubts == ("die_unseen",) and thrower is B
+    assert event.void is ev.VoidReason.DICE_COUNT
+
+
 def test_the_opening_throw_questioned_keeps_white_die_first() -> None:
     referee = Referee.start(make_setup())
     split = ThrowObservation(None, None, (die(300, 5, confidence=0.9), die(700, 2)))

@@ -1,5 +1,5 @@
 """Sure or unsure through a whole match, as a station runs it: ``.venv/bin/python -m tests.vision.bench_match
-[--matches M] [--throws N] [--learning L]``.
+[--matches M] [--throws N] [--learning L] [--look LOOK]``.
 
 ``bench_sureness`` reads every throw with a new pair of dice on a new board, as the reader comes trained. A
 match is not like that: one pair of dice, one board and one camera for an hour, and the station learns the
@@ -25,13 +25,14 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import replace
+from pathlib import Path
 from typing import Iterator
 
 from tests.progress import tracked
 from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures, heldout_case
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
-from vision.detector import DEFAULT_HEAD
+from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_HEAD
 from vision.reader import OnnxModel
 from vision.sureness import SETTINGS, TOURNAMENT, Sureness, doubts
 from vision.train.heldout import HeldoutThrow, heldout_match_throw
@@ -56,12 +57,14 @@ def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObserv
     return len(observation.dice)
 
 
-def play(match: int, learning: int, throws: int, plain: DiceReader) -> tuple[list[Case], list[Case], int, int]:
-    """One match: its set-up, then its throws read as trained and with the dice learned. The cases of each,
-    the dice confirmed at set-up and the throws learned during play."""
+def play(
+    match: int, learning: int, throws: int, plain: DiceReader, look: Path = DEFAULT_COCKED_LOOK
+) -> tuple[list[Case], list[Case], int, int]:
+    """One match: its set-up, then its throws read as trained and with the dice learned (both with the cocked
+    ``look``). The cases of each, the dice confirmed at set-up and the throws learned during play."""
     features = FeatureReader(OnnxModel(DEFAULT_HEAD, threads=1))
     dice = AdaptedClassifier(features, DiceProfile(f"match {match}"))
-    learned = DiceReader(threads=1, classifier=dice)
+    learned = DiceReader(threads=1, classifier=dice, cocked_look=look)
     setup = _throws(match, 0, learning, valid_only=True)
     confirmed = sum(learn(dice, t, heldout_case(learned, t).observation) for t in setup)
     as_trained: list[Case] = []
@@ -103,13 +106,16 @@ def main() -> None:
         ("--lows", "with --tops: the cocked band starting at each of these instead of the setting's own"),
     ):
         parser.add_argument(flag, type=probabilities, default=[], metavar="P,P,...", help=what)
+    parser.add_argument(
+        "--look", type=Path, default=DEFAULT_COCKED_LOOK, help="read with this cocked look (default the shipped one)"
+    )
     args = parser.parse_args()
-    plain = DiceReader(threads=1)
+    plain = DiceReader(threads=1, cocked_look=args.look)
     as_trained: list[Case] = []
     with_dice: list[Case] = []
     confirmed = answered = 0
     for match in tracked(range(args.first, args.first + args.matches), "held-out matches"):
-        a, b, c, d = play(match, args.learning, args.throws, plain)
+        a, b, c, d = play(match, args.learning, args.throws, plain, args.look)
         as_trained += a
         with_dice += b
         confirmed += c

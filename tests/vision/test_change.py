@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.change import CONTEXT, change
+from vision.change import CONTEXT, change, unread_changes
 
 DIE = 26.0
 
@@ -64,3 +64,19 @@ def test_a_change_of_light_over_the_whole_board_reads_the_whole_view() -> None:
 def test_views_of_different_sizes_are_refused() -> None:
     with pytest.raises(ValueError, match="same view"):
         change(_board(), _board()[:100], DIE, 16)
+
+
+def test_a_change_no_die_read_explains_is_counted_unless_it_is_small_or_off_the_board() -> None:
+    """A die the reader missed leaves a changed part where no die was read; a die thrown beyond the board
+    leaves, at most, a part of itself at the view's edge; a speck is not a die."""
+    before = _board()
+    after = _with_die(_with_die(before, 400, 300), 700, 500)
+    moved = change(after, before, DIE, 16)
+    assert unread_changes(moved, [(400.0, 300.0, DIE), (700.0, 500.0, DIE)], DIE) == 0  # both dice read
+    assert unread_changes(moved, [(400.0, 300.0, DIE)], DIE) == 1  # one missed
+    assert unread_changes(moved, [], DIE) == 2
+    beyond = _with_die(before, 950, 300)  # half a die in view, at the board's edge
+    speck = before.copy()
+    speck[600:606, 200:206] = 240
+    for after in (beyond, speck):
+        assert unread_changes(change(after, before, DIE, 16), [], DIE) == 0

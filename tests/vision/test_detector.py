@@ -312,6 +312,25 @@ def test_with_the_frame_before_only_what_the_throw_changed_is_read() -> None:
     assert len(without) == 2
 
 
+def test_a_die_the_detector_misses_is_a_change_no_die_read_explains() -> None:
+    """A die the stand-in cannot see (grey, not bright) changes the board all the same: the reading says so, and
+    a throw with one die read is then a question rather than a rethrow nobody asked for (``vision.sureness``)."""
+    cal = Calibration.from_corners(CORNERS)
+    before = _board_with_squares(cal, [])
+    seen = _board_with_squares(cal, [(620.0, 420.0), (700.0, 300.0)])
+    reader = DiceReader(net=BrightSquares(), head=None)
+    both = reader.read(seen, cal, reference=before)
+    assert both.verdict == "valid" and both.unread_changes == 0
+    missed = seen.copy()
+    view = board_view(cal)
+    (fx, fy) = view.to_frame(np.array([[700.0, 300.0]]))[0]
+    missed[int(fy) - 10 : int(fy) + 10, int(fx) - 10 : int(fx) + 10] = 170  # a die too dull for the stand-in
+    one = reader.read(missed, cal, reference=before)
+    assert one.reason == "dice_count" and len(one.dice) == 1 and one.unread_changes == 1
+    assert one.to_json()["unread_changes"] == 1
+    assert reader.read(missed, cal).unread_changes == 0  # a single frame cannot tell what changed
+
+
 def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> None:
     cal = Calibration.from_corners(CORNERS)
     after = _board_with_squares(cal, [(200.0, 200.0), (620.0, 420.0)])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from vision.calibration import Calibration
@@ -98,6 +100,19 @@ def test_an_unreadable_die_is_asked_about_and_a_missing_one_thrown_again() -> No
     assert doubts(throw(die(700, confidence=0.9)), CAL, SHAPE) == ()
     surely_cocked = throw(die(700, value=None, confidence=0.4), die(800, 300, cocked=0.95))
     assert surely_cocked.reason == "cocked" and doubts(surely_cocked, CAL, SHAPE) == ()
+
+
+def test_a_die_not_seen_is_asked_about_only_when_something_unread_changed_on_the_board() -> None:
+    """One die seen: the other may lie off the board (thrown again, no question) or on it, missed by the reader:
+    then the throw changed the board where no die was read, and a rethrow nobody asked for would be wrong."""
+    one_seen = throw(die(700))
+    assert one_seen.reason == "dice_count" and doubts(one_seen, CAL, SHAPE, TOURNAMENT) == ()
+    missed = replace(one_seen, unread_changes=1)
+    assert doubts(missed, CAL, SHAPE, TOURNAMENT) == doubts(missed, CAL, SHAPE, CASUAL) == ("die_unseen",)
+    unsure_too = replace(throw(die(700, confidence=0.9)), unread_changes=1)
+    assert doubts(unsure_too, CAL, SHAPE, TOURNAMENT) == ("die_unseen", "low_confidence")
+    surely_off = replace(throw(die(1050, 300)), unread_changes=1)  # the die seen voids the throw by itself
+    assert surely_off.reason == "dice_count" and doubts(surely_off, CAL, SHAPE, TOURNAMENT) == ()
 
 
 def test_settings_are_checked_and_named() -> None:
