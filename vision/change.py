@@ -87,8 +87,10 @@ def unread_changes(moved: Change, dice: Sequence[tuple[float, float, float]], di
     h, w = rest.shape
     for x, y, side in dice:
         reach = EXPLAINS * side
-        x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
-        rest[y0 : max(y0, min(h, int(np.ceil(y + reach)))), x0 : max(x0, min(w, int(np.ceil(x + reach))))] = 0
+        rest[
+            max(0, int(y - reach)) : max(0, int(np.ceil(y + reach))),
+            max(0, int(x - reach)) : max(0, int(np.ceil(x + reach))),
+        ] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     unread = 0
     for x, y, width, height, area in stats[1:count]:

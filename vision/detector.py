@@ -174,19 +174,12 @@ class DiceReader:
             OnnxLook(cocked_look, backend, threads) if isinstance(cocked_look, (str, Path)) else cocked_look
         )
 
-    def detections(
-        self,
-        image: NDArray[np.uint8],
-        view: View,
-        reference: NDArray[np.uint8] | None = None,
-        moved: Change | None = None,
-    ) -> list[Detection]:
-        """The dice in ``view``. With the frame before the throw (``reference``), only the parts of the view
-        the throw changed are read, and a die counts only where its square changed (``vision.change``;
-        ``moved``: that change, when already found by :func:`moved_in`)."""
-        if reference is None:
+    def detections(self, image: NDArray[np.uint8], view: View, moved: Change | None = None) -> list[Detection]:
+        """The dice in ``view``. With what the throw changed there (``moved``, from the frame before the throw:
+        :func:`moved_in`), only the changed parts of the view are read, and a die counts only where its square
+        changed (``vision.change``)."""
+        if moved is None:
             return decode(self.net.run(view.warp(image)), self.peak_min)
-        moved = moved if moved is not None else moved_in(image, view, reference)
         found: list[Detection] = []
         for x0, y0, x1, y1 in (tuple(2 * v for v in r) for r in moved.regions):
             part = view.part(x0, y0, x1 - x0, y1 - y0)
@@ -222,17 +215,8 @@ class DiceReader:
         """The verdict on one throw. Without calibration the whole image is the throwing area. On a board with
         the frame before the throw, the reading also counts the changes of the board no die read explains
         (``unread_changes``: a die missed leaves one)."""
-        if reference is not None and reference.shape != image.shape:
-            reference = None  # another camera mode since: the frame before tells nothing
-        if calibration is None or reference is None:
-            dice = self.dice(image, calibration, thrower, reference)
-            verdict, reason = judge(dice, calibration is not None)
-            return ThrowObservation(verdict, reason, dice, thrower, timestamp, source)
-        view = board_view(calibration)
-        moved = moved_in(image, view, reference)
-        dice = self.dice(image, calibration, thrower, reference, moved)
-        unread = unread_changes(moved, squares_in(view.scaled(0.5), dice), DIE_VIEW_PX / 2)
-        verdict, reason = judge(dice, True)
+        dice, unread = self._read(image, calibration, thrower, reference)
+        verdict, reason = judge(dice, calibration is not None)
         return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread_changes=unread)
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
@@ -245,15 +229,27 @@ class DiceReader:
         calibration: Calibration | None = None,
         thrower: Thrower = "bottom",
         reference: NDArray[np.uint8] | None = None,
-        moved: Change | None = None,
     ) -> tuple[DieReading, ...]:
         """Every die found in the image, left to right."""
+        return self._read(image, calibration, thrower, reference)[0]
+
+    def _read(
+        self,
+        image: NDArray[np.uint8],
+        calibration: Calibration | None,
+        thrower: Thrower,
+        reference: NDArray[np.uint8] | None,
+    ) -> tuple[tuple[DieReading, ...], int]:
+        """Every die found, left to right, and how many changes of the board no die read explains (0 without a
+        board and the frame before the throw: ``vision.change.unread_changes``)."""
         check_frame(image)
         if reference is not None and reference.shape != image.shape:
             reference = None  # another camera mode since: the frame before tells nothing
+        moved: Change | None = None
         if calibration is not None:
             view = board_view(calibration)
-            found = self.detections(image, view, reference, moved)
+            moved = moved_in(image, view, reference) if reference is not None else None
+            found = self.detections(image, view, moved)
         else:
             view, found = self.photo(image)
         h, w = image.shape[:2]
@@ -283,7 +279,11 @@ class DiceReader:
             box = (min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 1), w), min(max(y1, 1), h))
             crop_box = (x0, y0, x1, y1)
             readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked, crop_box))
-        return tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+        dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+        if moved is None:
+            return dice, 0
+        read = [(d.centre[0] / 2, d.centre[1] / 2, d.side / 2) for d, (v, _) in zip(found, heads) if v is not None]
+        return dice, unread_changes(moved, read, DIE_VIEW_PX / 2)  # on moved_in's half-scale view
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
@@ -291,17 +291,6 @@ def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8])
     scale)."""
     half = view.scaled(0.5)
     return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
-
-
-def squares_in(view: View, dice: Sequence[DieReading]) -> list[tuple[float, float, float]]:
-    """Each die's box seen through ``view``: its centre and its longer side, in view pixels."""
-    out = []
-    for die in dice:
-        x0, y0, x1, y1 = die.box
-        corners = view.to_view_points(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
-        (cx, cy), extent = corners.mean(axis=0), np.ptp(corners, axis=0)
-        out.append((float(cx), float(cy), float(extent.max())))
-    return out
 
 
 def second_stage_crops(

@@ -50,8 +50,8 @@ def kill_once_under_way(command: list[str], journal: Path, target: int, delay_s:
     imports, the device simulators and the replay take many seconds before anything is written, and on a fast
     one a few seconds hold hundreds of entries.
     """
-    killed_leave = {**os.environ, "TMPDIR": str(journal.parent)}  # a killed demo's simulator links stay in tmp_path
-    process = subprocess.Popen(command, cwd=ROOT, env=killed_leave, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, "TMPDIR": str(journal.parent)}  # a killed demo leaves its simulators' links in tmp_path
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + STARTUP_S
     while entries_written(journal) < target:
         if process.poll() is not None:
