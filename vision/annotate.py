@@ -54,6 +54,16 @@ def draw_board(image: NDArray[np.uint8], calibration: Calibration, thrower: Thro
     return out
 
 
+def _boxed(
+    out: NDArray[np.uint8], box: tuple[int, int, int, int], text: str, colour: tuple[int, int, int], scale: float
+) -> None:
+    """A box drawn on ``out`` with its label above it."""
+    thick = max(1, round(2 * scale))
+    x0, y0, x1, y1 = box
+    cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+    cv2.putText(out, text, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick, cv2.LINE_AA)
+
+
 def annotate(
     image: NDArray[np.uint8],
     observation: ThrowObservation,
@@ -66,19 +76,9 @@ def annotate(
     scale = max(out.shape[0], out.shape[1]) / 1280
     thick = max(1, round(2 * scale))
     for die in observation.dice:
-        colour = _die_colour(die)
-        x0, y0, x1, y1 = die.box
-        cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
-        cv2.putText(
-            out,
-            _die_label(die),
-            (x0, max(12, y0 - 4)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.5 * scale,
-            colour,
-            thick,
-            cv2.LINE_AA,
-        )
+        _boxed(out, die.box, _die_label(die), _die_colour(die), scale)
+    for box in observation.unread:  # the throw changed the board here and no die was read: one missed?
+        _boxed(out, box, "no die read", DOUBT, scale)
     if observation.verdict is None:
         head, colour = f"{len(observation.dice)} dice", LINE
     elif observation.valid:

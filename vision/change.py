@@ -76,13 +76,16 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
     return Change(mask, tuple(sorted(rects)))
 
 
-def unread_changes(moved: Change, dice: Sequence[tuple[float, float, float]], die_px: float) -> int:
-    """How many parts of the view the throw changed, each at least ``UNREAD_SHARE`` of a die's area, that no
-    die read explains (``dice``: centre x, y and side, in the change map's pixels; each explains its square and
+def unread_parts(
+    moved: Change, dice: Sequence[tuple[float, float, float]], die_px: float
+) -> list[tuple[int, int, int, int]]:
+    """The parts of the view the throw changed, each at least ``UNREAD_SHARE`` of a die's area, that no die read
+    explains (``dice``: centre x, y and side, in the change map's pixels; each explains its square and
     ``EXPLAINS`` die sides round it, its shadow and the board it uncovered), and that do not reach the view's
-    edge (a die beyond the board, a part of it or its shadow in view). A die the reader missed leaves such a
-    part; a die thrown off the board leaves none on it: so a throw with a die missing is a question only when
-    something the size of a die changed on the board where no die was read."""
+    edge (a die beyond the board, a part of it or its shadow in view): each as its bounding box (x0, y0, x1, y1,
+    the change map's pixels). A die the reader missed leaves such a part; a die thrown off the board leaves none
+    on it: so a throw with a die missing is a question only when something the size of a die changed on the
+    board where no die was read, and the question can show where."""
     rest = moved.mask.copy()
     h, w = rest.shape
     for x, y, side in dice:
@@ -92,11 +95,12 @@ def unread_changes(moved: Change, dice: Sequence[tuple[float, float, float]], di
             max(0, int(x - reach)) : max(0, int(np.ceil(x + reach))),
         ] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    unread = 0
+    parts = []
     for x, y, width, height, area in stats[1:count]:
         at_edge = x == 0 or y == 0 or x + width >= w or y + height >= h  # off the board, a part of it in view
-        unread += area >= UNREAD_SHARE * die_px * die_px and not at_edge
-    return unread
+        if area >= UNREAD_SHARE * die_px * die_px and not at_edge:
+            parts.append((int(x), int(y), int(x + width), int(y + height)))
+    return parts
 
 
 def _aligned(x0: int, y0: int, x1: int, y1: int, w: int, h: int, align: int) -> tuple[int, int, int, int]:

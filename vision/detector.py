@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.change import CHANGED_SHARE, Change, change, unread_changes
+from vision.change import CHANGED_SHARE, Change, change, unread_parts
 from vision.errors import ModelError, VisionError
 from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import check_frame
@@ -213,11 +213,11 @@ class DiceReader:
         reference: NDArray[np.uint8] | None = None,
     ) -> ThrowObservation:
         """The verdict on one throw. Without calibration the whole image is the throwing area. On a board with
-        the frame before the throw, the reading also counts the changes of the board no die read explains
-        (``unread_changes``: a die missed leaves one)."""
+        the frame before the throw, the reading also finds the changes of the board no die read explains
+        (``unread``: a die missed leaves one)."""
         dice, unread = self._read(image, calibration, thrower, reference)
         verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread_changes=unread)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread=unread)
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
         """Every die in the image, any number, and no verdict (photos of many dice)."""
@@ -239,9 +239,9 @@ class DiceReader:
         calibration: Calibration | None,
         thrower: Thrower,
         reference: NDArray[np.uint8] | None,
-    ) -> tuple[tuple[DieReading, ...], int]:
-        """Every die found, left to right, and how many changes of the board no die read explains (0 without a
-        board and the frame before the throw: ``vision.change.unread_changes``)."""
+    ) -> tuple[tuple[DieReading, ...], tuple[tuple[int, int, int, int], ...]]:
+        """Every die found, left to right, and the changes of the board no die read explains, as frame boxes
+        (none without a board and the frame before the throw: ``vision.change.unread_parts``)."""
         check_frame(image)
         if reference is not None and reference.shape != image.shape:
             reference = None  # another camera mode since: the frame before tells nothing
@@ -281,9 +281,10 @@ class DiceReader:
             readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked, crop_box))
         dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
         if moved is None:
-            return dice, 0
+            return dice, ()
         read = [(d.centre[0] / 2, d.centre[1] / 2, d.side / 2) for d, (v, _) in zip(found, heads) if v is not None]
-        return dice, unread_changes(moved, read, DIE_VIEW_PX / 2)  # on moved_in's half-scale view
+        parts = unread_parts(moved, read, DIE_VIEW_PX / 2)  # on moved_in's half-scale view
+        return dice, tuple(view.rect_to_frame((2 * x0, 2 * y0, 2 * x1, 2 * y1)) for x0, y0, x1, y1 in parts)
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:

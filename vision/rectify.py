@@ -78,11 +78,16 @@ class View:
         """A square of ``side`` view pixels round ``centre``, as the frame box that holds it."""
         cx, cy = centre
         h = side / 2
-        corners = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]])
+        return self.rect_to_frame((cx - h, cy - h, cx + h, cy + h))
+
+    def rect_to_frame(self, rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+        """A rectangle (x0, y0, x1, y1) of view pixels, as the frame box that holds it."""
+        x0, y0, x1, y1 = rect
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
         pts = self.to_frame(corners)
-        x0, y0 = np.floor(pts.min(axis=0))
-        x1, y1 = np.ceil(pts.max(axis=0))
-        return int(x0), int(y0), int(x1), int(y1)
+        fx0, fy0 = np.floor(pts.min(axis=0))
+        fx1, fy1 = np.ceil(pts.max(axis=0))
+        return int(fx0), int(fy0), int(fx1), int(fy1)
 
 
 def _round_up(v: float) -> int:

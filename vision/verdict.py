@@ -60,9 +60,10 @@ class ThrowObservation:
     timestamp: float | None = None
     source: str | None = None
     extra: dict[str, float] = field(default_factory=dict, compare=False)
-    unread_changes: int = 0
-    """Parts of the board the throw changed, each the size of a die, that no die read explains (read on a board
-    with the frame before the throw; 0 otherwise): a die the reader missed leaves one, a die off the board none."""
+    unread: tuple[tuple[int, int, int, int], ...] = ()
+    """Parts of the board the throw changed, each the size of a die, that no die read explains, as boxes (x0,
+    y0, x1, y1, image pixels; read on a board with the frame before the throw, none otherwise): a die the reader
+    missed leaves one, a die off the board none."""
 
     @property
     def values(self) -> tuple[int, int] | None:
@@ -71,6 +72,10 @@ class ThrowObservation:
         a, b = (d.value for d in self.dice)
         assert a is not None and b is not None
         return (a, b)
+
+    @property
+    def unread_changes(self) -> int:
+        return len(self.unread)
 
     @property
     def valid(self) -> bool:
@@ -85,8 +90,8 @@ class ThrowObservation:
         }
         if self.timestamp is not None:
             out["time"] = round(self.timestamp, 3)
-        if self.unread_changes:
-            out["unread_changes"] = self.unread_changes
+        if self.unread:
+            out["unread"] = [list(box) for box in self.unread]
         return out
 
 
@@ -118,10 +123,14 @@ def seen_by(dice: tuple[DieReading, ...], thrower: Thrower) -> tuple[DieReading,
 
 
 def judged_for(
-    dice: tuple[DieReading, ...], thrower: Thrower, calibrated: bool, opening: bool = False, unread_changes: int = 0
+    dice: tuple[DieReading, ...],
+    thrower: Thrower,
+    calibrated: bool,
+    opening: bool = False,
+    unread: tuple[tuple[int, int, int, int], ...] = (),
 ) -> ThrowObservation:
     """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged
-    (``unread_changes``: the reading's, which do not depend on who threw)."""
+    (``unread``: the reading's changed parts no die explains, which do not depend on who threw)."""
     seen = seen_by(dice, thrower)
     verdict, reason = judge(seen, calibrated, opening)
-    return ThrowObservation(verdict, reason, seen, thrower, unread_changes=unread_changes)
+    return ThrowObservation(verdict, reason, seen, thrower, unread=unread)

@@ -15,6 +15,7 @@ reading and its doubts: the referee lets it take effect only when the players or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,13 +51,22 @@ class Shot:
         """Each die's part of the picture (with some board around it), left to right."""
         return die_crops(self.image, self.dice, margin)
 
+    def unread_crops(self, margin: float = 0.6) -> list[Image]:
+        """Each part of the board the throw changed where no die was read (a die missed?), as :meth:`crops`."""
+        unread = self.judged.unread if self.judged is not None else ()
+        return box_crops(self.image, unread, margin)
+
 
 def die_crops(image: Image, dice: tuple[DieReading, ...], margin: float = 0.6) -> list[Image]:
     """Each die's part of ``image`` with some board around it, for a person to count its pips."""
+    return box_crops(image, [die.box for die in dice], margin)
+
+
+def box_crops(image: Image, boxes: Sequence[tuple[int, int, int, int]], margin: float = 0.6) -> list[Image]:
+    """Each box's part of ``image`` with ``margin`` of its longer side round it."""
     height, width = image.shape[:2]
     out = []
-    for die in dice:
-        x0, y0, x1, y1 = die.box
+    for x0, y0, x1, y1 in boxes:
         pad = int(max(x1 - x0, y1 - y0) * margin)
         out.append(image[max(y0 - pad, 0) : min(y1 + pad, height), max(x0 - pad, 0) : min(x1 + pad, width)])
     return out
@@ -93,15 +103,15 @@ def throw_event(
 
 def judged_throw(observation: ThrowObservation, referee: Referee) -> tuple[ThrowObservation, Color | None]:
     """The throw judged for whoever threw it, and who that was (None for the opening throw or no die seen)."""
-    dice, unread = observation.dice, observation.unread_changes
+    dice, unread = observation.dice, observation.unread
     if referee.stage is Stage.OPENING:
-        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True, unread_changes=unread), None
+        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True, unread=unread), None
     mover = referee.mover
     waiting = mover.other
     thrower = mover
     if dice and all(d.zone == "right_half" for d in seen_by(dice, SEAT[waiting])):
         thrower = waiting  # the waiting player threw (too early, or out of turn)
-    return judged_for(dice, SEAT[thrower], calibrated=True, unread_changes=unread), thrower if dice else None
+    return judged_for(dice, SEAT[thrower], calibrated=True, unread=unread), thrower if dice else None
 
 
 def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:

@@ -28,6 +28,9 @@ from vision import DieReading
 
 CROP_PX = 240
 """Each die's picture, in screen pixels: large enough to count the pips from the players' chairs."""
+MARK_ROW = dp(48)
+UNREAD_SHOWN = 2
+"""At most this many parts of the board where no die was read are shown beside the dice (a throw has two)."""
 
 
 def die_reading(die: DieReading, language: str) -> str:
@@ -124,7 +127,9 @@ class QuestionPanel(BoxLayout):
         self.show_correction()
 
     def pictures(self, question: Question) -> Widget:
-        """Each die's crop from the settled picture, large, with its reading under it."""
+        """Each die's crop from the settled picture, large, with its reading under it; when a die may lie where
+        none was read (``die_unseen``), the parts of the board the throw changed there too, so people look where
+        the camera could not read."""
         row = BoxLayout(spacing=dp(12))
         shot = self.controller.last_shot
         if shot is None or not isinstance(shot.event, ev.ThrowQuestioned) or not shot.dice:
@@ -134,12 +139,17 @@ class QuestionPanel(BoxLayout):
         dice_pictures(shot.crops(), readings, row)
         for place, column in enumerate(reversed(row.children)):  # Kivy keeps the last added first
             column.add_widget(self.mark_row(place))
+        if "die_unseen" in question.doubts:
+            unread = shot.unread_crops()[:UNREAD_SHOWN]
+            dice_pictures(unread, [self.t("no_die_read_here")] * len(unread), row)
+            for column in row.children[: len(unread)]:  # the columns added last
+                column.add_widget(Widget(size_hint_y=None, height=MARK_ROW))  # level with the dice's mark rows
         return row
 
     def mark_row(self, place: int) -> Widget:
         """Under a die's picture: mark it cocked (with a rethrow) or struck out as not a die, so the match dice
         are learned from what people say it is."""
-        line = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(48))
+        line = BoxLayout(spacing=dp(4), size_hint_y=None, height=MARK_ROW)
         for mark in ("die_cocked", "not_a_die"):
             toggle = ToggleButton(text=self.t(mark), group=f"question_mark_{place}", font_size=sp(18))
             toggle.bind(state=lambda widget, state, mark=mark: self.mark(place, mark, state == "down"))

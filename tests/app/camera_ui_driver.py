@@ -9,6 +9,7 @@ Run by tests/app/test_camera_ui.py under Xvfb: ``python -m tests.app.camera_ui_d
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -32,6 +33,8 @@ from app.ui.director_camera import RecalibrateView  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 from app.ui.question_panel import QuestionPanel  # noqa: E402
 from app.ui.setup_check import ReportView  # noqa: E402
+from vision import Calibration, DieReading, Reader  # noqa: E402
+from vision.verdict import judge  # noqa: E402
 
 SHIFT = (6.0, -4.0)
 """How far the director's new corners lie from the set-up's (the camera was bumped)."""
@@ -134,6 +137,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield
     result["large_closed"] = view.large is None and open_view(type(large)) is None
     yield from question(app, out, result, "tr")
+    yield from unseen(app, out, result, "tr")
     yield from director(app, out, result, "tr")
     for text in ("Geri", "Geçmiş", "Dışa aktar"):  # back to play, the history screen, the exports
         tap(find_button(app.root, text))
@@ -152,6 +156,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     tap(on_top("Close"))
     yield
     yield from question(app, out, result, "en")
+    yield from unseen(app, out, result, "en")
     yield from director(app, out, result, "en")
     result["calibration"] = [list(c) for c in session.referee.calibration or ()]
     result["set_up_corners"] = [list(c) for c in camera.corners]
@@ -177,10 +182,19 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     }
     result["screens"][f"c4-question-{language}"] = shot(out, f"c4-question-{language}")
     yield from cocked_mark(app, panel, result, out, language)
+    yield from corrected(app, (6, 2), language)  # the players read 6-2 on the pictures
+    result[f"question_{language}"]["dice_after"] = list(session.referee.dice or ())
+    result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None
+
+
+def corrected(app: TavlaApp, dice: tuple[int, int], language: str) -> Iterator[None]:
+    """Each player asked picks ``dice`` on the question panel and taps Correct."""
+    session = app.controller.session
+    assert session is not None
     correct = "Düzelt" if language == "tr" else "Correct"
     while session.referee.question is not None and not session.referee.question.disputed:
         panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
-        for row, number in enumerate((6, 2)):  # the players read 6-2 on the pictures
+        for row, number in enumerate(dice):
             toggle = next(
                 w
                 for w in panel.walk()
@@ -190,8 +204,76 @@ def question(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
         yield
         tap(find_button(panel, correct))
         yield
-    result[f"question_{language}"]["dice_after"] = list(session.referee.dice or ())
-    result[f"question_{language}"]["board_back"] = app.screens["play"].board.parent is not None
+
+
+class MissesADie:
+    """The dice reader as it reads a throw whose second die its detector missed (the dull white 1 of held-out
+    match 181): the next throw read with two dice keeps the first, and the other's place is a change of the
+    board no die read explains, as ``DiceReader.read`` reports one."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.missed: DieReading | None = None
+
+    def dice(self, *args: Any, **kwargs: Any) -> tuple[DieReading, ...]:
+        return self.reader.dice(*args, **kwargs)
+
+    def read(self, image: np.ndarray, calibration: Calibration | None = None, *args: Any, **kwargs: Any) -> Any:
+        seen = self.reader.read(image, calibration, *args, **kwargs)
+        if self.missed is not None or not seen.valid:
+            return seen
+        kept, self.missed = seen.dice[:1], seen.dice[1]
+        verdict, reason = judge(kept, calibration is not None)
+        return replace(seen, verdict=verdict, reason=reason, dice=kept, unread=(self.missed.box,))
+
+
+def unseen(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
+    """A throw whose second die the camera missed: the question shows the die read and, beside it, where the
+    board changed with no die read; the players read both dice on the board and correct the throw."""
+    camera = app.controller.camera
+    session = app.controller.session
+    assert camera is not None and session is not None
+    reader = camera.reader
+    missing = camera.reader = MissesADie(reader)
+    for _ in range(5):  # another unsure throw may come first: the players call it again
+        yield from until_question(app)
+        question = session.referee.question
+        if question is None or "die_unseen" in question.doubts:
+            break
+        yield from called_again(app, language)
+    camera.reader = reader
+    question = session.referee.question
+    if question is None or missing.missed is None:
+        result[f"unseen_{language}"] = None
+        return
+    yield
+    panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
+    pictures = [w for w in panel.walk() if type(w).__name__ == "Image" and w.texture is not None]
+    captions = [w.text for w in panel.walk() if type(w).__name__ == "Label"]
+    missed = missing.missed.value
+    result[f"unseen_{language}"] = {
+        "doubts": list(question.doubts),
+        "pictures": len(pictures),
+        "picture_heights": [p.height for p in pictures],
+        "unread_captions": captions.count(label("no_die_read_here", language)),
+    }
+    result["screens"][f"c7-unseen-{language}"] = shot(out, f"c7-unseen-{language}")
+    first = camera.last.dice[0].value if camera.last is not None and camera.last.dice else None
+    assert first is not None and missed is not None
+    yield from corrected(app, (first, missed), language)  # the players read the missed die on the board
+    result[f"unseen_{language}"]["dice_after"] = list(session.referee.dice or ())
+    result[f"unseen_{language}"]["dice_thrown"] = sorted((first, missed), reverse=True)
+
+
+def called_again(app: TavlaApp, language: str) -> Iterator[None]:
+    """Each player asked calls the unsure throw again."""
+    session = app.controller.session
+    assert session is not None
+    rethrow = "Yeniden at" if language == "tr" else "Rethrow"
+    while session.referee.question is not None and not session.referee.question.disputed:
+        panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
+        tap(find_button(panel, rethrow))
+        yield
 
 
 def cocked_mark(

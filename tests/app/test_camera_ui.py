@@ -64,6 +64,21 @@ def test_an_unsure_throw_shows_each_die_large_and_is_corrected_by_taps(ran: tupl
         assert asked["dice_after"] == [6, 2] and asked["board_back"] is True
 
 
+def test_a_die_the_camera_missed_is_shown_where_the_board_changed_and_the_players_give_both_dice(
+    ran: tuple[dict[str, object], Path],
+) -> None:
+    """One die read, and the board changed where none was: the question shows the die read and that place, so
+    the players look there; their two dice count."""
+    result, _ = ran
+    for language in ("tr", "en"):
+        asked = result[f"unseen_{language}"]
+        assert isinstance(asked, dict), f"no throw with a missed die came up ({language})"
+        assert asked["doubts"] == ["die_unseen"]
+        assert asked["pictures"] == 2 and asked["unread_captions"] == 1  # the die read, and where none was
+        assert all(height >= 200 for height in asked["picture_heights"])
+        assert sorted(asked["dice_after"], reverse=True) == asked["dice_thrown"]
+
+
 def test_a_die_marked_cocked_leaves_only_the_rethrow_and_says_why(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     hints = {
@@ -116,7 +131,7 @@ def test_every_camera_screen_is_shot_in_both_languages(ran: tuple[dict[str, obje
     result, _ = ran
     screens = result["screens"]
     assert isinstance(screens, dict)
-    for name in ("c1-setup", "c2-play", "c3-large", "c4-question", "c5-director", "c6-recalibrate"):
+    for name in ("c1-setup", "c2-play", "c3-large", "c4-question", "c5-director", "c6-recalibrate", "c7-unseen"):
         for language in ("tr", "en"):
             data = Path(screens[f"{name}-{language}"]).read_bytes()
             assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20], "big") == 1280

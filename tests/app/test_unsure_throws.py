@@ -64,7 +64,7 @@ def test_one_die_seen_is_a_rethrow_unless_the_board_changed_where_no_die_was_rea
     one = ThrowObservation(None, None, (die(200, 4),))
     event, _ = throw_event(one, referee, CAL, (900, 1100, 3))
     assert isinstance(event, ev.DiceObserved) and event.void is ev.VoidReason.DICE_COUNT
-    missed = ThrowObservation(None, None, (die(200, 4),), unread_changes=1)
+    missed = ThrowObservation(None, None, (die(200, 4),), unread=((600, 300, 640, 340),))
     event, thrower = throw_event(missed, referee, CAL, (900, 1100, 3))
     assert isinstance(event, ev.ThrowQuestioned) and event.doubts == ("die_unseen",) and thrower is B
     assert event.void is ev.VoidReason.DICE_COUNT

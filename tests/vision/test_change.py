@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.change import CONTEXT, change, unread_changes
+from vision.change import CONTEXT, change, unread_parts
 
 DIE = 26.0
 
@@ -72,11 +72,12 @@ def test_a_change_no_die_read_explains_is_counted_unless_it_is_small_or_off_the_
     before = _board()
     after = _with_die(_with_die(before, 400, 300), 700, 500)
     moved = change(after, before, DIE, 16)
-    assert unread_changes(moved, [(400.0, 300.0, DIE), (700.0, 500.0, DIE)], DIE) == 0  # both dice read
-    assert unread_changes(moved, [(400.0, 300.0, DIE)], DIE) == 1  # one missed
-    assert unread_changes(moved, [], DIE) == 2
+    assert unread_parts(moved, [(400.0, 300.0, DIE), (700.0, 500.0, DIE)], DIE) == []  # both dice read
+    [(x0, y0, x1, y1)] = unread_parts(moved, [(400.0, 300.0, DIE)], DIE)  # one missed: where it lies
+    assert x0 <= 700 <= x1 and y0 <= 500 <= y1 and x1 - x0 <= 2 * DIE and y1 - y0 <= 2 * DIE
+    assert len(unread_parts(moved, [], DIE)) == 2
     beyond = _with_die(before, 950, 300)  # half a die in view, at the board's edge
     speck = before.copy()
     speck[600:606, 200:206] = 240
     for after in (beyond, speck):
-        assert unread_changes(change(after, before, DIE, 16), [], DIE) == 0
+        assert unread_parts(change(after, before, DIE, 16), [], DIE) == []

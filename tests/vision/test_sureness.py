@@ -107,11 +107,13 @@ def test_a_die_not_seen_is_asked_about_only_when_something_unread_changed_on_the
     then the throw changed the board where no die was read, and a rethrow nobody asked for would be wrong."""
     one_seen = throw(die(700))
     assert one_seen.reason == "dice_count" and doubts(one_seen, CAL, SHAPE, TOURNAMENT) == ()
-    missed = replace(one_seen, unread_changes=1)
+    missed = replace(one_seen, unread=((600, 300, 640, 340),))
     assert doubts(missed, CAL, SHAPE, TOURNAMENT) == doubts(missed, CAL, SHAPE, CASUAL) == ("die_unseen",)
-    unsure_too = replace(throw(die(700, confidence=0.9)), unread_changes=1)
+    unsure_too = replace(throw(die(700, confidence=0.9)), unread=((600, 300, 640, 340),))
     assert doubts(unsure_too, CAL, SHAPE, TOURNAMENT) == ("die_unseen", "low_confidence")
-    surely_off = replace(throw(die(1050, 300)), unread_changes=1)  # the die seen voids the throw by itself
+    surely_off = replace(
+        throw(die(1050, 300)), unread=((600, 300, 640, 340),)
+    )  # the die seen voids the throw by itself
     assert surely_off.reason == "dice_count" and doubts(surely_off, CAL, SHAPE, TOURNAMENT) == ()
 
 
