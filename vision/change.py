@@ -24,6 +24,9 @@ CONTEXT = 2.0  # die sides of unchanged view the detector reads round a changed 
 WHOLE_VIEW = 0.5  # when the parts to read cover this share of the view, the whole view is read at once
 UNREAD_SHARE = 0.35  # a changed part this share of a die's area where no die was read: something unread is there
 EXPLAINS = 1.0  # die sides round a die read (from its centre) whose change it explains: itself, its shadow
+JOINS = 0.25
+"""Die sides of gap closed between changed pixels before the unread parts are measured: a die the colour of the
+board changes the picture only at its pips, edges and shading, in pieces each smaller than ``UNREAD_SHARE``."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,8 @@ def unread_parts(
     the change map's pixels). A die the reader missed leaves such a part; a die thrown off the board leaves none
     on it: so a throw with a die missing is a question only when something the size of a die changed on the
     board where no die was read, and the question can show where."""
-    rest = moved.mask.copy()
+    joins = max(3, int(round(JOINS * die_px)) | 1)
+    rest = np.asarray(cv2.morphologyEx(moved.mask, cv2.MORPH_CLOSE, np.ones((joins, joins), np.uint8)), np.uint8)
     h, w = rest.shape
     for x, y, side in dice:
         reach = EXPLAINS * side

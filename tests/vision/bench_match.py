@@ -1,5 +1,5 @@
 """Sure or unsure through a whole match, as a station runs it: ``.venv/bin/python -m tests.vision.bench_match
-[--matches M] [--throws N] [--learning L] [--look LOOK]``.
+[--matches M] [--throws N] [--learning L] [--look LOOK] [--head HEAD]``.
 
 ``bench_sureness`` reads every throw with a new pair of dice on a new board, as the reader comes trained. A
 match is not like that: one pair of dice, one board and one camera for an hour, and the station learns the
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterator
 
 from tests.progress import tracked
-from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures, heldout_case
+from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures, heldout_case, wrong_calls
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_HEAD
@@ -58,11 +58,17 @@ def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObserv
 
 
 def play(
-    match: int, learning: int, throws: int, plain: DiceReader, look: Path = DEFAULT_COCKED_LOOK
+    match: int,
+    learning: int,
+    throws: int,
+    plain: DiceReader,
+    look: Path = DEFAULT_COCKED_LOOK,
+    head: Path = DEFAULT_HEAD,
 ) -> tuple[list[Case], list[Case], int, int]:
     """One match: its set-up, then its throws read as trained and with the dice learned (both with the cocked
-    ``look``). The cases of each, the dice confirmed at set-up and the throws learned during play."""
-    features = FeatureReader(OnnxModel(DEFAULT_HEAD, threads=1))
+    ``look`` and the second stage ``head``). The cases of each, the dice confirmed at set-up and the throws
+    learned during play."""
+    features = FeatureReader(OnnxModel(head, threads=1))
     dice = AdaptedClassifier(features, DiceProfile(f"match {match}"))
     learned = DiceReader(threads=1, classifier=dice, cocked_look=look)
     setup = _throws(match, 0, learning, valid_only=True)
@@ -70,9 +76,10 @@ def play(
     as_trained: list[Case] = []
     with_dice: list[Case] = []
     answered = 0
-    for throw in _throws(match, learning, learning + throws):
-        as_trained.append(heldout_case(plain, throw))
-        case = heldout_case(learned, throw)  # the station's reading
+    for number, throw in enumerate(_throws(match, learning, learning + throws), start=learning):
+        name = f"match {match} throw {number} ({throw.kind}, {'-'.join(map(str, throw.values))})"
+        as_trained.append(replace(heldout_case(plain, throw), name=name))
+        case = replace(heldout_case(learned, throw), name=name)  # the station's reading
         with_dice.append(case)
         if doubts(case.observation, case.calibration, case.shape, TOURNAMENT):
             answered += learn(dice, throw, case.observation) > 0
@@ -109,13 +116,16 @@ def main() -> None:
     parser.add_argument(
         "--look", type=Path, default=DEFAULT_COCKED_LOOK, help="read with this cocked look (default the shipped one)"
     )
+    parser.add_argument(
+        "--head", type=Path, default=DEFAULT_HEAD, help="read with this second stage (default the shipped one)"
+    )
     args = parser.parse_args()
-    plain = DiceReader(threads=1, cocked_look=args.look)
+    plain = DiceReader(threads=1, cocked_look=args.look, head=args.head)
     as_trained: list[Case] = []
     with_dice: list[Case] = []
     confirmed = answered = 0
     for match in tracked(range(args.first, args.first + args.matches), "held-out matches"):
-        a, b, c, d = play(match, args.learning, args.throws, plain, args.look)
+        a, b, c, d = play(match, args.learning, args.throws, plain, args.look, args.head)
         as_trained += a
         with_dice += b
         confirmed += c
@@ -138,6 +148,11 @@ def main() -> None:
             )
         if line := confidences(cases):
             print(f"{'':20} {line}")
+        for case in wrong_calls(cases, TOURNAMENT):  # to look at: heldout_match_throw(match, throw, kind)
+            dice = [
+                (d.value, round(d.confidence, 3), round(d.cocked_probability, 3), d.zone) for d in case.observation.dice
+            ]
+            print(f"{'':20} wrong, tournament: {case.name}: {case.observation.reason or 'valid'} {dice}")
         for top in args.tops:
             for low in args.lows or [None]:
                 for name, (wrong, wrong_dice, needless, asked) in figures(cases, banded(top, low)).items():

@@ -43,6 +43,7 @@ class Case:
     truth: tuple[int, ...] | None
     calibration: Calibration | None
     shape: tuple[int, ...]
+    name: str = ""  # where the throw came from, to look at it again
 
 
 def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
@@ -88,19 +89,22 @@ def figures(
     """Per setting: wrong automatic calls, of them wrong dice counted, needless rethrows, questions (%)."""
     out = {}
     for name, sureness in settings.items():
-        wrong = wrong_dice = needless = asked = 0
-        for case in cases:
-            if doubts(case.observation, case.calibration, case.shape, sureness):
-                asked += 1
-                continue
-            called = outcome(case.observation)
-            if called != case.truth:
-                wrong += 1
-                wrong_dice += called is not None
-                needless += called is None
+        wrong = wrong_calls(cases, sureness)
+        asked = sum(1 for case in cases if doubts(case.observation, case.calibration, case.shape, sureness))
+        wrong_dice = sum(1 for case in wrong if outcome(case.observation) is not None)
         n = max(len(cases), 1)
-        out[name] = (100 * wrong / n, 100 * wrong_dice / n, 100 * needless / n, 100 * asked / n)
+        out[name] = (100 * len(wrong) / n, 100 * wrong_dice / n, 100 * (len(wrong) - wrong_dice) / n, 100 * asked / n)
     return out
+
+
+def wrong_calls(cases: list[Case], sureness: Sureness) -> list[Case]:
+    """The calls made without a question whose outcome (the dice that count, or a rethrow) is not the truth."""
+    return [
+        case
+        for case in cases
+        if not doubts(case.observation, case.calibration, case.shape, sureness)
+        and outcome(case.observation) != case.truth
+    ]
 
 
 def confidences(cases: list[Case]) -> str:

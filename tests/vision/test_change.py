@@ -81,3 +81,20 @@ def test_a_change_no_die_read_explains_is_counted_unless_it_is_small_or_off_the_
     speck[600:606, 200:206] = 240
     for after in (beyond, speck):
         assert unread_parts(change(after, before, DIE, 16), [], DIE) == []
+
+
+def test_a_die_the_colour_of_the_board_changes_it_in_pieces_and_is_one_unread_part() -> None:
+    """A dark red die on a dark red field changes the picture only at its pips and edges, each piece far smaller
+    than a die (held-out match 228): the pieces of one die are one part; pieces a die apart stay apart."""
+    before = _board()
+    after = before.copy()
+    for dx in (-6, 6):
+        for dy in (-6, 0, 6):
+            after[400 + dy - 2 : 400 + dy + 3, 500 + dx - 2 : 500 + dx + 3] = 240  # six pips, no body
+    moved = change(after, before, DIE, 16)
+    [(x0, y0, x1, y1)] = unread_parts(moved, [], DIE)
+    assert x0 <= 500 <= x1 and y0 <= 400 <= y1
+    apart = before.copy()
+    for x in (200, 240, 280):  # specks over a die side apart: each a speck, not a die
+        apart[600:605, x : x + 5] = 240
+    assert unread_parts(change(apart, before, DIE, 16), [], DIE) == []
