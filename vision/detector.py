@@ -282,9 +282,7 @@ class DiceReader:
         dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
         if moved is None:
             return dice, ()
-        read = [(d.centre[0] / 2, d.centre[1] / 2, d.side / 2) for d, (v, _) in zip(found, heads) if v is not None]
-        parts = unread_parts(moved, read, DIE_VIEW_PX / 2)  # on moved_in's half-scale view
-        return dice, tuple(view.rect_to_frame((2 * x0, 2 * y0, 2 * x1, 2 * y1)) for x0, y0, x1, y1 in parts)
+        return dice, unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
@@ -292,6 +290,14 @@ def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8])
     scale)."""
     half = view.scaled(0.5)
     return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+
+
+def unread_in(moved: Change, view: View, read: Sequence[Detection]) -> tuple[tuple[int, int, int, int], ...]:
+    """The parts of :func:`moved_in`'s change map that none of the dice ``read`` (found in ``view``) explains, as
+    frame boxes (``vision.change.unread_parts``, on the map's half scale)."""
+    half = view.scaled(0.5)
+    explained = [(d.centre[0] / 2, d.centre[1] / 2, d.side / 2) for d in read]
+    return tuple(half.rect_to_frame(part) for part in unread_parts(moved, explained, DIE_VIEW_PX / 2))
 
 
 def second_stage_crops(

@@ -28,7 +28,7 @@ from vision import DieReading
 
 CROP_PX = 240
 """Each die's picture, in screen pixels: large enough to count the pips from the players' chairs."""
-MARK_ROW = dp(48)
+MARK_ROW = dp(48)  # the row under a die's picture (its marks), and the space under an unread part's
 UNREAD_SHOWN = 2
 """At most this many parts of the board where no die was read are shown beside the dice (a throw has two)."""
 

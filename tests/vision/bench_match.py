@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterator
 
 from tests.progress import tracked
-from tests.vision.bench_sureness import HELDOUT_KINDS, Case, confidences, figures, heldout_case, wrong_calls
+from tests.vision.bench_sureness import HELDOUT_KINDS, Case, calls, confidences, figures, heldout_case
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_HEAD
@@ -148,7 +148,7 @@ def main() -> None:
             )
         if line := confidences(cases):
             print(f"{'':20} {line}")
-        for case in wrong_calls(cases, TOURNAMENT):  # to look at: heldout_match_throw(match, throw, kind)
+        for case in calls(cases, TOURNAMENT)[1]:  # to look at: heldout_match_throw(match, throw, kind)
             dice = [
                 (d.value, round(d.confidence, 3), round(d.cocked_probability, 3), d.zone) for d in case.observation.dice
             ]

@@ -89,22 +89,23 @@ def figures(
     """Per setting: wrong automatic calls, of them wrong dice counted, needless rethrows, questions (%)."""
     out = {}
     for name, sureness in settings.items():
-        wrong = wrong_calls(cases, sureness)
-        asked = sum(1 for case in cases if doubts(case.observation, case.calibration, case.shape, sureness))
+        asked, wrong = calls(cases, sureness)
         wrong_dice = sum(1 for case in wrong if outcome(case.observation) is not None)
         n = max(len(cases), 1)
         out[name] = (100 * len(wrong) / n, 100 * wrong_dice / n, 100 * (len(wrong) - wrong_dice) / n, 100 * asked / n)
     return out
 
 
-def wrong_calls(cases: list[Case], sureness: Sureness) -> list[Case]:
-    """The calls made without a question whose outcome (the dice that count, or a rethrow) is not the truth."""
-    return [
-        case
-        for case in cases
-        if not doubts(case.observation, case.calibration, case.shape, sureness)
-        and outcome(case.observation) != case.truth
-    ]
+def calls(cases: list[Case], sureness: Sureness) -> tuple[int, list[Case]]:
+    """How many throws are asked about, and the calls made without a question whose outcome (the dice that
+    count, or a rethrow) is not the truth: each throw's doubts found once."""
+    asked, wrong = 0, []
+    for case in cases:
+        if doubts(case.observation, case.calibration, case.shape, sureness):
+            asked += 1
+        elif outcome(case.observation) != case.truth:
+            wrong.append(case)
+    return asked, wrong
 
 
 def confidences(cases: list[Case]) -> str:
