@@ -10,7 +10,9 @@ A void throw that some die voids beyond doubt (a surely cocked die, a die surely
 half) stays sure whatever else is doubtful: it is thrown again either way; so does a throw with a die not seen
 (``dice_count``: a die off the board is not seen either), unless something the size of a die changed on the
 board where no die was read (``ThrowObservation.unread_changes``): then a die may have been missed, and the
-throw is a ``die_unseen`` question. A die the reader could not read at all (value None, the throw void as
+throw is a ``die_unseen`` question. Where the station knows where the checkers lie, a die called cocked with
+nothing within reach to lean on (``vision.leaning``) does not void the throw by itself either: it is a
+``leans_on_nothing`` question. A die the reader could not read at all (value None, the throw void as
 ``unreadable``) is a ``low_confidence`` doubt: the reader never guesses, and the players read the die on the
 tablet's picture rather than lose a good throw to a rethrow.
 """
@@ -18,27 +20,27 @@ tablet's picture rather than lose a good throw to a rethrow.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Sequence, get_args
 
 import numpy as np
 
 from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, FRAME_MM, RESTS_ON_MM, Calibration
 from vision.errors import VisionError
+from vision.leaning import Checker, leans_on_nothing
 from vision.verdict import DieReading, ThrowObservation
 
 Doubt = Literal[
-    "low_confidence", "borderline_cocked", "near_bar", "near_frame", "near_picture_edge", "third_object", "die_unseen"
-]
-
-DOUBTS: tuple[Doubt, ...] = (
     "third_object",
     "die_unseen",
     "low_confidence",
     "borderline_cocked",
+    "leans_on_nothing",
     "near_bar",
     "near_frame",
     "near_picture_edge",
-)
+]
+
+DOUBTS: tuple[Doubt, ...] = get_args(Doubt)
 """Every doubt, in the order a reading lists them."""
 
 
@@ -130,14 +132,23 @@ def doubts(
     calibration: Calibration | None = None,
     image_shape: tuple[int, ...] | None = None,
     sureness: Sureness = TOURNAMENT,
+    checkers: Sequence[Checker] | None = None,
 ) -> tuple[Doubt, ...]:
-    """The doubts about a judged throw, in :data:`DOUBTS` order; empty when the call is sure."""
+    """The doubts about a judged throw, in :data:`DOUBTS` order; empty when the call is sure. ``checkers``:
+    where the checkers lie on the calibrated board (``vision.leaning``; None when not known)."""
     if observation.verdict is None:
         raise VisionError("only a judged throw can be sure or unsure (read_all judges nothing)")
     dice = observation.dice
     if len(dice) > 2:
         return ("third_object",)
     per_die = [die_doubts(d, calibration, image_shape, sureness) for d in dice]
+    if calibration is not None and checkers is not None:
+        per_die = [
+            (*own, "leans_on_nothing")
+            if d.cocked and leans_on_nothing(d, [o for o in dice if o is not d], calibration, checkers)
+            else own
+            for d, own in zip(dice, per_die)
+        ]
     if observation.verdict == "void":
         if any(_surely_voids(d, own, sureness) for d, own in zip(dice, per_die)):
             return ()
@@ -150,8 +161,9 @@ def doubts(
 
 
 def _surely_voids(die: DieReading, own: tuple[Doubt, ...], sureness: Sureness) -> bool:
-    """The die voids the throw beyond doubt: surely cocked, or surely off the board or in the wrong half."""
-    if die.cocked and die.cocked_probability >= sureness.cocked_band[1]:
+    """The die voids the throw beyond doubt: surely cocked (and with something to lean on, where that is
+    known), or surely off the board or in the wrong half."""
+    if die.cocked and die.cocked_probability >= sureness.cocked_band[1] and "leans_on_nothing" not in own:
         return True
     placed = not {"near_bar", "near_frame", "near_picture_edge"} & set(own)
     return placed and die.zone in ("off_board", "wrong_half")

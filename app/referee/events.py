@@ -109,8 +109,9 @@ class DiceObserved(Event):
 @dataclass(frozen=True)
 class ThrowQuestioned(Event):
     """A throw the camera is not sure of: its reading (two values, or void with the reason) and its doubts
-    (``low_confidence``, ``borderline_cocked``, ``near_bar``, ``near_frame``, ``near_picture_edge``,
-    ``third_object``). It never takes effect by itself: the players, or the director, answer it."""
+    (``vision.sureness.DOUBTS``: ``low_confidence``, ``borderline_cocked``, ``leans_on_nothing``, ``near_bar``,
+    ``near_frame``, ``near_picture_edge``, ``third_object``, ``die_unseen``). It never takes effect by itself: the
+    players, or the director, answer it."""
 
     kind: ClassVar[str] = "throw_questioned"
     values: tuple[int, int] | None

@@ -31,6 +31,7 @@ CROP_PX = 240
 MARK_ROW = dp(48)  # the row under a die's picture (its marks), and the space under an unread part's
 UNREAD_SHOWN = 2
 """At most this many parts of the board where no die was read are shown beside the dice (a throw has two)."""
+TITLE = dp(64)  # the question's title: two lines (more when the doubts need them)
 
 
 def die_reading(die: DieReading, language: str) -> str:
@@ -104,9 +105,11 @@ class QuestionPanel(BoxLayout):
             halign="center",
             valign="middle",
             size_hint_y=None,
-            height=dp(64),
+            height=TITLE,
         )
-        title.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
+        # two doubts, or a long one, take a third line: the title grows rather than cut its first line off
+        title.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
+        title.bind(texture_size=lambda widget, size: setattr(widget, "height", max(TITLE, size[1])))
         self.add_widget(title)
         self.add_widget(self.pictures(question))
         values = question.values or (None, None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -26,7 +26,8 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
-from app.referee.i18n import label  # noqa: E402
+from app.referee.i18n import label, word  # noqa: E402
+from app.table.lying import checkers_lying  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.director_camera import RecalibrateView  # noqa: E402
@@ -34,6 +35,7 @@ from app.ui.main import TavlaApp  # noqa: E402
 from app.ui.question_panel import QuestionPanel  # noqa: E402
 from app.ui.setup_check import ReportView  # noqa: E402
 from vision import Calibration, DieReading, Reader  # noqa: E402
+from vision.leaning import Checker, leans_on_nothing  # noqa: E402
 from vision.verdict import judge  # noqa: E402
 
 SHIFT = (6.0, -4.0)
@@ -106,6 +108,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     tap(find_button(app.root, "Türkçe"))
     yield
     app.screens["setup"].pin.text = PIN
+    app.screens["setup"].length.text = "11"  # room for every unsure throw the script waits for
     tap(find_button(app.root, "Maçı başlat"))
     yield
     play = app.screens["play"]
@@ -138,6 +141,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["large_closed"] = view.large is None and open_view(type(large)) is None
     yield from question(app, out, result, "tr")
     yield from unseen(app, out, result, "tr")
+    yield from in_the_open(app, out, result, "tr")
     yield from director(app, out, result, "tr")
     for text in ("Geri", "Geçmiş", "Dışa aktar"):  # back to play, the history screen, the exports
         tap(find_button(app.root, text))
@@ -157,6 +161,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield
     yield from question(app, out, result, "en")
     yield from unseen(app, out, result, "en")
+    yield from in_the_open(app, out, result, "en")
     yield from director(app, out, result, "en")
     result["calibration"] = [list(c) for c in session.referee.calibration or ()]
     result["set_up_corners"] = [list(c) for c in camera.corners]
@@ -235,12 +240,7 @@ def unseen(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> I
     assert camera is not None and session is not None
     reader = camera.reader
     missing = camera.reader = MissesADie(reader)
-    for _ in range(5):  # another unsure throw may come first: the players call it again
-        yield from until_question(app)
-        question = session.referee.question
-        if question is None or "die_unseen" in question.doubts:
-            break
-        yield from called_again(app, language)
+    yield from until_asked(app, "die_unseen", language)
     camera.reader = reader
     question = session.referee.question
     if question is None or missing.missed is None:
@@ -263,6 +263,76 @@ def unseen(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> I
     yield from corrected(app, (first, missed), language)  # the players read the missed die on the board
     result[f"unseen_{language}"]["dice_after"] = list(session.referee.dice or ())
     result[f"unseen_{language}"]["dice_thrown"] = sorted((first, missed), reverse=True)
+
+
+class CallsAFlatDieCocked:
+    """The dice reader as it reads a flat die its cocked look calls cocked where nothing could hold it up (held-out
+    match 167's, at 0.94): the next valid throw with a die lying in the open, by where ``lying`` says the
+    checkers are, has that die read cocked."""
+
+    def __init__(self, reader: Reader, lying: Callable[[], Sequence[Checker]]) -> None:
+        self.reader = reader
+        self.lying = lying
+        self.called: tuple[int, int] | None = None  # the dice as they lie, the one called cocked first
+
+    def dice(self, *args: Any, **kwargs: Any) -> tuple[DieReading, ...]:
+        return self.reader.dice(*args, **kwargs)
+
+    def read(self, image: np.ndarray, calibration: Calibration | None = None, *args: Any, **kwargs: Any) -> Any:
+        seen = self.reader.read(image, calibration, *args, **kwargs)
+        if self.called is not None or not seen.valid or calibration is None:
+            return seen
+        for place, die in enumerate(seen.dice):
+            others = seen.dice[:place] + seen.dice[place + 1 :]
+            if die.value is not None and others[0].value is not None:
+                if leans_on_nothing(die, others, calibration, self.lying()):
+                    self.called = (die.value, others[0].value)
+                    cocked = replace(die, cocked=True, confidence=0.94, cocked_probability=0.94)
+                    dice = seen.dice[:place] + (cocked,) + seen.dice[place + 1 :]
+                    verdict, reason = judge(dice, True)
+                    return replace(seen, verdict=verdict, reason=reason, dice=dice)
+        return seen
+
+
+def in_the_open(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
+    """A flat die called cocked beyond doubt where no checker, die, frame or bar could hold it up: the players are
+    asked rather than the throw voided; they read both dice on the board and the throw counts."""
+    camera = app.controller.camera
+    session = app.controller.session
+    assert camera is not None and session is not None
+    reader = camera.reader
+    calls = camera.reader = CallsAFlatDieCocked(reader, lambda: checkers_lying(session.referee.position))
+    yield from until_asked(app, "leans_on_nothing", language)
+    camera.reader = reader
+    question = session.referee.question
+    if question is None or calls.called is None or "leans_on_nothing" not in question.doubts:
+        result[f"open_{language}"] = None
+        return
+    yield
+    panel = next(w for w in app.screens["play"].walk() if isinstance(w, QuestionPanel))
+    titles = [w.text for w in panel.walk() if type(w).__name__ == "Label" and "\n" in w.text]
+    result[f"open_{language}"] = {
+        "doubts": list(question.doubts),
+        "void": question.void,
+        "says_why": any(word("leans_on_nothing", language) in text for text in titles),
+    }
+    result["screens"][f"c8-open-{language}"] = shot(out, f"c8-open-{language}")
+    yield from corrected(app, calls.called, language)  # the players see the die flat and give both values
+    result[f"open_{language}"]["dice_after"] = list(session.referee.dice or ())
+    result[f"open_{language}"]["dice_thrown"] = sorted(calls.called, reverse=True)
+
+
+def until_asked(app: TavlaApp, doubt: str, language: str, tries: int = 8) -> Iterator[None]:
+    """Play on until the camera asks about a throw for ``doubt``; another unsure throw may come first: the
+    players call it again."""
+    session = app.controller.session
+    assert session is not None
+    for _ in range(tries):
+        yield from until_question(app)
+        question = session.referee.question
+        if question is None or doubt in question.doubts:
+            return
+        yield from called_again(app, language)
 
 
 def called_again(app: TavlaApp, language: str) -> Iterator[None]:

@@ -79,6 +79,19 @@ def test_a_die_the_camera_missed_is_shown_where_the_board_changed_and_the_player
         assert sorted(asked["dice_after"], reverse=True) == asked["dice_thrown"]
 
 
+def test_a_die_called_cocked_with_nothing_to_lean_on_is_asked_about_and_the_players_dice_count(
+    ran: tuple[dict[str, object], Path],
+) -> None:
+    """A flat die the camera calls cocked where the position puts no checker near it, and neither the other die
+    nor the frame nor the bar: not a rethrow unasked but a question that says why; the players' dice count."""
+    result, _ = ran
+    for language in ("tr", "en"):
+        asked = result[f"open_{language}"]
+        assert isinstance(asked, dict), f"no throw with a die in the open came up ({language})"
+        assert asked["doubts"] == ["leans_on_nothing"] and asked["void"] == "cocked" and asked["says_why"] is True
+        assert sorted(asked["dice_after"], reverse=True) == asked["dice_thrown"]
+
+
 def test_a_die_marked_cocked_leaves_only_the_rethrow_and_says_why(ran: tuple[dict[str, object], Path]) -> None:
     result, _ = ran
     hints = {
@@ -131,7 +144,16 @@ def test_every_camera_screen_is_shot_in_both_languages(ran: tuple[dict[str, obje
     result, _ = ran
     screens = result["screens"]
     assert isinstance(screens, dict)
-    for name in ("c1-setup", "c2-play", "c3-large", "c4-question", "c5-director", "c6-recalibrate", "c7-unseen"):
+    for name in (
+        "c1-setup",
+        "c2-play",
+        "c3-large",
+        "c4-question",
+        "c5-director",
+        "c6-recalibrate",
+        "c7-unseen",
+        "c8-open",
+    ):
         for language in ("tr", "en"):
             data = Path(screens[f"{name}-{language}"]).read_bytes()
             assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20], "big") == 1280

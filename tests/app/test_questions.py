@@ -10,12 +10,13 @@ import pytest
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
-from app.referee.i18n import _RULINGS, render
+from app.referee.i18n import _RULINGS, render, word
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Mode
 from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_engine import STORED, by_director
+from vision.sureness import DOUBTS
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -164,6 +165,12 @@ def test_every_new_ruling_reads_in_turkish_and_english() -> None:
     )
     for code in codes:
         assert code in _RULINGS["en"] and code in _RULINGS["tr"] and _RULINGS["en"][code] != _RULINGS["tr"][code]
+
+
+def test_every_doubt_the_camera_can_raise_is_said_in_turkish_and_english() -> None:
+    for doubt in DOUBTS:
+        english, turkish = word(doubt, "en"), word(doubt, "tr")
+        assert doubt not in (english, turkish) and english != turkish, doubt
 
 
 def test_a_questioned_throw_must_name_its_doubts() -> None:

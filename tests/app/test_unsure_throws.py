@@ -70,6 +70,33 @@ def test_one_die_seen_is_a_rethrow_unless_the_board_changed_where_no_die_was_rea
     assert event.void is ev.VoidReason.DICE_COUNT
 
 
+def cocked(x: float, y: float, probability: float = 0.95) -> DieReading:
+    return DieReading(
+        3,
+        (int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
+        True,
+        probability,
+        CAL.zone((x, y), "bottom"),
+        probability,
+    )
+
+
+def test_a_die_called_cocked_with_no_checker_near_is_asked_about_and_one_beside_a_checker_voids() -> None:
+    """Black throws into the picture's left half after White's 3-1 opening (8/5 6/5): its points 2 to 4 from
+    the left frame hold no checker on either side of the board, whichever way round the board was set up, and
+    the point left of them (Black's 17 or White's 13) five. A die called cocked in the middle of the empty
+    points can lean on nothing there: the players are asked. One beside the five checkers leans on them: void."""
+    referee = black_to_throw()
+    in_the_open = ThrowObservation(None, None, (cocked(220, 400), die(330, 200)))
+    event, thrower = throw_event(in_the_open, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and thrower is B
+    assert (event.void, event.doubts) == (ev.VoidReason.COCKED, ("leans_on_nothing",))
+    beside_checkers = ThrowObservation(None, None, (cocked(78, 378), die(330, 200)))  # against the fifth checker
+    event, _ = throw_event(beside_checkers, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.DiceObserved) and event.void is ev.VoidReason.COCKED
+    assert isinstance(throw_event(in_the_open, referee)[0], ev.DiceObserved)  # no board known: thrown again
+
+
 def test_the_opening_throw_questioned_keeps_white_die_first() -> None:
     referee = Referee.start(make_setup())
     split = ThrowObservation(None, None, (die(300, 5, confidence=0.9), die(700, 2)))

@@ -14,7 +14,10 @@ and its dice learned, as the station learns them; the reader as trained learns n
 For each setting and reader: **wrong automatic calls** (a call without doubts whose outcome, the dice that
 count or a rethrow, is not the truth), of them wrong dice and needless rethrows, and **questions asked**, each
 as a share of the throws played, with the 95 % upper bound (Wilson) of the wrong automatic calls: a target of
-0.1 % cannot be shown on a few hundred throws. ``--tops`` also prints each setting with its cocked band ending
+0.1 % cannot be shown on a few hundred throws. Each throw is judged knowing where the checkers lie, as a
+station knows them from the referee's position (``HeldoutThrow.checkers``, both ways round: a die called cocked
+with nothing to lean on is asked about, ``vision.leaning``); "learned, no position" judges the same readings
+without. ``--tops`` also prints each setting with its cocked band ending
 elsewhere (``--lows``: and starting elsewhere), on the same readings (the band's top,
 ``vision.sureness.COCKED_SURE_FROM``, was chosen so on matches 80-159; the figures are read from matches 0-79).
 Prints figures only.
@@ -81,7 +84,7 @@ def play(
         as_trained.append(replace(heldout_case(plain, throw), name=name))
         case = replace(heldout_case(learned, throw), name=name)  # the station's reading
         with_dice.append(case)
-        if doubts(case.observation, case.calibration, case.shape, TOURNAMENT):
+        if doubts(case.observation, case.calibration, case.shape, TOURNAMENT, case.checkers):
             answered += learn(dice, throw, case.observation) > 0
     return as_trained, with_dice, confirmed, answered
 
@@ -138,7 +141,9 @@ def main() -> None:
         f"{'reader':20} {'throws':>6} {'setting':18} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
         f"{'rethrown':>9} {'questions':>9}"
     )
-    for label, cases in (("as trained", as_trained), ("match dice learned", with_dice)):
+    unplaced = [replace(case, checkers=None) for case in with_dice]  # where the checkers lie not told
+    readers = (("as trained", as_trained), ("match dice learned", with_dice), ("learned, no position", unplaced))
+    for label, cases in readers:
         n = len(cases)
         for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
             bound = wilson_upper(round(wrong * n / 100), n)

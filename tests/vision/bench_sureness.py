@@ -22,6 +22,7 @@ from tests.progress import tracked
 from tests.vision.bench_detector import detector_reader
 from vision import DiceReader
 from vision.calibration import Calibration
+from vision.leaning import Checker, both_ways_round
 from vision.scoring import read_labels
 from vision.sources import load_image
 from vision.sureness import SETTINGS, Sureness, doubts
@@ -44,6 +45,7 @@ class Case:
     calibration: Calibration | None
     shape: tuple[int, ...]
     name: str = ""  # where the throw came from, to look at it again
+    checkers: tuple[Checker, ...] | None = None  # where the checkers lie, when the station knows (a position)
 
 
 def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
@@ -57,7 +59,8 @@ def heldout_case(reader: DiceReader, throw: HeldoutThrow) -> Case:
     calibration = Calibration.from_corners(throw.corners)
     observation = reader.read(throw.image, calibration, throw.thrower, reference=throw.reference)
     truth = tuple(sorted(throw.values)) if throw.kind == "valid" else None
-    return Case(observation, truth, calibration, throw.image.shape)
+    # the checkers where a station puts them: it is not told which way round the board was set up
+    return Case(observation, truth, calibration, throw.image.shape, checkers=both_ways_round(throw.checkers))
 
 
 def heldout_cases(reader: DiceReader, count: int) -> list[Case]:
@@ -101,7 +104,7 @@ def calls(cases: list[Case], sureness: Sureness) -> tuple[int, list[Case]]:
     count, or a rethrow) is not the truth: each throw's doubts found once."""
     asked, wrong = 0, []
     for case in cases:
-        if doubts(case.observation, case.calibration, case.shape, sureness):
+        if doubts(case.observation, case.calibration, case.shape, sureness, case.checkers):
             asked += 1
         elif outcome(case.observation) != case.truth:
             wrong.append(case)

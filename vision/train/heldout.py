@@ -7,11 +7,13 @@ Training renders with seeds below 1,000,000 and the first nine dice presets; the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import Thrower
+from vision.calibration import BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, Calibration, Thrower
+from vision.leaning import Checker
 from vision.synth import render
 from vision.train.dataset import TRAIN_DICE
 
@@ -41,6 +43,7 @@ class HeldoutThrow:
     dice: tuple[render.DieTruth, ...]  # each die: its value, whether cocked, and where it lies in ``image``
     corners: NDArray[np.float64]  # the board's true outer corners (for the manual-calibration fallback)
     reference: NDArray[np.uint8] | None = None  # the board just before the throw, as settle detection keeps it
+    checkers: tuple[Checker, ...] = ()  # where the checkers lie (board millimetres), as the referee's position says
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -83,11 +86,13 @@ def _throw(
 ) -> HeldoutThrow:
     spec = render.ThrowSpec("valid", thrower, 1.0) if kind == TOUCHING else render.ThrowSpec(kind, thrower)
     if not with_reference:
-        scene, _, _ = render.board_scene(rng, style, cam, spec)
+        scene, _, drawn = render.board_scene(rng, style, cam, spec)
         assert scene.corners is not None
-        return HeldoutThrow(scene.image, kind, thrower, tuple(scene.dice), scene.corners)
+        return HeldoutThrow(
+            scene.image, kind, thrower, tuple(scene.dice), scene.corners, checkers=on_board(cam, scene.corners, drawn)
+        )
     empty, _, checkers = render.board_scene(rng, style, cam, spec, dice_override=[])
-    scene, _, _ = render.board_scene(
+    scene, _, supports = render.board_scene(
         rng,
         style,
         cam,
@@ -99,7 +104,21 @@ def _throw(
     )
     noisy = np.clip(scene.image + rng.normal(0, 2.0, scene.image.shape), 0, 255).astype(np.uint8)
     assert scene.corners is not None
-    return HeldoutThrow(noisy, kind, thrower, tuple(scene.dice), scene.corners, empty.image)
+    lying = on_board(cam, scene.corners, [*checkers, *supports])  # a die's support: in the position too
+    return HeldoutThrow(noisy, kind, thrower, tuple(scene.dice), scene.corners, empty.image, lying)
+
+
+def on_board(
+    cam: render.Camera, corners: NDArray[np.float64], checkers: Sequence[render.Checker3D]
+) -> tuple[Checker, ...]:
+    """The rendered checkers where the calibration from ``corners`` puts them (board millimetres)."""
+    if not checkers:
+        return ()
+    calibration = Calibration.from_corners(corners)
+    feet = cam.project(np.array([c.centre for c in checkers], np.float64))
+    board = calibration.to_board(feet) * np.array([BOARD_MM, BOARD_DEPTH_MM]) / np.array(BOARD_VIEW)
+    scale = BOARD_MM / (render.BOARD_W + 2 * render.FRAME_W)  # world millimetres to a typical board's
+    return tuple(Checker(float(x), float(y), c.radius * scale) for (x, y), c in zip(board, checkers))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,24 @@
+"""Where the position's checkers lie on the board the camera sees: what a die called cocked could lean on.
+
+The referee's position says which points hold checkers; the camera's calibration says where the board lies in
+the picture, with White at its bottom edge (``app.table.dice.SEAT``). Which side of the board holds the home
+boards the station is not told (players set a board up either way round), so a point's checkers are placed on
+both sides: a die then counts as lying in the open (``vision.leaning``) only when no checker lies near it
+either way round, and a cocked call that finds nothing to lean on is asked about rather than taken.
+"""
+
+from __future__ import annotations
+
+from rules.position import Position
+from vision.leaning import POINTS_A_ROW, Checker, both_ways_round, point_checkers
+
+
+def checkers_lying(position: Position) -> tuple[Checker, ...]:
+    """The checkers on the points, as they lie with White's home board on the right of the picture and as
+    they lie with it on the left (the bar's and those borne off apart: the bar stands up by itself)."""
+    facing = position.RULES.facing
+    held = {point: position.white[point] + position.black[facing[point]] for point in range(1, 25)}
+    # White's view, home on the right (as the tablet draws it): 13..24 along the top, 12..1 along the bottom
+    top = [held[13 + column] for column in range(POINTS_A_ROW)]
+    bottom = [held[12 - column] for column in range(POINTS_A_ROW)]
+    return both_ways_round(point_checkers(top, bottom))
