@@ -69,17 +69,22 @@ class Calibration:
         img = cv2.perspectiveTransform(ends, inv).reshape(-1, 2)
         return (float(img[0, 0]), float(img[0, 1])), (float(img[1, 0]), float(img[1, 1]))
 
+    def to_board_mm(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Image pixels -> board millimetres from the board's top-left outer corner as the image shows it."""
+        return np.asarray(self.to_board(points) * (np.array([BOARD_MM, BOARD_DEPTH_MM]) / BOARD_VIEW), np.float64)
+
+    def edges_mm(self, point: Point) -> tuple[float, float, float]:
+        """How far (board millimetres) ``point`` lies inside the playing surface: from the bar's nearer edge, and
+        from the frame's inner edge across the board and along it (the nearer side each way). Negative: on the
+        bar or the frame, or beyond it."""
+        x, y = self.to_board(np.array([point]))[0]
+        return _edges(x, y)
+
     def zone(self, point: Point, thrower: Thrower) -> Zone:
         """Where a die's centre lies. The frame and the bar are not playing surface: a die resting on
         either is ``off_board`` (the throw is void), like a die off the board."""
         x, y = self.to_board(np.array([point]))[0]
-        w, h = BOARD_VIEW
-        x_mm, y_mm = (x - w / 2) * BOARD_MM / w, (y - h / 2) * BOARD_DEPTH_MM / h  # from the board's middle
-        on_frame = (
-            abs(x_mm) > BOARD_MM / 2 - FRAME_MM + RESTS_ON_MM or abs(y_mm) > BOARD_DEPTH_MM / 2 - FRAME_MM + RESTS_ON_MM
-        )
-        on_bar = abs(x_mm) < BAR_MM / 2 - RESTS_ON_MM
-        if on_frame or on_bar:
+        if min(_edges(x, y)) < -RESTS_ON_MM:  # resting on the bar or the frame, or off the board
             return "off_board"
         right = x > self.bar_x if thrower == "bottom" else x < self.bar_x
         return "right_half" if right else "wrong_half"
@@ -98,6 +103,13 @@ class Calibration:
         mask = np.zeros(shape[:2], np.uint8)
         cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 255)
         return mask
+
+
+def _edges(x: float, y: float) -> tuple[float, float, float]:
+    """``Calibration.edges_mm`` of a point in canonical board coordinates."""
+    w, h = BOARD_VIEW
+    x_mm, y_mm = abs(x - w / 2) * BOARD_MM / w, abs(y - h / 2) * BOARD_DEPTH_MM / h  # from the board's middle
+    return float(x_mm - BAR_MM / 2), float(BOARD_MM / 2 - FRAME_MM - x_mm), float(BOARD_DEPTH_MM / 2 - FRAME_MM - y_mm)
 
 
 def order_corners(pts: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -17,9 +17,8 @@ from typing import Sequence
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
-from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, DIE_MM, FRAME_MM, Calibration
+from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, DIE_MM, FRAME_MM, Calibration
 from vision.errors import VisionError
 from vision.verdict import DieReading
 
@@ -73,16 +72,10 @@ def both_ways_round(checkers: Sequence[Checker]) -> tuple[Checker, ...]:
     return (*checkers, *(Checker(BOARD_MM - c.x, c.y, c.radius) for c in checkers))
 
 
-def on_board_mm(calibration: Calibration, points: Sequence[tuple[float, float]]) -> NDArray[np.float64]:
-    """Image points in board millimetres."""
-    board = calibration.to_board(np.array(points, np.float64))
-    return np.asarray(board * np.array([BOARD_MM / BOARD_VIEW[0], BOARD_DEPTH_MM / BOARD_VIEW[1]]), np.float64)
-
-
 def die_side_mm(die: DieReading, calibration: Calibration) -> float:
     """How large a die is on the board: its box's side in board millimetres, at least a typical die's."""
     x0, y0, x1, y1 = die.box
-    corners = on_board_mm(calibration, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    corners = calibration.to_board_mm(np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64))
     return max(DIE_MM, float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32))))))
 
 
@@ -91,22 +84,14 @@ def leans_on_nothing(
 ) -> bool:
     """Whether nothing lies within reach of ``die`` that it could lean on: no checker, none of the ``others``
     (the throw's other dice), neither the frame nor the bar."""
-    x, y = on_board_mm(calibration, [die.centre])[0]
     side = die_side_mm(die, calibration)
-    reach = REACH * side
-    walls = (
-        x - FRAME_MM,
-        BOARD_MM - FRAME_MM - x,
-        y - FRAME_MM,
-        BOARD_DEPTH_MM - FRAME_MM - y,
-        abs(x - BOARD_MM / 2) - BAR_MM / 2,
-    )
-    if min(walls) <= reach:
+    if min(calibration.edges_mm(die.centre)) <= REACH * side:
         return False  # against (or on) the frame or the bar
-    if any(np.hypot(x - c.x, y - c.y) - c.radius <= reach for c in checkers):
+    x, y = calibration.to_board_mm(np.array([die.centre], np.float64))[0]
+    if any(np.hypot(x - c.x, y - c.y) - c.radius <= REACH * side for c in checkers):
         return False
     for other in others:
-        ox, oy = on_board_mm(calibration, [other.centre])[0]
+        ox, oy = calibration.to_board_mm(np.array([other.centre], np.float64))[0]
         if np.hypot(x - ox, y - oy) <= OTHER_DIE_REACH * max(side, die_side_mm(other, calibration)):
             return False
     return True

@@ -22,9 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence, get_args
 
-import numpy as np
-
-from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, FRAME_MM, RESTS_ON_MM, Calibration
+from vision.calibration import RESTS_ON_MM, Calibration
 from vision.errors import VisionError
 from vision.leaning import Checker, leans_on_nothing
 from vision.verdict import DieReading, ThrowObservation
@@ -171,10 +169,5 @@ def _surely_voids(die: DieReading, own: tuple[Doubt, ...], sureness: Sureness) -
 
 def _edge_distances(die: DieReading, calibration: Calibration) -> tuple[float, float]:
     """How far (board millimetres) the die's centre lies from where the bar, and the frame, start to void."""
-    x, y = calibration.to_board(np.array([die.centre]))[0]
-    width, height = BOARD_VIEW
-    x_mm, y_mm = abs(x - width / 2) * BOARD_MM / width, abs(y - height / 2) * BOARD_DEPTH_MM / height
-    bar = abs(x_mm - (BAR_MM / 2 - RESTS_ON_MM))
-    onto = RESTS_ON_MM - FRAME_MM
-    frame = min(abs(BOARD_MM / 2 + onto - x_mm), abs(BOARD_DEPTH_MM / 2 + onto - y_mm))
-    return float(bar), float(frame)
+    bar, across, along = calibration.edges_mm(die.centre)
+    return abs(bar + RESTS_ON_MM), min(abs(across + RESTS_ON_MM), abs(along + RESTS_ON_MM))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.vision.test_sureness import CAL, SHAPE, throw
 from vision import DiceReader
 from vision.calibration import BOARD_DEPTH_MM, BOARD_MM, FRAME_MM, Calibration
 from vision.errors import VisionError
@@ -19,11 +20,9 @@ from vision.leaning import (
 )
 from vision.sureness import CASUAL, TOURNAMENT, doubts
 from vision.train.heldout import heldout_match_throw, heldout_throw
-from vision.verdict import DieReading, ThrowObservation, judge
+from vision.verdict import DieReading
 
-# a board seen straight from above, one pixel per canonical unit (x_mm = 0.524 x, y_mm = 0.555 y)
-CAL = Calibration.from_corners([(0, 0), (1000, 0), (1000, 800), (0, 800)])
-SHAPE = (900, 1100, 3)
+# CAL: a board seen straight from above, one pixel per canonical unit (x_mm = 0.524 x, y_mm = 0.555 y)
 X_MM, Y_MM = BOARD_MM / 1000, BOARD_DEPTH_MM / 800
 
 
@@ -32,11 +31,6 @@ def die_at_mm(x_mm: float, y_mm: float, cocked: float = 0.95, side: int = 30) ->
     box = (int(x - side / 2), int(y - side / 2), int(x + side / 2), int(y + side / 2))
     is_cocked = cocked >= 0.5
     return DieReading(4, box, is_cocked, cocked if is_cocked else 0.999, CAL.zone((x, y), "bottom"), cocked)
-
-
-def throw(*dice: DieReading) -> ThrowObservation:
-    verdict, reason = judge(dice, calibrated=True)
-    return ThrowObservation(verdict, reason, dice)
 
 
 NO_CHECKERS = [0] * 12

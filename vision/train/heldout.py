@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, Calibration, Thrower
+from vision.calibration import BOARD_MM, Calibration, Thrower
 from vision.leaning import Checker
 from vision.synth import render
 from vision.train.dataset import TRAIN_DICE
@@ -114,9 +114,7 @@ def on_board(
     """The rendered checkers where the calibration from ``corners`` puts them (board millimetres)."""
     if not checkers:
         return ()
-    calibration = Calibration.from_corners(corners)
-    feet = cam.project(np.array([c.centre for c in checkers], np.float64))
-    board = calibration.to_board(feet) * np.array([BOARD_MM, BOARD_DEPTH_MM]) / np.array(BOARD_VIEW)
+    board = Calibration.from_corners(corners).to_board_mm(cam.project(np.array([c.centre for c in checkers])))
     scale = BOARD_MM / (render.BOARD_W + 2 * render.FRAME_W)  # world millimetres to a typical board's
     return tuple(Checker(float(x), float(y), c.radius * scale) for (x, y), c in zip(board, checkers))
 
