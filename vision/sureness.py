@@ -12,9 +12,11 @@ half) stays sure whatever else is doubtful: it is thrown again either way; so do
 board where no die was read (``ThrowObservation.unread_changes``): then a die may have been missed, and the
 throw is a ``die_unseen`` question. Where the station knows where the checkers lie, a die called cocked with
 nothing within reach to lean on (``vision.leaning``) does not void the throw by itself either: it is a
-``leans_on_nothing`` question. A die the reader could not read at all (value None, the throw void as
-``unreadable``) is a ``low_confidence`` doubt: the reader never guesses, and the players read the die on the
-tablet's picture rather than lose a good throw to a rethrow.
+``leans_on_nothing`` question; and where a sensing board says where they lie (its own snapshot, not the referee's
+position, which may lag the board by a play), a die read flat with nothing within reach is flat beyond doubt, so
+a borderline cocked probability is no doubt about it. A die the reader could not read at all (value None, the
+throw void as ``unreadable``) is a ``low_confidence`` doubt: the reader never guesses, and the players read the
+die on the tablet's picture rather than lose a good throw to a rethrow.
 """
 
 from __future__ import annotations
@@ -131,9 +133,11 @@ def doubts(
     image_shape: tuple[int, ...] | None = None,
     sureness: Sureness = TOURNAMENT,
     checkers: Sequence[Checker] | None = None,
+    sensed: bool = False,
 ) -> tuple[Doubt, ...]:
     """The doubts about a judged throw, in :data:`DOUBTS` order; empty when the call is sure. ``checkers``:
-    where the checkers lie on the calibrated board (``vision.leaning``; None when not known)."""
+    where the checkers lie on the calibrated board (``vision.leaning``; None when not known); ``sensed``: a
+    sensing board saw them lie there (they are where it says, not where the play typed last puts them)."""
     if observation.verdict is None:
         raise VisionError("only a judged throw can be sure or unsure (read_all judges nothing)")
     dice = observation.dice
@@ -142,9 +146,7 @@ def doubts(
     per_die = [die_doubts(d, calibration, image_shape, sureness) for d in dice]
     if calibration is not None and checkers is not None:
         per_die = [
-            (*own, "leans_on_nothing")
-            if d.cocked and leans_on_nothing(d, [o for o in dice if o is not d], calibration, checkers)
-            else own
+            _leaning(d, own, [o for o in dice if o is not d], calibration, checkers, sensed)
             for d, own in zip(dice, per_die)
         ]
     if observation.verdict == "void":
@@ -156,6 +158,25 @@ def doubts(
     if observation.reason == "dice_count":
         found.add("die_unseen")  # something changed on the board where no die was read: a die missed?
     return tuple(d for d in DOUBTS if d in found)
+
+
+def _leaning(
+    die: DieReading,
+    own: tuple[Doubt, ...],
+    others: Sequence[DieReading],
+    calibration: Calibration,
+    checkers: Sequence[Checker],
+    sensed: bool,
+) -> tuple[Doubt, ...]:
+    """A die's doubts once it is known what it could lean on: called cocked with nothing within reach, it is
+    asked about; read flat with nothing within reach of the checkers a sensing board saw, it cannot be tilted,
+    and a borderline cocked probability is no doubt (the referee's position alone may lag the board by a play:
+    a checker it does not show yet could hold a cocked die up)."""
+    if die.cocked:
+        return (*own, "leans_on_nothing") if leans_on_nothing(die, others, calibration, checkers) else own
+    if sensed and "borderline_cocked" in own and leans_on_nothing(die, others, calibration, checkers):
+        return tuple(d for d in own if d != "borderline_cocked")
+    return own
 
 
 def _surely_voids(die: DieReading, own: tuple[Doubt, ...], sureness: Sureness) -> bool:

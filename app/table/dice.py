@@ -11,8 +11,9 @@ for the station to hand to the session.
 A call vision is not sure of (:func:`vision.sureness.doubts`: the tournament setting in tournament mode, the
 casual one in casual mode) becomes a :class:`app.referee.events.ThrowQuestioned` instead, carrying the
 reading and its doubts: the referee lets it take effect only when the players or the director answer it.
-Where the camera is calibrated, the referee's position tells vision where the checkers lie
-(:mod:`app.table.lying`): a die called cocked with nothing to lean on is asked about.
+Where the camera is calibrated, the referee's position (or a sensing board) tells vision where the checkers lie
+(:mod:`app.table.lying`): a die called cocked with nothing to lean on is asked about; on a sensing board's word, a
+die read flat there is surely flat.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from numpy.typing import NDArray
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.setup import Mode
-from app.table.lying import checkers_lying
+from app.table.lying import where_checkers_lie
 from rules.position import Color
 from vision import Calibration, DieReading, ThrowObservation
 from vision.sureness import CASUAL, TOURNAMENT, Sureness, doubts
@@ -98,8 +99,8 @@ def throw_event(
     the opening throw, or when no die was seen): a :class:`ThrowQuestioned` when the call is not sure."""
     judged, thrower = judged_throw(observation, referee)
     event = _event(judged, thrower)
-    lying = checkers_lying(referee.position) if calibration is not None else None
-    doubted = doubts(judged, calibration, image_shape, sureness_for(referee), lying)
+    lying, sensed = where_checkers_lie(referee) if calibration is not None else (None, False)
+    doubted = doubts(judged, calibration, image_shape, sureness_for(referee), lying, sensed)
     if not doubted:
         return event, thrower
     return ev.ThrowQuestioned(event.values, event.void, doubted, event.confidences, event.thrower), thrower

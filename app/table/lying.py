@@ -5,12 +5,26 @@ the picture, with White at its bottom edge (``app.table.dice.SEAT``). Which side
 boards the station is not told (players set a board up either way round), so a point's checkers are placed on
 both sides: a die then counts as lying in the open (``vision.leaning``) only when no checker lies near it
 either way round, and a cocked call that finds nothing to lean on is asked about rather than taken.
+
+A sensing board says where the checkers are, not where the plays typed so far put them (a play may be typed
+after the next throw): while its link is up and its last snapshot is a whole board, the checkers are placed
+from that snapshot, and vision may then also take a die read flat in the open as surely flat.
 """
 
 from __future__ import annotations
 
+from app.referee.engine import Referee
 from rules.position import Position
 from vision.leaning import POINTS_A_ROW, Checker, both_ways_round, point_checkers
+
+
+def where_checkers_lie(referee: Referee) -> tuple[tuple[Checker, ...], bool]:
+    """The checkers as they lie (both ways round), and whether a sensing board saw them there: its last
+    snapshot while its link is up and the snapshot is a whole, valid board; else the referee's position."""
+    board = referee.board
+    if board is not None and not referee.board_problems and dict(referee.links).get("board", False):
+        return checkers_lying(board), True
+    return checkers_lying(referee.position), False
 
 
 def checkers_lying(position: Position) -> tuple[Checker, ...]:

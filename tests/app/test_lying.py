@@ -1,12 +1,16 @@
-"""Where the referee's position puts the checkers on the board the camera sees: every variant's geometry."""
+"""Where the referee's position (or a sensing board) puts the checkers on the board the camera sees: every
+variant's geometry, and when the sensing board's word is taken."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.table.lying import checkers_lying
+from app.referee import events as ev
+from app.table.lying import checkers_lying, where_checkers_lie
+from rules.position import Color
 from rules.registry import VARIANTS
 from rules.variant import Variant
+from tests.app.table import Table
 from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, FRAME_MM
 from vision.leaning import IN_A_LINE, POINT_MM
 
@@ -34,3 +38,30 @@ def test_whites_home_board_lies_at_the_bottom_on_either_side() -> None:
     bottom_line = sorted(round(c.x) for c in lying if c.y > BOARD_DEPTH_MM / 2)
     six_point = FRAME_MM + BAR_MM + 6.5 * POINT_MM  # the seventh point from the left frame, past the bar
     assert bottom_line.count(round(six_point)) == 5 and bottom_line.count(round(BOARD_MM - six_point)) == 5
+
+
+def test_a_sensing_board_says_where_the_checkers_lie_while_its_link_is_up_and_its_board_whole() -> None:
+    """The referee's position shows the plays typed; a sensing board shows the checkers where they stand. Its
+    snapshot is taken while its link is up and it is a whole board (here Black has moved a checker out of turn,
+    which the position does not show); otherwise the position is, and vision is told it was not sensed."""
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.press()  # Black to throw
+    assert where_checkers_lie(table.referee) == (checkers_lying(table.referee.position), False)  # no link yet
+    table.send(ev.LinkChanged("board", True, "sensing board"))
+    table.move((24, 22))  # out of turn: the board shows it, the position does not
+    referee = table.referee
+    assert referee.board is not None and not referee.board.same_board(referee.position)
+    assert where_checkers_lie(referee) == (checkers_lying(referee.board), True)
+    assert checkers_lying(referee.board) != checkers_lying(referee.position)
+    white = list(referee.board.white)
+    white[13] += 1  # a sixteenth white checker: not a board a snapshot can be trusted for
+    table.send(ev.BoardSeen(tuple(white), referee.board.black))
+    assert table.referee.board_problems
+    assert where_checkers_lie(table.referee) == (checkers_lying(table.referee.position), False)
+    table.board(table.referee.position)  # Black puts the checker back: a whole board again
+    assert where_checkers_lie(table.referee)[1]
+    table.send(ev.LinkChanged("board", False, "unplugged"))
+    assert where_checkers_lie(table.referee) == (checkers_lying(table.referee.position), False)
+    assert table.referee.mover is Color.BLACK

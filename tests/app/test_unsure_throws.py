@@ -71,11 +71,12 @@ def test_one_die_seen_is_a_rethrow_unless_the_board_changed_where_no_die_was_rea
 
 
 def cocked(x: float, y: float, probability: float = 0.95) -> DieReading:
+    """A die showing 3 with this cocked probability: called cocked from 0.5, else read flat (surely)."""
     return DieReading(
         3,
         (int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
-        True,
-        probability,
+        probability >= 0.5,
+        probability if probability >= 0.5 else 0.999,
         CAL.zone((x, y), "bottom"),
         probability,
     )
@@ -87,14 +88,32 @@ def test_a_die_called_cocked_with_no_checker_near_is_asked_about_and_one_beside_
     the point left of them (Black's 17 or White's 13) five. A die called cocked in the middle of the empty
     points can lean on nothing there: the players are asked. One beside the five checkers leans on them: void."""
     referee = black_to_throw()
-    in_the_open = ThrowObservation(None, None, (cocked(220, 400), die(330, 200)))
+    in_the_open = ThrowObservation(None, None, (cocked(220, 400), die(330, 2, y=200)))
     event, thrower = throw_event(in_the_open, referee, CAL, (900, 1100, 3))
     assert isinstance(event, ev.ThrowQuestioned) and thrower is B
     assert (event.void, event.doubts) == (ev.VoidReason.COCKED, ("leans_on_nothing",))
-    beside_checkers = ThrowObservation(None, None, (cocked(78, 378), die(330, 200)))  # against the fifth checker
+    beside_checkers = ThrowObservation(None, None, (cocked(78, 378), die(330, 2, y=200)))  # against the fifth checker
     event, _ = throw_event(beside_checkers, referee, CAL, (900, 1100, 3))
     assert isinstance(event, ev.DiceObserved) and event.void is ev.VoidReason.COCKED
     assert isinstance(throw_event(in_the_open, referee)[0], ev.DiceObserved)  # no board known: thrown again
+
+
+def test_a_die_read_flat_in_the_open_counts_unasked_only_on_a_sensing_boards_word() -> None:
+    """The same empty points: a die read flat there with a borderline cocked probability (0.3) is asked about
+    while only the referee's position says where the checkers lie (a play typed late could leave a checker
+    there it does not show); with a sensing board's link up and its board whole, the die cannot be tilted and
+    the dice count. With the link down the question comes back."""
+    flat = cocked(220, 400, 0.3)
+    in_the_open = ThrowObservation(None, None, (flat, die(330, 2, y=200)))
+    assert not flat.cocked and flat.value == 3
+    referee = black_to_throw()
+    event, _ = throw_event(in_the_open, referee, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.ThrowQuestioned) and event.doubts == ("borderline_cocked",)
+    sensed, _ = referee.handle(ev.LinkChanged("board", True, "sensing board"))
+    event, thrower = throw_event(in_the_open, sensed, CAL, (900, 1100, 3))
+    assert isinstance(event, ev.DiceObserved) and event.values == (3, 2) and thrower is B
+    unplugged, _ = sensed.handle(ev.LinkChanged("board", False, "unplugged"))
+    assert isinstance(throw_event(in_the_open, unplugged, CAL, (900, 1100, 3))[0], ev.ThrowQuestioned)
 
 
 def test_the_opening_throw_questioned_keeps_white_die_first() -> None:

@@ -17,8 +17,10 @@ as a share of the throws played, with the 95 % upper bound (Wilson) of the wrong
 0.1 % cannot be shown on a few hundred throws. Each throw is judged knowing where the checkers lie, as a
 station knows them from the referee's position (``HeldoutThrow.checkers``, both ways round: a die called cocked
 with nothing to lean on is asked about, ``vision.leaning``); "learned, no position" judges the same readings
-without. ``--tops`` also prints each setting with its cocked band ending
-elsewhere (``--lows``: and starting elsewhere), on the same readings (the band's top,
+without, and "learned, board sensed" as a station with a sensing board judges them (the checkers are where it
+saw them, so a die read flat with nothing within reach is surely flat; the dice learned from the questions
+asked with the position alone, a few more than a sensed board asks). ``--tops`` also prints each setting with
+its cocked band ending elsewhere (``--lows``: and starting elsewhere), on the same readings (the band's top,
 ``vision.sureness.COCKED_SURE_FROM``, was chosen so on matches 80-159; the figures are read from matches 0-79).
 Prints figures only.
 """
@@ -138,31 +140,37 @@ def main() -> None:
         f"confirmed), then {args.throws} throws played ({answered} questioned throws learned)"
     )
     print(
-        f"{'reader':20} {'throws':>6} {'setting':18} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
+        f"{'reader':21} {'throws':>6} {'setting':18} {'wrong auto':>10} {'95% bound':>9} {'wrong dice':>10} "
         f"{'rethrown':>9} {'questions':>9}"
     )
     unplaced = [replace(case, checkers=None) for case in with_dice]  # where the checkers lie not told
-    readers = (("as trained", as_trained), ("match dice learned", with_dice), ("learned, no position", unplaced))
+    sensed = [replace(case, sensed=True) for case in with_dice]  # a sensing board says where they lie
+    readers = (
+        ("as trained", as_trained),
+        ("match dice learned", with_dice),
+        ("learned, no position", unplaced),
+        ("learned, board sensed", sensed),
+    )
     for label, cases in readers:
         n = len(cases)
         for name, (wrong, wrong_dice, needless, asked) in figures(cases).items():
             bound = wilson_upper(round(wrong * n / 100), n)
             print(
-                f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
+                f"{label:21} {n:6d} {name:18} {wrong:9.2f}% {bound:8.2f}% {wrong_dice:9.2f}% {needless:8.2f}% "
                 f"{asked:8.2f}%"
             )
         if line := confidences(cases):
-            print(f"{'':20} {line}")
+            print(f"{'':21} {line}")
         for case in calls(cases, TOURNAMENT)[1]:  # to look at: heldout_match_throw(match, throw, kind)
             dice = [
                 (d.value, round(d.confidence, 3), round(d.cocked_probability, 3), d.zone) for d in case.observation.dice
             ]
-            print(f"{'':20} wrong, tournament: {case.name}: {case.observation.reason or 'valid'} {dice}")
+            print(f"{'':21} wrong, tournament: {case.name}: {case.observation.reason or 'valid'} {dice}")
         for top in args.tops:
             for low in args.lows or [None]:
                 for name, (wrong, wrong_dice, needless, asked) in figures(cases, banded(top, low)).items():
                     print(
-                        f"{label:20} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
+                        f"{label:21} {n:6d} {name:18} {wrong:9.2f}% {'':9} {wrong_dice:9.2f}% {needless:8.2f}% "
                         f"{asked:8.2f}%"
                     )
 

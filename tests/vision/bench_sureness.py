@@ -5,15 +5,17 @@ instead), on the rendered held-out throws (unseen seeds, dice and boards, read a
 throw as the live camera does, with the true corners as the tapped calibration) and on the real labelled photos
 with exactly two dice (no board: a photo is a throw with no half or frame to judge): **wrong automatic calls**
 (a call without doubts whose outcome, the dice that count or a rethrow, is not the truth) and **questions
-asked**, each as a share of the throws. A wrong call that lets wrong dice count is the one that matters most; a
-needless rethrow (a valid throw voided) is shown apart. Prints figures only.
+asked**, each as a share of the throws; the rendered throws also as a station with a sensing board judges them
+(the checkers where the board saw them: a die read flat in the open is surely flat). A wrong call that lets
+wrong dice count is the one that matters most; a needless rethrow (a valid throw voided) is shown apart.
+Prints figures only.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +48,7 @@ class Case:
     shape: tuple[int, ...]
     name: str = ""  # where the throw came from, to look at it again
     checkers: tuple[Checker, ...] | None = None  # where the checkers lie, when the station knows (a position)
+    sensed: bool = False  # a sensing board saw them there (the renders' checkers are exact)
 
 
 def outcome(observation: ThrowObservation) -> tuple[int, ...] | None:
@@ -104,7 +107,7 @@ def calls(cases: list[Case], sureness: Sureness) -> tuple[int, list[Case]]:
     count, or a rethrow) is not the truth: each throw's doubts found once."""
     asked, wrong = 0, []
     for case in cases:
-        if doubts(case.observation, case.calibration, case.shape, sureness, case.checkers):
+        if doubts(case.observation, case.calibration, case.shape, sureness, case.checkers, case.sensed):
             asked += 1
         elif outcome(case.observation) != case.truth:
             wrong.append(case)
@@ -129,7 +132,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     reader = detector_reader(args.detector) if args.detector else DiceReader(threads=1)
-    sets = {"rendered held-out": heldout_cases(reader, args.throws)}
+    rendered = heldout_cases(reader, args.throws)
+    sets = {"rendered held-out": rendered, "rendered, board sensed": [replace(c, sensed=True) for c in rendered]}
     if REAL.is_dir():
         sets["real two-dice photos"] = real_cases(reader)
     else:

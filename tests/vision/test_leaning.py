@@ -3,6 +3,8 @@ open is asked about instead of voiding the throw by itself."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.vision.test_sureness import CAL, SHAPE, throw
@@ -92,6 +94,44 @@ def test_a_surely_cocked_die_in_the_open_is_asked_about_where_the_checkers_are_k
     # a die in the wrong half voids the throw beyond doubt, cocked or not
     wrong_half = throw(die_at_mm(BOARD_MM / 2 - 100, MIDDLE_MM), die_at_mm(RIGHT_HALF_COLUMN_3 - 90, 300, 0.01))
     assert doubts(wrong_half, CAL, SHAPE, TOURNAMENT, []) == ()
+
+
+def test_a_die_read_flat_in_the_open_is_surely_flat_only_where_a_sensing_board_saw_the_checkers() -> None:
+    """Where a sensing board saw the checkers, a die read flat with nothing within reach cannot be tilted: its
+    borderline cocked probability is no question. The referee's position alone may lag the board by a play (a
+    checker it does not show yet could hold the die up), so there the question stays, as it does beside a
+    checker, for a value read with too little confidence, and for a die called cocked in the open."""
+    second = die_at_mm(RIGHT_HALF_COLUMN_3 - 90, 300, 0.01)
+    flat_in_open = throw(die_at_mm(RIGHT_HALF_COLUMN_3, MIDDLE_MM, 0.3), second)
+    assert flat_in_open.verdict == "valid"
+    assert doubts(flat_in_open, CAL, SHAPE, TOURNAMENT, []) == ("borderline_cocked",)
+    assert doubts(flat_in_open, CAL, SHAPE, TOURNAMENT, [], sensed=True) == ()
+    assert doubts(flat_in_open, CAL, SHAPE, TOURNAMENT, None, sensed=True) == ("borderline_cocked",)
+    checker = Checker(RIGHT_HALF_COLUMN_3, MIDDLE_MM - CHECKER_RADIUS_MM - 10)
+    assert doubts(flat_in_open, CAL, SHAPE, TOURNAMENT, [checker], sensed=True) == ("borderline_cocked",)
+    unsure_value = throw(replace(flat_in_open.dice[0], confidence=0.9), second)
+    assert doubts(unsure_value, CAL, SHAPE, TOURNAMENT, [], sensed=True) == ("low_confidence",)
+    borderline_cocked = throw(die_at_mm(RIGHT_HALF_COLUMN_3, MIDDLE_MM, 0.6), second)
+    assert doubts(borderline_cocked, CAL, SHAPE, TOURNAMENT, [], sensed=True) == (
+        "borderline_cocked",
+        "leans_on_nothing",
+    )
+
+
+@pytest.mark.parametrize("index", [105, 111])
+def test_held_out_flat_dice_the_look_doubts_count_unasked_on_a_sensing_boards_word(
+    reader: DiceReader, index: int
+) -> None:
+    """Two of the 400 single held-out renders the sureness bench asks about only for a flat die's borderline
+    cocked probability (0.21 and 0.15), each lying in the open: with the checkers where a sensing board saw
+    them, the right dice count without a question."""
+    throw_ = heldout_throw(index, "valid", with_reference=True)
+    calibration = Calibration.from_corners(throw_.corners)
+    obs = reader.read(throw_.image, calibration, throw_.thrower, reference=throw_.reference)
+    lying = both_ways_round(throw_.checkers)
+    assert doubts(obs, calibration, throw_.image.shape, TOURNAMENT, lying) == ("borderline_cocked",)
+    assert doubts(obs, calibration, throw_.image.shape, TOURNAMENT, lying, sensed=True) == ()
+    assert obs.values is not None and sorted(obs.values) == sorted(throw_.values)
 
 
 def test_flat_dice_the_shipped_look_calls_cocked_on_held_out_matches_are_asked_about(reader: DiceReader) -> None:
