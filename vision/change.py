@@ -121,6 +121,11 @@ def _aligned(x0: int, y0: int, x1: int, y1: int, w: int, h: int, align: int) -> 
     return x0, y0, max(x1, x0 + align), max(y1, y0 + align)
 
 
+def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two rectangles (x0, y0, x1, y1) share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def _joined(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Overlapping rectangles joined into their bounding rectangle until none overlap (a die is never split)."""
     out = list(rects)
@@ -130,7 +135,7 @@ def _joined(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int,
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
                 a, b = out[i], out[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                if overlap(a, b):
                     out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                     del out[j]
                     merged = True

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.change import CHANGED_SHARE, FAINT_SHARE, Change, change, unread_parts
+from vision.change import CHANGED_SHARE, FAINT_SHARE, Change, change, overlap, unread_parts
 from vision.errors import ModelError, VisionError
 from vision.look import Look, OnnxLook, look_input
 from vision.pipeline import check_frame
@@ -301,7 +301,7 @@ class DiceReader:
             return dice, ()
         unread = unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
         faint_dice = self._faint_dice(image, view, faint)
-        apart = [u for u in unread if not any(_overlap(u, f) for f in faint_dice)]  # a faint die shows that part
+        apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
         return dice, (*apart, *faint_dice)
 
     def _faint_dice(
@@ -313,10 +313,6 @@ class DiceReader:
             return tuple(boxes)
         heads = [second_stage(pr) for pr in every_turn(self.classifier, second_stage_crops(image, boxes), self.turns)]
         return tuple(box for box, (values, _) in zip(boxes, heads) if values is not None)
-
-
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
