@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.test_sureness import CAL, SHAPE, throw
 from vision import DiceReader
@@ -116,6 +118,37 @@ def test_a_die_read_flat_in_the_open_is_surely_flat_only_where_a_sensing_board_s
         "borderline_cocked",
         "leans_on_nothing",
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    dice=st.lists(
+        st.tuples(
+            st.floats(BOARD_MM / 2, BOARD_MM - FRAME_MM),  # the thrower's half, and the bar and frame round it
+            st.floats(FRAME_MM, BOARD_DEPTH_MM - FRAME_MM),
+            st.floats(0.0, 1.0),
+            st.floats(0.5, 1.0),
+        ),
+        min_size=2,
+        max_size=3,
+    ),
+    points=st.lists(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 5, 7]), min_size=24, max_size=24),
+)
+def test_a_sensing_boards_word_only_ever_takes_a_flat_dies_cocked_doubt_away(
+    dice: list[tuple[float, float, float, float]], points: list[int]
+) -> None:
+    """Whatever the dice and the checkers: judged on a sensing board's word, a throw has the same doubts or fewer,
+    only ``borderline_cocked`` ever goes, and only from a die read flat (a throw of dice all called cocked, or of
+    more than two, is judged the same)."""
+    read = [die_at_mm(x, y, p) for x, y, p, _ in dice]
+    obs = throw(*(d if d.cocked else replace(d, confidence=c) for d, (_, _, _, c) in zip(read, dice)))
+    checkers = both_ways_round(point_checkers(points[:12], points[12:]))
+    for setting in (TOURNAMENT, CASUAL):
+        position_only = set(doubts(obs, CAL, SHAPE, setting, checkers))
+        sensed = set(doubts(obs, CAL, SHAPE, setting, checkers, sensed=True))
+        assert sensed <= position_only and position_only - sensed <= {"borderline_cocked"}
+        if all(d.cocked for d in obs.dice) or len(obs.dice) > 2:
+            assert sensed == position_only
 
 
 @pytest.mark.parametrize("index", [105, 111])
