@@ -273,8 +273,7 @@ class DiceReader:
         frame_boxes = [view.box_to_frame(d.centre, d.side) for d in found]
         heads: list[tuple[NDArray[np.float32] | None, float]] = [(d.values, d.cocked) for d in found]
         if self.classifier is not None and found:
-            crops = second_stage_crops(image, frame_boxes)
-            heads = [second_stage(pr) for pr in every_turn(self.classifier, crops, self.turns)]
+            heads = self._second_stage(self.classifier, image, frame_boxes)
             kept = [i for i, (values, _) in enumerate(heads) if values is not None]
             if self.cocked_look is not None and calibration is not None and kept:
                 boxes = [frame_boxes[i] for i in kept]
@@ -311,8 +310,14 @@ class DiceReader:
         boxes = [view.box_to_frame(d.centre, d.side) for d in faint]
         if self.classifier is None or not boxes:
             return tuple(boxes)
-        heads = [second_stage(pr) for pr in every_turn(self.classifier, second_stage_crops(image, boxes), self.turns)]
+        heads = self._second_stage(self.classifier, image, boxes)
         return tuple(box for box, (values, _) in zip(boxes, heads) if values is not None)
+
+    def _second_stage(
+        self, classifier: CropClassifier, image: NDArray[np.uint8], boxes: Sequence[tuple[int, int, int, int]]
+    ) -> list[tuple[NDArray[np.float32] | None, float]]:
+        """The second stage's reading of the die at each frame box, in every turn (:func:`second_stage`)."""
+        return [second_stage(pr) for pr in every_turn(classifier, second_stage_crops(image, boxes), self.turns)]
 
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:

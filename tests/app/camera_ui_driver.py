@@ -27,7 +27,7 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
 from app.referee.i18n import label, word  # noqa: E402
-from app.table.lying import checkers_lying  # noqa: E402
+from app.table.lying import where_checkers_lie  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.director_camera import RecalibrateView  # noqa: E402
@@ -268,7 +268,7 @@ def unseen(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> I
 class CallsAFlatDieCocked:
     """The dice reader as it reads a flat die its cocked look calls cocked where nothing could hold it up (held-out
     match 167's, at 0.94): the next valid throw with a die lying in the open, by where ``lying`` says the
-    checkers are, has that die read cocked."""
+    checkers are (where the station places them), has that die read cocked."""
 
     def __init__(self, reader: Reader, lying: Callable[[], Sequence[Checker]]) -> None:
         self.reader = reader
@@ -301,7 +301,7 @@ def in_the_open(app: TavlaApp, out: Path, result: dict[str, Any], language: str)
     session = app.controller.session
     assert camera is not None and session is not None
     reader = camera.reader
-    calls = camera.reader = CallsAFlatDieCocked(reader, lambda: checkers_lying(session.referee.position))
+    calls = camera.reader = CallsAFlatDieCocked(reader, lambda: where_checkers_lie(session.referee)[0])
     yield from until_asked(app, "leans_on_nothing", language)
     camera.reader = reader
     question = session.referee.question
