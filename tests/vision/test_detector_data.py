@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.reader import CLASS_NOT_DIE, CROP
 from vision.synth import render
-from vision.train.crop_data import clutter_crop, colour, recoloured
+from vision.train.crop_data import OBLIQUE_TILTS, clutter_crop, colour, recoloured
 from vision.train.dataset import TRAIN_DICE
 from vision.train.detector_data import GOLD_PIPS, any_colour_dice, cube_patches, targets
 
@@ -172,3 +172,22 @@ def test_training_boards_get_dice_of_any_colour_some_the_colour_of_the_board() -
         dark_pips, light_pips = max(pip) <= 140, min(pip) >= 150
         assert pip == GOLD_PIPS or (dark_pips if sum(body) > 3 * 128 else light_pips), (body, pip)
     assert 100 < kept < 200 and 30 < like_board < 80
+
+
+def test_slanted_desk_scenes_show_the_dice_s_side_faces() -> None:
+    """The second stage's slanted scenes (``OBLIQUE_TILTS``) are what they are for: each die's top face lies
+    further off the middle of the die's picture, with a side face beside it, than under a camera looking straight
+    down (where only dice far from the middle of the view show a side)."""
+
+    def top_off_centre(tilts: tuple[float, float]) -> float:
+        rng = np.random.default_rng(3)
+        shares = []
+        for _ in range(12):
+            for d in render.table_scene(rng, (640, 480), n_dice=3, cocked_rate=0.0, tilts=tilts).dice:
+                side = max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+                middle = ((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2)
+                shares.append(np.hypot(d.top_centre[0] - middle[0], d.top_centre[1] - middle[1]) / side)
+        return float(np.median(shares))
+
+    straight, slanted = top_off_centre((0.0, 0.0)), top_off_centre(OBLIQUE_TILTS)
+    assert slanted > 1.5 * straight, (straight, slanted)

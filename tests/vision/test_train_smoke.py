@@ -98,7 +98,7 @@ def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: P
     from vision.adapt import FeatureReader
     from vision.reader import OnnxModel
 
-    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path))
+    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3")
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):
         logits, features = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]

@@ -456,14 +456,16 @@ def table_scene(
     n_dice: int | None = None,
     cocked_rate: float = 0.2,
     dice_pool: list[int] | None = None,
+    tilts: tuple[float, float] = (0.0, 0.45),
 ) -> Scene:
-    """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet."""
+    """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet. ``tilts``: the
+    range of the camera's tilt from straight down (radians)."""
     w, h = size
     surface = str(rng.choice(["wood", "felt", "leather", "plain"]))
     base = random_colour(rng)
     die_size = float(rng.uniform(13, 20))
     height = float(rng.uniform(180, 420))
-    tilt = float(rng.uniform(0, 0.45))
+    tilt = float(rng.uniform(*tilts))
     target = np.array([0.0, 0.0, 0.0])
     pos = np.array([rng.uniform(-40, 40), -np.tan(tilt) * height, height])
     focal = float(rng.uniform(0.7, 1.1)) * w

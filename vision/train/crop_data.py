@@ -22,7 +22,7 @@ from vision.rectify import View, board_view, photo_view
 from vision.slant import slant
 from vision.synth import render
 from vision.train.dataset import TRAIN_DICE
-from vision.train.detector_data import Die, board_with_cube, casino_crops, real_scene, scene_paths
+from vision.train.detector_data import Die, board_with_cube, casino_crops, real_scene, scene_dice, scene_paths
 
 Crop = tuple[NDArray[np.uint8], int]
 Image = NDArray[np.uint8]
@@ -91,6 +91,23 @@ def scene_crops(rng: np.random.Generator, net: DetectorNet, image: Image, dice: 
         crops += jittered(rng, image, die, per_die)
     for zoom in (0.5, 1.0):
         crops += detection_crops(image, dice, detections_in_frame(net, image, photo_view(image.shape, zoom)), True)
+    return crops
+
+
+OBLIQUE_TILTS = (0.35, 0.8)
+"""The camera's tilt from straight down for the second stage's slanted desk scenes (radians; 20-46 degrees): a
+die seen this way shows one or two side faces nearly as large as its top, the webcam set's dice and a board
+camera's dice near the frame's edge."""
+
+
+def oblique_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
+    """Crops of desk scenes (``render.table_scene``) seen at a slant (``OBLIQUE_TILTS``): the top face told
+    from side faces showing more pips. Why: a 1 or a 2 seen from the side was read as the side face's value or
+    left unreadable, on real webcam photos the reader never trained on and on renders alike."""
+    crops: list[Crop] = []
+    for _ in range(scenes):
+        scene = render.table_scene(rng, (640, 480), cocked_rate=0.15, dice_pool=TRAIN_DICE, tilts=OBLIQUE_TILTS)
+        crops += scene_crops(rng, net, scene.image, scene_dice(scene), 2)
     return crops
 
 

@@ -23,7 +23,15 @@ import torch
 
 from vision.detector import DetectorNet
 from vision.reader import CLASS_NOT_DIE, CROP
-from vision.train.crop_data import board_crops, clutter_crop, colour, real_crops, rendered_crops, stacked
+from vision.train.crop_data import (
+    board_crops,
+    clutter_crop,
+    colour,
+    oblique_crops,
+    real_crops,
+    rendered_crops,
+    stacked,
+)
 from vision.train.detector_data import REAL_SETS
 from vision.train.trainer import build_model, class_weighted_loss, fit
 
@@ -114,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rendered", type=int, default=6000, help="rendered patches to cut crops from")
     ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
     ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
+    ap.add_argument("--oblique", type=int, default=0, help="desk scenes seen at a slant to cut crops from")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -145,6 +154,19 @@ def main(argv: list[str] | None = None) -> int:
                 np.savez(kept, x=xb, y=yb)
         print(f"board crops: {len(xb)} ({time.time() - t0:.0f} s)", flush=True)
         xs, ys = np.concatenate([xs, xb]), np.concatenate([ys, yb])
+    if args.oblique:
+        # like the boards, the slanted scenes do not depend on the real set left out
+        kept = args.cache / f"oblique_crops_{args.oblique}_{args.seed}.npz"
+        if kept.is_file() and not args.smoke:
+            with np.load(kept) as data:
+                xo, yo = data["x"], data["y"]
+        else:
+            scenes = 2 if args.smoke else args.oblique
+            xo, yo = stacked(oblique_crops(np.random.default_rng([args.seed, 7]), DetectorNet(args.detector), scenes))
+            if not args.smoke:
+                np.savez(kept, x=xo, y=yo)
+        print(f"oblique crops: {len(xo)} ({time.time() - t0:.0f} s)", flush=True)
+        xs, ys = np.concatenate([xs, xo]), np.concatenate([ys, yo])
     clutter = np.stack([clutter_crop(rng) for _ in range(args.clutter)]) if args.clutter else xs[:0]
     x = np.concatenate([xs, xr, colour(xr, rng), colour(xr, rng), colour(clutter, rng)])
     y = np.concatenate([ys, yr, yr, yr, np.full(len(clutter), CLASS_NOT_DIE, np.int64)])

@@ -190,13 +190,17 @@ def draw_cube(
 # ---------------------------------------------------------------- rendered scenes
 
 
-def table_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
-    scene = render.table_scene(rng, size=(640, 480), dice_pool=TRAIN_DICE, cocked_rate=0.25)
-    dice = [
+def scene_dice(scene: render.Scene) -> list[Die]:
+    """A rendered scene's dice as training labels: each at its top face's centre, as wide as its picture."""
+    return [
         Die(d.top_centre[0], d.top_centre[1], float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])), d.value, d.cocked)
         for d in scene.dice
     ]
-    return patches(rng, scene.image, dice, n)
+
+
+def table_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
+    scene = render.table_scene(rng, size=(640, 480), dice_pool=TRAIN_DICE, cocked_rate=0.25)
+    return patches(rng, scene.image, scene_dice(scene), n)
 
 
 def board_with_cube(
