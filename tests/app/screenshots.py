@@ -145,7 +145,9 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "shots")
     out.mkdir(parents=True, exist_ok=True)
     shots: dict[str, str] = {}
-    app = TavlaApp(Controller(out, language="tr", sim=True))
+    # seed 2: its 3-point match meets a throw the camera is unsure of before the end (seed 1's no longer does
+    # since the twentieth session's second stage, which reads more of the simulated throws surely)
+    app = TavlaApp(Controller(out, language="tr", sim=True, seed=2))
     steps = script(app, out, shots)
     failure: list[str] = []
 

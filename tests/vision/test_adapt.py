@@ -107,19 +107,21 @@ def test_both_backends_give_the_second_stage_features(backend: str) -> None:
 
 
 def another_camera(photo: np.ndarray) -> np.ndarray:
-    """The photo dim and flat, its contrast cut to a third, and a little out of focus: a poor camera under a weak
-    lamp. (Colours alone no longer make dice the reader has not seen: it reads each die in its face's own
+    """The photo dim and flat, its contrast cut to a seventh, and a little out of focus: a poor camera under a
+    weak lamp. (Colours alone no longer make dice the reader has not seen: it reads each die in its face's own
     colours, ``vision.reader.face_contrast``, so the photo in negative under a warm cast reads as well as the
     photo.)"""
     f = photo.astype(np.float32)
-    flat = np.asarray(np.clip(f.mean() + (f - f.mean()) * 0.35, 0, 255), np.uint8)
-    return np.asarray(cv2.GaussianBlur(flat, (0, 0), 1.5), np.uint8)
+    flat = np.asarray(np.clip(f.mean() + (f - f.mean()) * 0.15, 0, 255), np.uint8)
+    return np.asarray(cv2.GaussianBlur(flat, (0, 0), 1.0), np.uint8)
 
 
 def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
     """The shipped pair learned from these webcam photos and reads them near its ceiling, where ten photos have
-    nothing left to teach. Seen through a poor camera (``another_camera``), it reads fewer right (145 of 149 dice
-    in this draw, 3 wrong), and ten confirmed photos win dice back (147, 1 wrong)."""
+    nothing left to teach. Seen through a poor camera (``another_camera``), it reads fewer right (115 of 149 dice
+    in this draw, 1 wrong and 6 unreadable), and ten confirmed photos win dice back (120, 2 wrong, none
+    unreadable). (The twentieth session's second stage reads a milder camera, a third of the contrast, as well as
+    ten photos can teach: 145 of 149 before and after.)"""
     need_real_photos()
     scenes = []
     paths = scene_paths("webcam_white_dice")

@@ -50,7 +50,7 @@ def steps(out: Path, cache: Path, smoke: bool = False) -> list[Step]:
         (
             "crop_head",
             ["--detector", detector, "--leave-out", "webcam_white_dice/Valid", "--cache", str(cache)]
-            + ["--epochs", "10", "--clutter", "6000", "--out", str(out / "detector_head.onnx")],
+            + ["--epochs", "10", "--clutter", "12000", "--oblique", "3000", "--out", str(out / "detector_head.onnx")],
         ),
         (  # the shipped look's crops came from four runs of 3,000 boards (seeds 21-24): one run of as many
             "cocked_look",
