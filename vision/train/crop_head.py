@@ -24,6 +24,7 @@ import torch
 from vision.detector import DetectorNet
 from vision.reader import CLASS_NOT_DIE, CROP
 from vision.train.crop_data import (
+    Crop,
     board_crops,
     clutter_crop,
     colour,
@@ -116,6 +117,21 @@ def fit_one_cycle(
     fit(model, x, y, opt, sched, loss, args.epochs, args.batch, 0, rng, batch_input=batch_input)
 
 
+def kept_crops(
+    args: argparse.Namespace, kind: str, count: int, cut: Callable[[int], list[Crop]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``cut(count)``'s crops, stacked, from the render cache when a run before made them (a smoke run cuts two
+    scenes' worth and keeps nothing)."""
+    kept = args.cache / f"{kind}_crops_{count}_{args.seed}.npz"
+    if kept.is_file() and not args.smoke:
+        with np.load(kept) as data:
+            return data["x"], data["y"]
+    x, y = stacked(cut(2 if args.smoke else count))
+    if not args.smoke:
+        np.savez(kept, x=x, y=y)
+    return x, y
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     crop_training_arguments(ap)
@@ -141,32 +157,21 @@ def main(argv: list[str] | None = None) -> int:
         xs, ys = stacked(rendered)
         if args.crops is not None:
             np.savez(args.crops, xr=xr, yr=yr, xs=xs, ys=ys)
-    if args.boards:
-        # the rendered boards do not depend on the real set left out: made once, kept in the render cache
-        kept = args.cache / f"board_crops_{args.boards}_{args.seed}.npz"
-        if kept.is_file() and not args.smoke:
-            data = np.load(kept)
-            xb, yb = data["x"], data["y"]
-        else:
-            boards = 2 if args.smoke else args.boards
-            xb, yb = stacked(board_crops(np.random.default_rng([args.seed, 2]), DetectorNet(args.detector), boards))
-            if not args.smoke:
-                np.savez(kept, x=xb, y=yb)
-        print(f"board crops: {len(xb)} ({time.time() - t0:.0f} s)", flush=True)
-        xs, ys = np.concatenate([xs, xb]), np.concatenate([ys, yb])
-    if args.oblique:
-        # like the boards, the slanted scenes do not depend on the real set left out
-        kept = args.cache / f"oblique_crops_{args.oblique}_{args.seed}.npz"
-        if kept.is_file() and not args.smoke:
-            with np.load(kept) as data:
-                xo, yo = data["x"], data["y"]
-        else:
-            scenes = 2 if args.smoke else args.oblique
-            xo, yo = stacked(oblique_crops(np.random.default_rng([args.seed, 7]), DetectorNet(args.detector), scenes))
-            if not args.smoke:
-                np.savez(kept, x=xo, y=yo)
-        print(f"oblique crops: {len(xo)} ({time.time() - t0:.0f} s)", flush=True)
-        xs, ys = np.concatenate([xs, xo]), np.concatenate([ys, yo])
+    # the rendered boards and the slanted desk scenes do not depend on the real set left out: made once, kept in
+    # the render cache
+    for kind, count, stream, cut in (
+        ("board", args.boards, 2, board_crops),
+        ("oblique", args.oblique, 7, oblique_crops),
+    ):
+        if count:
+            xk, yk = kept_crops(
+                args,
+                kind,
+                count,
+                lambda n: cut(np.random.default_rng([args.seed, stream]), DetectorNet(args.detector), n),
+            )
+            print(f"{kind} crops: {len(xk)} ({time.time() - t0:.0f} s)", flush=True)
+            xs, ys = np.concatenate([xs, xk]), np.concatenate([ys, yk])
     clutter = np.stack([clutter_crop(rng) for _ in range(args.clutter)]) if args.clutter else xs[:0]
     x = np.concatenate([xs, xr, colour(xr, rng), colour(xr, rng), colour(clutter, rng)])
     y = np.concatenate([ys, yr, yr, yr, np.full(len(clutter), CLASS_NOT_DIE, np.int64)])
