@@ -118,15 +118,22 @@ def fit_one_cycle(
 
 
 def kept_crops(
-    args: argparse.Namespace, kind: str, count: int, cut: Callable[[int], list[Crop]]
+    args: argparse.Namespace,
+    kind: str,
+    count: int,
+    stream: int,
+    cut: Callable[[np.random.Generator, DetectorNet, int], list[Crop]],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``cut(count)``'s crops, stacked, from the render cache when a run before made them (a smoke run cuts two
-    scenes' worth and keeps nothing)."""
+    """``cut``'s crops of ``count`` rendered scenes (its own random ``stream`` of the seed, at ``--detector``'s
+    boxes), stacked; from the render cache when a run before made them (a smoke run cuts two scenes' worth and
+    keeps nothing)."""
     kept = args.cache / f"{kind}_crops_{count}_{args.seed}.npz"
     if kept.is_file() and not args.smoke:
         with np.load(kept) as data:
             return data["x"], data["y"]
-    x, y = stacked(cut(2 if args.smoke else count))
+    x, y = stacked(
+        cut(np.random.default_rng([args.seed, stream]), DetectorNet(args.detector), 2 if args.smoke else count)
+    )
     if not args.smoke:
         np.savez(kept, x=x, y=y)
     return x, y
@@ -164,12 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         ("oblique", args.oblique, 7, oblique_crops),
     ):
         if count:
-            xk, yk = kept_crops(
-                args,
-                kind,
-                count,
-                lambda n: cut(np.random.default_rng([args.seed, stream]), DetectorNet(args.detector), n),
-            )
+            xk, yk = kept_crops(args, kind, count, stream, cut)
             print(f"{kind} crops: {len(xk)} ({time.time() - t0:.0f} s)", flush=True)
             xs, ys = np.concatenate([xs, xk]), np.concatenate([ys, yk])
     clutter = np.stack([clutter_crop(rng) for _ in range(args.clutter)]) if args.clutter else xs[:0]
