@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vision import DiceReader
-from vision.scoring import Score, read_labels
+from vision.scoring import LABEL_FIXES, Score, label_fix, read_labels
 from vision.sources import load_image
 
 from .conftest import need_real_photos
@@ -39,6 +39,21 @@ def test_two_dice_photo_gives_a_verdict_with_both_values(reader: DiceReader) -> 
         obs = reader.read(load_image(path))
         right += obs.verdict == "valid" and obs.values is not None and sorted(obs.values) == values
     assert right >= len(pairs) - 1, f"{right}/{len(pairs)} two-dice photos read as a valid throw"
+
+
+def test_each_label_fix_mends_one_label_of_the_real_sets() -> None:
+    """A fix whose photo or centre were mistyped would leave the wrong label in training and scoring unseen."""
+    root = need_real_photos().parents[1]
+    for fix in LABEL_FIXES:
+        labelled = []
+        for path in root.glob(f"*/*/{fix.photo}.txt"):
+            for line in path.read_text().splitlines():
+                c, xc, yc, _, _ = (float(v) for v in line.split())
+                if label_fix(path, xc, yc) == fix:
+                    labelled.append(int(c) + 1)
+        assert len(labelled) == 1 and labelled[0] != fix.value, (fix, labelled)
+        fixed = read_labels(next(root.glob(f"*/*/{fix.photo}.txt")), 1, 1)
+        assert [lab.value for lab in fixed if lab.centre == fix.centre] == ([fix.value] if fix.value else [])
 
 
 # Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md: 98.4 % right, 2 wrong,
