@@ -94,15 +94,16 @@ def real_and_cached(tmp_path: Path) -> list[str]:
     return ["--leave-out", "tray_mixed_dice", "--cache", str(cache)]
 
 
-def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("width", "features"), [("1", 64), ("1.5", 96)])
+def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path, width: str, features: int) -> None:
     from vision.adapt import FeatureReader
     from vision.reader import OnnxModel
 
-    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3")
+    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--width", width)
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):
-        logits, features = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]
-        assert logits.shape == (2, 8) and features.shape == (2, 64)
+        logits, f = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]
+        assert logits.shape == (2, 8) and f.shape == (2, features)
 
 
 def test_cocked_look_training_smoke_run_exports_two_classes_of_four_planes_both_backends_read(
