@@ -51,25 +51,26 @@ def label_fix(path: Path | str, xc: float, yc: float) -> LabelFix | None:
     return None
 
 
-def fixed_value(path: Path | str, value: int, xc: float, yc: float) -> int | None:
-    """What the die labelled ``value`` at ``(xc, yc)`` shows (``LABEL_FIXES``); None: no die is there."""
-    fix = label_fix(path, xc, yc)
-    return value if fix is None else fix.value
+def labelled_dice(path: Path | str) -> list[tuple[int, float, float, float, float]]:
+    """The dice a YOLO text file labels, as (value 1-6, centre x, centre y, width, height), normalised; the
+    known errors fixed (``LABEL_FIXES``). The trainers, the benches and the tests all read labels here."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        c, xc, yc, bw, bh = (float(v) for v in parts)
+        fix = label_fix(path, xc, yc)
+        value = int(c) + 1 if fix is None else fix.value
+        if value is not None:
+            rows.append((value, xc, yc, bw, bh))
+    return rows
 
 
 def read_labels(path: Path, width: int, height: int) -> list[Label]:
     """The dice labelled in a YOLO text file, in pixels of a ``width`` x ``height`` photo (known errors
     fixed)."""
-    labels = []
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) != 5:
-            continue
-        c, xc, yc, _, _ = (float(v) for v in parts)
-        value = fixed_value(path, int(c) + 1, xc, yc)
-        if value is not None:
-            labels.append(Label(value, (xc * width, yc * height)))
-    return labels
+    return [Label(value, (xc * width, yc * height)) for value, xc, yc, _, _ in labelled_dice(path)]
 
 
 @dataclass

@@ -25,8 +25,9 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration
 from vision.detector import SIZE_REF
 from vision.rectify import STRIDE, board_view
+from vision.scoring import labelled_dice
 from vision.synth import render
-from vision.train.dataset import TRAIN_DICE, label_rows
+from vision.train.dataset import TRAIN_DICE
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real_dice"
 REAL_SETS = ("webcam_white_dice", "tray_mixed_dice", "casino_dice_crops")
@@ -298,7 +299,8 @@ def real_scene(path: str, set_name: str) -> tuple[Image, list[Die]] | None:
     h, w = image.shape[:2]
     webcam = set_name.split("/")[0] == "webcam_white_dice"  # the set, or one split of it
     grow = 1.3 if webcam else 1.0
-    dice = [Die(xc * w, yc * h, max(bw * w, bh * h) * grow, c + 1, False) for c, xc, yc, bw, bh in label_rows(path)]
+    labels = labelled_dice(path[:-4] + ".txt")
+    dice = [Die(xc * w, yc * h, max(bw * w, bh * h) * grow, value, False) for value, xc, yc, bw, bh in labels]
     if webcam:  # boxes of a 1 or 2 are smaller than the die: use the photo's median
         med = float(np.median([d.side for d in dice])) if dice else 50.0
         dice = [Die(d.x, d.y, max(d.side, med), d.value, False) for d in dice]
