@@ -299,7 +299,7 @@ def real_scene(path: str, set_name: str) -> tuple[Image, list[Die]] | None:
     h, w = image.shape[:2]
     webcam = set_name.split("/")[0] == "webcam_white_dice"  # the set, or one split of it
     grow = 1.3 if webcam else 1.0
-    labels = labelled_dice(path[:-4] + ".txt")
+    labels = labelled_dice(Path(path).with_suffix(".txt"))
     dice = [Die(xc * w, yc * h, max(bw * w, bh * h) * grow, value, False) for value, xc, yc, bw, bh in labels]
     if webcam:  # boxes of a 1 or 2 are smaller than the die: use the photo's median
         med = float(np.median([d.side for d in dice])) if dice else 50.0
