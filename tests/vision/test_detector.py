@@ -425,8 +425,8 @@ def test_the_second_stage_turns_its_input_once_made_as_it_would_turn_the_crops()
     adapted.confirm(crops[:3], np.array([0, 3, 5], np.int64))
     for classifier in (head, adapted):
         for turns in (2, 5, 8):
-            once = every_turn(classifier, crops, turns)
-            assert np.allclose(once, every_turn(TurnedCrops(classifier), crops, turns), atol=1e-5)
+            once = every_turn(classifier, crops, turns)  # float32 sums in another order: differences near 2e-5
+            assert np.allclose(once, every_turn(TurnedCrops(classifier), crops, turns), atol=1e-4)
 
 
 def test_view_parts_and_scales_map_to_the_same_frame_points() -> None:
