@@ -51,19 +51,30 @@ def label_fix(path: Path | str, xc: float, yc: float) -> LabelFix | None:
     return None
 
 
-def labelled_dice(path: Path | str) -> list[tuple[int, float, float, float, float]]:
-    """The dice a YOLO text file labels, as (value 1-6, centre x, centre y, width, height), normalised; the
-    known errors fixed (``LABEL_FIXES``). The trainers, the benches and the tests all read labels here."""
+LabelRow = tuple[int, float, float, float, float]  # value 1-6, centre x, centre y, width, height (normalised)
+
+
+def label_rows_as_written(path: Path | str) -> list[LabelRow]:
+    """The dice a YOLO text file labels, as written (class + 1 as the value), known errors and all: what the
+    fixes are checked against. Everything else reads :func:`labelled_dice`."""
     rows = []
     for line in Path(path).read_text().splitlines():
         parts = line.split()
-        if len(parts) != 5:
-            continue
-        c, xc, yc, bw, bh = (float(v) for v in parts)
+        if len(parts) == 5:
+            c, xc, yc, bw, bh = (float(v) for v in parts)
+            rows.append((int(c) + 1, xc, yc, bw, bh))
+    return rows
+
+
+def labelled_dice(path: Path | str) -> list[LabelRow]:
+    """The dice a YOLO text file labels, the known errors fixed (``LABEL_FIXES``). The trainers, the benches and
+    the tests all read labels here."""
+    rows = []
+    for value, xc, yc, bw, bh in label_rows_as_written(path):
         fix = label_fix(path, xc, yc)
-        value = int(c) + 1 if fix is None else fix.value
-        if value is not None:
-            rows.append((value, xc, yc, bw, bh))
+        fixed = value if fix is None else fix.value
+        if fixed is not None:
+            rows.append((fixed, xc, yc, bw, bh))
     return rows
 
 

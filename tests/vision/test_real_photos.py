@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vision import DiceReader
-from vision.scoring import LABEL_FIXES, Score, label_fix, read_labels
+from vision.scoring import LABEL_FIXES, Score, label_fix, label_rows_as_written, read_labels
 from vision.sources import load_image
 
 from .conftest import need_real_photos
@@ -45,12 +45,12 @@ def test_each_label_fix_mends_one_label_of_the_real_sets() -> None:
     """A fix whose photo or centre were mistyped would leave the wrong label in training and scoring unseen."""
     root = need_real_photos().parents[1]
     for fix in LABEL_FIXES:
-        labelled = []
-        for path in root.glob(f"*/*/{fix.photo}.txt"):
-            for line in path.read_text().splitlines():
-                c, xc, yc, _, _ = (float(v) for v in line.split())
-                if label_fix(path, xc, yc) == fix:
-                    labelled.append(int(c) + 1)
+        labelled = [
+            value
+            for path in root.glob(f"*/*/{fix.photo}.txt")
+            for value, xc, yc, _, _ in label_rows_as_written(path)
+            if label_fix(path, xc, yc) == fix
+        ]
         assert len(labelled) == 1 and labelled[0] != fix.value, (fix, labelled)
         fixed = read_labels(next(root.glob(f"*/*/{fix.photo}.txt")), 1, 1)
         assert [lab.value for lab in fixed if lab.centre == fix.centre] == ([fix.value] if fix.value else [])
