@@ -12,6 +12,7 @@ measured). Run it beside a busy core (the camera's, in the app: ``--busy``) to s
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import os
@@ -24,10 +25,16 @@ from unittest import mock
 
 import numpy as np
 
-from vision.adapt import RIDGE, STEPS, DiceProfile, normalised
-from vision.reader import CLASSES, CROP, softmax
+from vision.adapt import RIDGE, STEPS, DiceProfile, FeatureReader, normalised
+from vision.detector import DEFAULT_HEAD
+from vision.reader import CLASSES, CROP, OnnxModel, softmax
 
-FEATURES = 64  # the second stage's feature width
+
+@functools.cache
+def feature_width() -> int:
+    """The shipped second stage's feature width (96 since 2026-12-06, 64 before): what a profile keeps a die."""
+    features = FeatureReader(OnnxModel(DEFAULT_HEAD)).logits_and_features(np.zeros((1, CROP, CROP, 3), np.uint8))[1]
+    return int(features.shape[1])
 
 
 def version_1(profile: DiceProfile, path: Path) -> None:
@@ -48,7 +55,7 @@ def profile_of(dice: int, seed: int = 0, crops: bool = False) -> DiceProfile:
     rng = np.random.default_rng(seed)
     return DiceProfile(
         "kulüp kırmızı",
-        features=np.abs(rng.normal(0, 1, (dice, FEATURES))).astype(np.float32),
+        features=np.abs(rng.normal(0, 1, (dice, feature_width()))).astype(np.float32),
         labels=rng.integers(0, len(CLASSES), dice).astype(np.int64),
         base=rng.normal(0, 3, (dice, len(CLASSES))).astype(np.float32),
         crops=rng.integers(0, 256, (dice if crops else 0, CROP, CROP, 3), dtype=np.uint8),
