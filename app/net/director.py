@@ -197,6 +197,8 @@ class Director:
             feed = self.boards.get(board) or self.boards.setdefault(board, BoardFeed(board))
             if leaf == "events":
                 self.receive(feed, data)
+                if feed.snapshot.get("result"):
+                    self._write_results()  # the result came before these entries: the file's head and count move
             elif leaf == "snapshot":
                 feed.snapshot = data
                 seq = data.get("seq")

@@ -10,7 +10,7 @@ import pytest
 
 from app.net.client import BrokerConfig
 from app.net.director import BoardFeed, Director
-from app.net.messages import DirectorMessage, parse_director_message
+from app.net.messages import DirectorMessage, dumps, parse_director_message
 from app.net.snapshot import BoardState
 from app.net.station import entry_message
 from app.net.tail import JournalTail
@@ -140,6 +140,34 @@ def test_the_tail_refuses_a_journal_changed_after_it_was_written(tmp_path: Path)
     db.close()
     with pytest.raises(JournalError, match="entry 2 was changed"):
         JournalTail(tmp_path / "m.sqlite").read(0)
+
+
+class Message:
+    """An MQTT message as paho hands it to the director."""
+
+    def __init__(self, topic: str, data: dict[str, object]):
+        self.topic, self.payload = topic, dumps(data)
+
+
+def deliver(director: Director, board: str, leaf: str, data: dict[str, object]) -> None:
+    """``data`` reaches ``director`` as a message on ``board``'s ``leaf`` topic, as the broker delivers it."""
+    director._on_message(None, None, Message(Topics(PREFIX).board(board, leaf), data))  # type: ignore[arg-type]
+
+
+def test_the_results_file_follows_entries_that_come_after_the_result(tmp_path: Path) -> None:
+    """After a network outage the board's last snapshot, with the result, can reach the director before the
+    entries held up behind it: the results file must still end with the journal's head, not the one the
+    director held when the result came."""
+    session, sent = messages(tmp_path, [ManualDice((3, 1)), ManualDice((6, 5)), ManualDice((4, 2))])
+    director = Director(BrokerConfig(), PREFIX, tmp_path / "results")
+    deliver(director, "5", "events", sent[0])
+    result = {"players": ["Ayşe", "Mehmet"], "score": [3, 0], "winner": "Ayşe", "end": "score", "games": [{}]}
+    deliver(director, "5", "snapshot", {"seq": len(sent), "result": result})
+    for message in sent[1:]:
+        deliver(director, "5", "events", message)
+    [row] = list(csv.DictReader(io.StringIO((tmp_path / "results" / "results.csv").read_text())))
+    assert row["head"] == session.journal.head and row["seq"] == str(len(session.journal))
+    session.close()
 
 
 def test_results_table_carries_each_finished_board_with_its_head_hash() -> None:
