@@ -197,19 +197,19 @@ class Director:
             feed = self.boards.get(board) or self.boards.setdefault(board, BoardFeed(board))
             if leaf == "events":
                 self.receive(feed, data)
-                if feed.snapshot.get("result"):
-                    self._write_results()  # the result came before these entries: the file's head and count move
             elif leaf == "snapshot":
                 feed.snapshot = data
                 seq = data.get("seq")
                 if isinstance(seq, int) and seq > feed.held:
                     self._ack_due.add(board)  # a director that restarted tells the board where it stands
-                if data.get("result"):
-                    self._write_results()
             elif leaf == "status":
                 feed.status = str(data.get("state", "unknown"))
                 if isinstance(data.get("inbox"), dict):
                     feed.station_saw = data["inbox"]
+            if feed.snapshot.get("result"):
+                # a finished board's row moves with its result and with every entry taken after it (after an
+                # outage the result can come before the entries held up behind it); written only when it changed
+                self._write_results()
 
     def receive(self, feed: BoardFeed, data: dict[str, Any]) -> None:
         """One event message of ``feed``'s board: taken once, in order, whatever order and how often it comes."""

@@ -39,16 +39,12 @@ def test_the_one_command_chains_the_shipped_recipes() -> None:
 def test_the_recipe_makes_the_second_stage_as_wide_as_the_shipped_one() -> None:
     """The shipped second stage's last layer reads round(64 x width) features: the recipe's ``--width`` must be
     the one it was trained at, or ``python -m vision.train`` remakes another model (no PyTorch needed)."""
-    from vision.adapt import FeatureReader
-    from vision.detector import DEFAULT_HEAD
-    from vision.reader import OnnxModel
+    from tests.vision.bench_profile import feature_width
     from vision.train.__main__ import steps
 
     head = dict(steps(Path("/o"), Path("/c")))["crop_head"]
     width = float(head[head.index("--width") + 1]) if "--width" in head else 1.0
-    crops = np.random.default_rng(7).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
-    _, features = FeatureReader(OnnxModel(DEFAULT_HEAD)).logits_and_features(crops)
-    assert features.shape == (2, round(64 * width))
+    assert feature_width() == round(64 * width)
 
 
 def test_the_one_command_smoke_run_makes_three_models_the_reader_reads(tmp_path: Path) -> None:
