@@ -4,7 +4,8 @@ with the shipped models ``--set webcam_white_dice/Valid`` (a split neither of th
 
 Per-die accuracy on the set's photos before adaptation, then after the dice of ``--photos`` photos (drawn at
 random, seeded) are confirmed as a referee confirms throws (the dice the reader found, with their labelled
-values), scored on the other photos only. Several draws, so one lucky draw does not make the figure. Then the
+values), scored on the other photos only (``--score-from N``: on all but each draw's first N, so runs that
+learn 10 photos and 80 score the same ones). Several draws, so one lucky draw does not make the figure. Then the
 other photos with exactly two dice, each read as a throw, before and after, by ``bench_sureness``'s figures:
 what a station at that table would call without asking, and how often it would ask; and the same photos read
 one after the other as a match, every throw asked about answered and learned, as the station keeps learning.
@@ -74,8 +75,19 @@ def main() -> None:
     ap.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="the detector trained without --set")
     ap.add_argument("--head", type=Path, default=DEFAULT_HEAD, help="the second stage trained without --set")
     ap.add_argument("--photos", type=int, default=10)
+    ap.add_argument(
+        "--score-from",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score all of each draw's photos but its first N (default: --photos), so runs that learn more or "
+        "fewer photos score the same ones",
+    )
     ap.add_argument("--draws", type=int, default=3)
     args = ap.parse_args()
+    score_from = args.photos if args.score_from is None else args.score_from
+    if score_from < args.photos:
+        ap.error("--score-from must not be below --photos: the photos learned are not scored")
     scenes: list[Scene] = []
     for path in scene_paths(args.set):
         scene = real_scene(path, args.set)
@@ -83,14 +95,17 @@ def main() -> None:
             scenes.append((Path(path).name, scene[0], scene[1]))
     plain = DiceReader(args.detector, threads=1, head=args.head)
     features = FeatureReader(OnnxModel(args.head, threads=1))
-    print(f"{args.set}: {len(scenes)} photos; before / after {args.photos} confirmed photos, on the others")
+    print(
+        f"{args.set}: {len(scenes)} photos; before / after {args.photos} confirmed photos, "
+        f"scored on {len(scenes) - score_from} others"
+    )
     befores, afters = [], []
     throws: dict[str, list[Case]] = {"before learning": [], "after learning": [], "learning as it plays": []}
     for draw in range(args.draws):
         rng = np.random.default_rng(draw)
         order = rng.permutation(len(scenes))
         learn = [scenes[i] for i in order[: args.photos]]
-        rest = [scenes[i] for i in order[args.photos :]]
+        rest = [scenes[i] for i in order[score_from:]]
         crops, labels = confirmed_crops(plain, learn)
         t0 = time.perf_counter()
         adapted = AdaptedClassifier(features, DiceProfile(args.set))
