@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.reader import CLASS_NOT_DIE, CROP
 from vision.synth import render
-from vision.train.crop_data import OBLIQUE_TILTS, clutter_crop, colour, recoloured
+from vision.train.crop_data import OBLIQUE_TILTS, clutter_crop, colour, painted, recoloured
 from vision.train.dataset import TRAIN_DICE
 from vision.train.detector_data import GOLD_PIPS, any_colour_dice, cube_patches, targets
 
@@ -191,3 +191,30 @@ def test_slanted_desk_scenes_show_the_dice_s_side_faces() -> None:
 
     straight, slanted = top_off_centre((0.0, 0.0)), top_off_centre(OBLIQUE_TILTS)
     assert slanted > 1.5 * straight, (straight, slanted)
+
+
+def test_painted_dice_keep_their_pips_apart_by_colour_and_some_by_colour_alone() -> None:
+    """The painted desk dice are what they are for: every pip apart from the body and from every marbling vein
+    (or the value would be taught from a face where it cannot be seen), and many apart by colour only (red pips
+    on a black die), which neither the presets nor the recolouring of real crops ever show."""
+    rng = np.random.default_rng(4)
+    paints = [painted(rng) for _ in range(400)]
+    brightness = [abs(sum(body) - sum(pip)) / 3 for body, pip, _ in paints]
+    for body, pip, vein in paints:
+        for body_colour in (body, vein) if vein is not None else (body,):
+            assert np.linalg.norm(np.subtract(body_colour, pip)) > 110, (body_colour, pip)
+    assert 100 < sum(b < 70 for b in brightness) < 300  # recoloured crops keep pips 70 apart in brightness
+    assert 120 < sum(vein is not None for _, _, vein in paints) < 200  # two in five marbled
+
+
+def test_a_marbled_die_swirls_between_its_two_colours_round_its_pips() -> None:
+    """A marbled face shows both body colours, and its pips are drawn over the swirl in their own colour."""
+    body, pip, vein = (30, 30, 30), (40, 40, 200), (160, 90, 20)
+    tex, _ = render.face_texture(1, body, pip, 0.1, 0, vein=vein, seed=7)
+    corner = tex[15:40, 15:40].reshape(-1, 3).astype(np.float32)  # a one's face: no pip up here
+    near_vein = np.linalg.norm(corner - vein, axis=1) < 40
+    near_body = np.linalg.norm(corner - body, axis=1) < 40
+    assert near_vein.mean() > 0.1 and near_body.mean() > 0.1
+    assert np.abs(tex[48, 48].astype(int) - pip).max() <= 2  # the one pip in the middle
+    plain, _ = render.face_texture(1, body, pip, 0.1, 0)
+    assert np.all(plain[15:40, 15:40] == body)

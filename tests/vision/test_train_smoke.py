@@ -110,7 +110,9 @@ def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: P
     from vision.adapt import FeatureReader
     from vision.reader import OnnxModel
 
-    out = smoke_trained(tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--width", width)
+    out = smoke_trained(
+        tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--painted", "3", "--width", width
+    )
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):
         logits, f = FeatureReader(OnnxModel(out, backend)).logits_and_features(crops)  # type: ignore[arg-type]

@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
 Vec = NDArray[np.float64]
+Colour = tuple[int, int, int]  # BGR
+Paint = tuple[Colour, Colour, Colour | None]  # a die's body, pips and marbling vein (None: a plain body)
 
 # local face normals of the cube and the value printed on each (opposites sum to 7)
 FACE_NORMALS: dict[int, tuple[float, float, float]] = {
@@ -169,12 +171,31 @@ def random_colour(rng: np.random.Generator, light: bool | None = None) -> tuple[
     return (int(rng.integers(lo, hi)), int(rng.integers(lo, hi)), int(rng.integers(lo, hi)))
 
 
+def marbling(rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.float32]:
+    """Smooth swirling veins in 0..1, as in marbled (gemini) dice: blurred noise folded through a sine."""
+    raw = rng.normal(0, 1, shape).astype(np.float32)
+    noise = np.asarray(cv2.GaussianBlur(raw, (0, 0), float(rng.uniform(3, 8))), np.float32)
+    return np.asarray(0.5 + 0.5 * np.sin(noise / max(float(noise.std()), 1e-6) * rng.uniform(2, 5)), np.float32)
+
+
 def face_texture(
-    value: int, body: tuple[int, int, int], pip: tuple[int, int, int], pip_radius: float, style: int, size: int = 96
+    value: int,
+    body: Colour,
+    pip: Colour,
+    pip_radius: float,
+    style: int,
+    size: int = 96,
+    vein: Colour | None = None,
+    seed: int = 0,
 ) -> tuple[Image, Image]:
-    """The face of a die with its pips, and its mask (rounded corners)."""
+    """The face of a die with its pips, and its mask (rounded corners); with ``vein``, the body marbled into
+    that colour (each face its own swirl, from ``seed``)."""
     tex = np.zeros((size, size, 3), np.uint8)
     tex[:] = body
+    if vein is not None:
+        swirl = marbling(np.random.default_rng(seed), (size, size))[..., None]
+        base, other = np.asarray(body, np.float32), np.asarray(vein, np.float32)
+        tex[:] = np.clip(base + (other - base) * swirl, 0, 255).astype(np.uint8)
     mask = np.zeros((size, size), np.uint8)
     r = int(size * 0.12)
     cv2.rectangle(mask, (r, 0), (size - 1 - r, size - 1), 255, -1)
@@ -245,6 +266,7 @@ class Die3D:
     pip_radius: float
     style: int
     cocked: bool
+    vein: Colour | None = None  # marbled (gemini) dice: the body swirls into this colour
 
     def corners(self) -> Vec:
         half = self.size / 2
@@ -285,7 +307,8 @@ def draw_die(canvas: NDArray[np.float32], cam: Camera, die: Die3D, light: Vec, a
         if float(np.dot(normal, cam.position - centre)) <= 0:
             continue
         shade = ambient + (1 - ambient) * max(0.0, float(np.dot(normal, light)))
-        tex, mask = face_texture(value, die.body, die.pip, die.pip_radius, die.style)
+        swirl_seed = value * 1000 + sum(die.vein or ())  # every face its own swirl, the same each time it is drawn
+        tex, mask = face_texture(value, die.body, die.pip, die.pip_radius, die.style, vein=die.vein, seed=swirl_seed)
         # dark edge line between faces: slightly shrink the mask
         warp_quad(canvas, tex, mask, cam.project(quad), min(1.15, shade))
 
@@ -457,9 +480,11 @@ def table_scene(
     cocked_rate: float = 0.2,
     dice_pool: list[int] | None = None,
     tilts: tuple[float, float] = (0.0, 0.45),
+    paint: Paint | None = None,
 ) -> Scene:
     """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet. ``tilts``: the
-    range of the camera's tilt from straight down (radians)."""
+    range of the camera's tilt from straight down (radians); ``paint``: the dice's colours (else a preset of
+    ``dice_pool``, or random ones)."""
     w, h = size
     surface = str(rng.choice(["wood", "felt", "leather", "plain"]))
     base = random_colour(rng)
@@ -488,8 +513,13 @@ def table_scene(
     colours = DIE_COLOURS[int(rng.choice(pool))]
     if rng.random() < 0.3:
         colours = (random_colour(rng), random_colour(rng))
+    if paint is not None:
+        colours = (paint[0], paint[1])
     n = n_dice if n_dice is not None else int(rng.integers(1, 6))
     dice, checkers = table_dice(rng, cam, n, die_size, colours, cocked_rate)
+    if paint is not None:
+        for d in dice:
+            d.vein = paint[2]
     inv = np.linalg.inv(cam.plane_homography())
     if rng.random() < 0.4:  # a few checkers around
         for _ in range(int(rng.integers(1, 5))):

@@ -1,5 +1,6 @@
 """The second stage's training crops: real dice cut where the detector finds them, the detector's false peaks,
-procedural clutter and recoloured dice (numpy and OpenCV only, so tests run without torch).
+procedural clutter, recoloured dice and rendered scenes (slanted, painted; numpy and OpenCV only, so tests run
+without torch).
 
 Every die the detector finds is cut from the full frame at 48 px; what it finds where no die is becomes "not a
 die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cocked, not a die.
@@ -8,7 +9,7 @@ die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cock
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -100,15 +101,73 @@ die seen this way shows one or two side faces nearly as large as its top, the we
 camera's dice near the frame's edge."""
 
 
-def oblique_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
-    """Crops of desk scenes (``render.table_scene``) seen at a slant (``OBLIQUE_TILTS``): the top face told
-    from side faces showing more pips. Why: a 1 or a 2 seen from the side was read as the side face's value or
-    left unreadable, on real webcam photos the reader never trained on and on renders alike."""
+def desk_crops(
+    rng: np.random.Generator,
+    net: DetectorNet,
+    scenes: int,
+    tilts: tuple[float, float] = (0.0, 0.45),
+    paint: Callable[[np.random.Generator], render.Paint] | None = None,
+) -> list[Crop]:
+    """Crops of ``scenes`` rendered desk scenes (``render.table_scene``, the camera ``tilts`` from straight down,
+    the dice painted by ``paint`` when given), two round each die and one at each of the detector's finds."""
     crops: list[Crop] = []
     for _ in range(scenes):
-        scene = render.table_scene(rng, (640, 480), cocked_rate=0.15, dice_pool=TRAIN_DICE, tilts=OBLIQUE_TILTS)
+        colours = paint(rng) if paint is not None else None
+        scene = render.table_scene(rng, (640, 480), cocked_rate=0.15, dice_pool=TRAIN_DICE, tilts=tilts, paint=colours)
         crops += scene_crops(rng, net, scene.image, scene_dice(scene), 2)
     return crops
+
+
+def oblique_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
+    """Crops of desk scenes seen at a slant (``OBLIQUE_TILTS``): the top face told from side faces showing more
+    pips. Why: a 1 or a 2 seen from the side was read as the side face's value or left unreadable, on real webcam
+    photos the reader never trained on and on renders alike."""
+    return desk_crops(rng, net, scenes, tilts=OBLIQUE_TILTS)
+
+
+def painted(rng: np.random.Generator) -> render.Paint:
+    """A die's body, pip and (two in five) marbling colours as club dice come: dark, light or strongly coloured
+    bodies, pips of any strong colour, the pips apart from the body by colour, not always by brightness."""
+
+    def strong() -> render.Colour:
+        hsv = np.array([[[rng.integers(0, 180), rng.integers(150, 256), rng.integers(90, 256)]]], np.uint8)
+        b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+        return int(b), int(g), int(r)
+
+    def any_body() -> render.Colour:
+        pick = rng.random()
+        if pick < 0.35:
+            b, g, r = rng.integers(10, 80, 3)
+            return int(b), int(g), int(r)
+        return strong() if pick < 0.7 else render.random_colour(rng)
+
+    def pip_colour() -> render.Colour:
+        pick = rng.random()
+        if pick < 0.5:
+            return strong()
+        return (235, 235, 235) if pick < 0.75 else (20, 20, 20)
+
+    def apart(a: render.Colour, b: render.Colour) -> bool:
+        return float(np.linalg.norm(np.subtract(a, b, dtype=np.float32))) > 110
+
+    while True:
+        body, pip = any_body(), pip_colour()
+        if apart(body, pip):
+            break
+    vein = None
+    if rng.random() < 0.4:
+        while True:
+            vein = any_body()
+            if apart(vein, pip):
+                break
+    return body, pip, vein
+
+
+def painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
+    """Crops of desk scenes whose dice are painted as club dice come (``painted``): dark or marbled bodies with
+    red or blue pips. Why: the rendered presets and the real crops' recolouring keep the pips apart from the
+    body by brightness, and the tray set's dark marbled dice with red pips, left out, were read at 64 %."""
+    return desk_crops(rng, net, scenes, paint=painted)
 
 
 def casino_scene(crop: Image) -> tuple[Image, Die]:
@@ -372,7 +431,7 @@ def recoloured(c: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.f
     body_is_light = body.mean() > pip.mean() if rng.random() < 0.5 else True  # painted dice mostly keep it
     body_map = np.broadcast_to(body, c.shape)
     if rng.random() < 0.3:  # marbled: the body swirls between its colour and another, the pips stay
-        swirl = marbling(rng, c.shape[:2])[..., None]
+        swirl = render.marbling(rng, c.shape[:2])[..., None]
         while True:  # the second colour on the body's side of the pips: pips still stand out everywhere
             other = rng.uniform(0, 255, 3)
             if (other.mean() - pip.mean()) * np.sign(body.mean() - pip.mean()) > 50:
@@ -380,13 +439,6 @@ def recoloured(c: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.f
         body_map = body + (other - body) * swirl
     light, dark = (body_map, pip) if body_is_light else (pip, body_map)
     return np.asarray(dark + (light - dark) * g, np.float32)
-
-
-def marbling(rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.float32]:
-    """Smooth swirling veins in 0..1, as in marbled (gemini) dice: blurred noise folded through a sine."""
-    raw = rng.normal(0, 1, shape).astype(np.float32)
-    noise = np.asarray(cv2.GaussianBlur(raw, (0, 0), float(rng.uniform(3, 8))), np.float32)
-    return np.asarray(0.5 + 0.5 * np.sin(noise / max(float(noise.std()), 1e-6) * rng.uniform(2, 5)), np.float32)
 
 
 def colour(x: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:

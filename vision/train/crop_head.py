@@ -29,6 +29,7 @@ from vision.train.crop_data import (
     clutter_crop,
     colour,
     oblique_crops,
+    painted_crops,
     real_crops,
     rendered_crops,
     stacked,
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=0, help="whole rendered board throws to cut crops from")
     ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--oblique", type=int, default=0, help="desk scenes seen at a slant to cut crops from")
+    ap.add_argument("--painted", type=int, default=0, help="desk scenes with dice painted as club dice come")
     ap.add_argument("--width", type=float, default=1.0, help="the model's channels times this (trainer.build_model)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     args = ap.parse_args(argv)
@@ -170,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind, count, stream, cut in (
         ("board", args.boards, 2, board_crops),
         ("oblique", args.oblique, 7, oblique_crops),
+        ("painted", args.painted, 11, painted_crops),
     ):
         if count:
             xk, yk = kept_crops(args, kind, count, stream, cut)
