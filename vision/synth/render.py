@@ -473,13 +473,16 @@ def draw_clutter(rng: np.random.Generator, canvas: NDArray[np.float32]) -> None:
 # ---------------------------------------------------------------- scenes
 
 
+TABLE_TILTS = (0.0, 0.45)  # a desk photo's camera, from straight down to 26 degrees off (radians)
+
+
 def table_scene(
     rng: np.random.Generator,
     size: tuple[int, int] = (640, 480),
     n_dice: int | None = None,
     cocked_rate: float = 0.2,
     dice_pool: list[int] | None = None,
-    tilts: tuple[float, float] = (0.0, 0.45),
+    tilts: tuple[float, float] = TABLE_TILTS,
     paint: Paint | None = None,
 ) -> Scene:
     """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet. ``tilts``: the

@@ -105,7 +105,7 @@ def desk_crops(
     rng: np.random.Generator,
     net: DetectorNet,
     scenes: int,
-    tilts: tuple[float, float] = (0.0, 0.45),
+    tilts: tuple[float, float] = render.TABLE_TILTS,
     paint: Callable[[np.random.Generator], render.Paint] | None = None,
 ) -> list[Crop]:
     """Crops of ``scenes`` rendered desk scenes (``render.table_scene``, the camera ``tilts`` from straight down,
