@@ -247,15 +247,20 @@ def cmd_learn_dice(args: argparse.Namespace) -> int:
             if not sep:
                 raise VisionError(f"{item!r}: write IMAGE=VALUES, say photo.jpg=3,5")
             image = load_image(path)
-            dice = reader.read_all(image).dice
-            learner.confirm(*examples(image, dice, _confirmed(text)))
+            read = reader.read_all(image)
+            dice = read.dice
+            learner.confirm(*examples(image, dice, _confirmed(text), read.not_dice))
             print(f"{path}: learned {len(dice)} dice")
         except VisionError as exc:
             failed += 1
             where = "" if str(exc).startswith(path) else f"{path}: "
             print(f"error: {where}{exc}", file=sys.stderr)
     profile.save(args.profile)
-    print(f"{args.profile}: {profile.examples} confirmed dice of {profile.name!r}")
+    others = profile.examples - profile.dice
+    print(
+        f"{args.profile}: {profile.dice} confirmed dice of {profile.name!r}"
+        + (f", {others} not a die" if others else "")
+    )
     return 1 if failed else 0
 
 

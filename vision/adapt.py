@@ -55,6 +55,7 @@ lets the same confirmed photos teach more (real sets the second stage never trai
 86.2 -> 87.7 %, webcam 96.2 -> 96.4 % per die) for the same held-out match figures; lower still passed more
 wrong values as sure (models/MODEL_CARD.md, twenty-third session)."""
 STEPS = 300
+THROWN_DICE = 2  # a throw is of two dice: when people said two found things are dice, nothing else there is one
 
 
 def normalised(features: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -84,6 +85,12 @@ class DiceProfile:
     @property
     def examples(self) -> int:
         return len(self.labels)
+
+    @property
+    def dice(self) -> int:
+        """How many examples are dice: the rest were learned as not a die (struck out, or the reader's own
+        finds, :func:`examples`)."""
+        return int(np.count_nonzero(self.labels != CLASS_NOT_DIE))
 
     @property
     def relearnable(self) -> bool:
@@ -404,11 +411,22 @@ def label_of(said: Said) -> int:
 
 
 def examples(
-    image: NDArray[np.uint8], dice: tuple[DieReading, ...], confirmed: Sequence[Said]
+    image: NDArray[np.uint8],
+    dice: tuple[DieReading, ...],
+    confirmed: Sequence[Said],
+    not_dice: Sequence[tuple[int, int, int, int]] = (),
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """One confirmed throw as examples: each die the reader found (in its order, left to right) with what
-    people said it is: its value, "cocked", or None where they struck it out as not a die."""
-    labels = np.array([label_of(said) for said in confirmed], np.int64)
+    people said it is: its value, "cocked", or None where they struck it out as not a die. And, when people said
+    two of them are dice (the pair thrown, so nothing else there is one), what the reader itself found and
+    called not a die (``ThrowObservation.not_dice``), as not a die: without them the fit learns "not a die" only
+    from the few things people strike out, and can lift the board's clutter to dice (models/MODEL_CARD.md,
+    twenty-sixth session). With one die missing, a thing called not a die may be it, and teaches nothing."""
+    labels = [label_of(said) for said in confirmed]
     if len(dice) != len(confirmed):
         raise VisionError(f"the reader found {len(dice)} dice and {len(confirmed)} were confirmed: say each one")
-    return second_stage_crops(image, [d.crop_box or d.box for d in dice]), labels
+    boxes = [d.crop_box or d.box for d in dice]
+    if sum(said is not None for said in confirmed) == THROWN_DICE:
+        boxes += list(not_dice)
+        labels += [CLASS_NOT_DIE] * len(not_dice)
+    return second_stage_crops(image, boxes), np.array(labels, np.int64)

@@ -59,6 +59,9 @@ HEAD_NOT_DIE = 0.3
 # right 248 -> 251 of 255 dice, wrong 1 -> 1, unreadable 5 -> 2; 0.4: 251, 2 wrong, 1 unreadable, so 0.5).
 READABLE_FROM = 0.5
 
+Boxes = tuple[tuple[int, int, int, int], ...]
+"""Boxes in pixels of the input image: x0, y0, x1, y1."""
+
 
 def normalise(view: NDArray[np.uint8]) -> NDArray[np.float32]:
     """H x W x 3 BGR uint8 -> 1 x 3 x H x W float32 in [-2, 2] (fixed, so a tile reads as the whole does)."""
@@ -231,13 +234,14 @@ class DiceReader:
         """The verdict on one throw. Without calibration the whole image is the throwing area. On a board with
         the frame before the throw, the reading also finds the changes of the board no die read explains
         (``unread``: a die missed leaves one)."""
-        dice, unread = self._read(image, calibration, thrower, reference)
+        dice, unread, not_dice = self._read(image, calibration, thrower, reference)
         verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread=unread)
+        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread=unread, not_dice=not_dice)
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
         """Every die in the image, any number, and no verdict (photos of many dice)."""
-        return ThrowObservation(None, None, self.dice(image), "bottom", None, source)
+        dice, _, not_dice = self._read(image, None, "bottom", None)
+        return ThrowObservation(None, None, dice, "bottom", None, source, not_dice=not_dice)
 
     def dice(
         self,
@@ -255,9 +259,10 @@ class DiceReader:
         calibration: Calibration | None,
         thrower: Thrower,
         reference: NDArray[np.uint8] | None,
-    ) -> tuple[tuple[DieReading, ...], tuple[tuple[int, int, int, int], ...]]:
-        """Every die found, left to right, and the changes of the board no die read explains, as frame boxes
-        (none without a board and the frame before the throw: ``vision.change.unread_parts``)."""
+    ) -> tuple[tuple[DieReading, ...], Boxes, Boxes]:
+        """Every die found, left to right; the changes of the board no die read explains, as frame boxes (none
+        without a board and the frame before the throw: ``vision.change.unread_parts``); and the boxes of what
+        was found and the second stage called not a die."""
         check_frame(image)
         if reference is not None and reference.shape != image.shape:
             reference = None  # another camera mode since: the frame before tells nothing
@@ -296,12 +301,13 @@ class DiceReader:
             crop_box = (x0, y0, x1, y1)
             readings.append(DieReading(value, box, cocked, min(1.0, confidence), zone, p_cocked, crop_box))
         dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
+        not_dice = tuple(box for box, (values, _) in zip(frame_boxes, heads) if values is None)
         if moved is None:
-            return dice, ()
+            return dice, (), not_dice
         unread = unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
         faint_dice = self._faint_dice(image, view, faint)
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
-        return dice, (*apart, *faint_dice)
+        return dice, (*apart, *faint_dice), not_dice
 
     def _faint_dice(
         self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]

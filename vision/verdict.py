@@ -64,6 +64,10 @@ class ThrowObservation:
     """Parts of the board the throw changed, each the size of a die, that no die read explains, as boxes (x0,
     y0, x1, y1, image pixels; read on a board with the frame before the throw, none otherwise): a die the reader
     missed leaves one, a die off the board none."""
+    not_dice: tuple[tuple[int, int, int, int], ...] = field(default=(), compare=False)
+    """What the detector found and the second stage called not a die, as the boxes it was read from (x0, y0, x1,
+    y1, image pixels, not clipped to the image): a throw people confirm teaches these as "not a die" too
+    (``vision.adapt.examples``). Not part of the verdict, nor of the JSON."""
 
     @property
     def values(self) -> tuple[int, int] | None:

@@ -50,6 +50,9 @@ class Shot:
     thrower: Color | None
     judged: ThrowObservation | None = None
     calibration: Calibration | None = None
+    not_dice: tuple[tuple[int, int, int, int], ...] = ()
+    """What the reader found and called not a die (``ThrowObservation.not_dice``): learned as such when people
+    settle the throw."""
 
     def crops(self, margin: float = 0.6) -> list[Image]:
         """Each die's part of the picture (with some board around it), left to right."""
@@ -81,7 +84,7 @@ def shot(image: Image, observation: ThrowObservation, referee: Referee, calibrat
     ``calibration``, the board the reader placed the dice on, lets a die near the bar or the frame be doubted."""
     event, thrower = throw_event(observation, referee, calibration, image.shape)
     judged, _ = judged_throw(observation, referee)
-    return Shot(image, observation.dice, event, thrower, judged, calibration)
+    return Shot(image, observation.dice, event, thrower, judged, calibration, observation.not_dice)
 
 
 def sureness_for(referee: Referee) -> Sureness:

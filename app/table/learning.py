@@ -38,6 +38,8 @@ class PracticeThrow:
 
     image: Image
     dice: tuple[DieReading, ...]
+    not_dice: tuple[tuple[int, int, int, int], ...] = ()
+    """What the reader found and called not a die (``ThrowObservation.not_dice``): learned as such with the dice."""
 
     def crops(self) -> list[Image]:
         """Each die's part of the picture, for the players to count its pips."""
@@ -72,8 +74,8 @@ class MatchDice:
 
     @property
     def confirmed(self) -> int:
-        """Dice confirmed so far in the set in use."""
-        return self.profile.examples if self.profile is not None else 0
+        """Dice confirmed so far in the set in use (what was learned as not a die is not counted)."""
+        return self.profile.dice if self.profile is not None else 0
 
     def reader(self) -> Reader:
         """A reader for the camera (made in its thread): it reads with the dice set in use."""
@@ -111,15 +113,22 @@ class MatchDice:
         for classifier in (self._reading, self._learning):
             classifier.use(blank)
 
-    def confirm(self, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said]) -> str | None:
+    def confirm(
+        self,
+        image: Image,
+        dice: tuple[DieReading, ...],
+        values: Sequence[Said],
+        not_dice: Sequence[tuple[int, int, int, int]] = (),
+    ) -> str | None:
         """People said what each die found is (its value, "cocked", None: not a die): learned at once and
-        saved; why not."""
+        saved, with what the reader itself called not a die when people said which two are the dice
+        (:func:`vision.adapt.examples`); why not."""
         if self.profile is None:
             return label("dice_set_first", self.language())
         if not dice and not values:
             return None  # nothing found, nothing said: nothing to learn
         try:
-            self._learning.confirm(*examples(image, dice, values))
+            self._learning.confirm(*examples(image, dice, values, not_dice))
             self.profile.save(self.sets.path(self.profile.name))
         except (VisionError, ValueError, OSError) as error:
             return str(error)
@@ -225,5 +234,5 @@ class KeepLearning:
             return
         places = sorted(said)
         dice = tuple(shot.dice[index] for index in places)
-        if self.dice.confirm(shot.image, dice, [said[index] for index in places]) is None:
+        if self.dice.confirm(shot.image, dice, [said[index] for index in places], shot.not_dice) is None:
             self.learned += 1

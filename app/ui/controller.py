@@ -277,7 +277,7 @@ class Controller:
         """The players said what each die found shows (None: not a die): learned at once and kept."""
         if self.practice is None:
             return None
-        problem = self.match_dice.confirm(self.practice.image, self.practice.dice, values)
+        problem = self.match_dice.confirm(self.practice.image, self.practice.dice, values, self.practice.not_dice)
         if problem is None:
             self.practice = None
             self.practiced += 1

@@ -94,7 +94,12 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     yield from thrown(app, out, result, "first_en", "l5-throw-en")
     tap(find_button(app.root, "Confirm and learn"))
     yield
-    result["learned"] = {"throws": app.controller.practiced, "dice": app.controller.match_dice.confirmed}
+    profile = app.controller.match_dice.profile
+    result["learned"] = {
+        "throws": app.controller.practiced,
+        "dice": app.controller.match_dice.confirmed,
+        "examples": profile.examples if profile is not None else 0,
+    }
     result["status_en"] = app.screens["learn"].status.text
     tap(find_button(app.root, "Done"))
     yield

@@ -57,7 +57,8 @@ def test_the_confirmed_throws_are_learned_kept_and_used_by_the_match(ran: tuple[
     assert isinstance(learned, dict) and learned["throws"] == 3
     saved = DiceProfile.load(DiceSets(out).path(NAME))
     cocked = result["learned_cocked"]  # the match's rethrow afterwards taught one more
-    assert isinstance(cocked, int) and saved.examples == learned["dice"] + cocked
+    assert isinstance(cocked, int) and saved.examples == learned["examples"] + cocked
+    assert learned["dice"] < learned["examples"]  # the thing struck out is learned, and not counted as a die
     assert list(saved.labels).count(CLASS_NOT_DIE) >= 1
     assert str(result["status_en"]).startswith(f"{NAME}: 3/10 throws learned")
     assert result["dice_set_shown"] == NAME  # the set-up screen lists the set and has it chosen

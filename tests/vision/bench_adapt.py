@@ -33,13 +33,21 @@ Scene = tuple[str, np.ndarray, list[Die]]
 
 def confirmed_crops(reader: DiceReader, scenes: list[Scene]) -> tuple[np.ndarray, np.ndarray]:
     """The crops of the dice the reader found on these photos, each with the value people would confirm (a
-    found die matched to a label by its box); what it found where no die is, people strike out: "not a die"."""
+    found die matched to a label by its box); what it found where no die is, people strike out: "not a die".
+    As a station learns (``vision.adapt.examples``), what the reader itself called not a die is learned as not
+    a die too, from the photos where it found every die (none of those things can be a die missed)."""
     crops, labels = [], []
     for _, image, dice in scenes:
-        for d in reader.read_all(image).dice:
+        read = reader.read_all(image)
+        found: set[int] = set()  # the labelled dice found (by identity)
+        for d in read.dice:
             hit = [e for e in dice if d.box[0] <= e.x <= d.box[2] and d.box[1] <= e.y <= d.box[3]]
+            found |= {id(e) for e in hit}
             crops.append(second_stage_crops(image, [d.crop_box or d.box])[0])  # as the reader cut it
             labels.append((CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE)
+        if len(found) == len(dice) and read.not_dice:
+            crops += list(second_stage_crops(image, read.not_dice))
+            labels += [CLASS_NOT_DIE] * len(read.not_dice)
     if not crops:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(crops), np.array(labels, np.int64)

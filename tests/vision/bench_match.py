@@ -55,10 +55,11 @@ def said(throw: HeldoutThrow, dice: tuple[DieReading, ...]) -> list[Said]:
 
 
 def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObservation) -> int:
-    """The players confirm every die found in this throw: the dice set learns them. Dice confirmed."""
+    """The players confirm every die found in this throw: the dice set learns them (and what the reader called
+    not a die, when both dice are among them: ``vision.adapt.examples``). Dice confirmed."""
     if not observation.dice:
         return 0
-    dice.confirm(*examples(throw.image, observation.dice, said(throw, observation.dice)))
+    dice.confirm(*examples(throw.image, observation.dice, said(throw, observation.dice), observation.not_dice))
     return len(observation.dice)
 
 

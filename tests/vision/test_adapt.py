@@ -173,6 +173,36 @@ def test_a_die_at_the_frame_edge_is_learned_from_the_crop_it_was_read_from() -> 
     assert np.array_equal(crops[0], head.seen[0][0]) and labels.tolist() == [2]
 
 
+class ThreeFinds:
+    """A detector that finds three things in a row across the picture, strongest on the left."""
+
+    def run(self, view: np.ndarray) -> np.ndarray:
+        out = _raw(view.shape[0] // STRIDE, view.shape[1] // STRIDE)
+        r, cols = out.shape[1] // 2, out.shape[2]
+        for i, c in enumerate((cols // 4, cols // 2, 3 * cols // 4)):
+            out[0, r, c] = 4.0 - 0.5 * i
+            out[1 + 2, r, c] = 6.0
+            out[7, r, c] = -6.0
+            out[8, r, c] = np.log(36.0 / SIZE_REF)
+        return out
+
+
+def test_what_the_reader_calls_not_a_die_is_learned_as_such_once_people_said_which_two_are_the_dice() -> None:
+    image = np.random.default_rng(6).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    three, clutter = [0.02, 0.02, 0.9, 0.02, 0.02, 0.02, 0.0, 0.0], [0.0, 0.0, 0.05, 0.0, 0.0, 0.0, 0.0, 0.95]
+    head = FixedCrops(three, clutter, three)  # the middle find is no die
+    read = DiceReader(net=ThreeFinds(), classifier=head).read_all(image)
+    assert [d.value for d in read.dice] == [3, 3] and len(read.not_dice) == 1
+    (x0, _, x1, _) = read.not_dice[0]
+    assert read.dice[0].box[2] <= x0 and x1 <= read.dice[1].box[0], "the middle find is the one dropped"
+    crops, labels = examples(image, read.dice, [3, 3], read.not_dice)
+    assert labels.tolist() == [2, 2, CLASS_NOT_DIE]
+    assert np.array_equal(crops[2], head.seen[0][1]), "learned from the crop the second stage dropped"
+    # one die struck out, so one of the pair was not found: the thing dropped may be it, and teaches nothing
+    _, labels = examples(image, read.dice, [3, None], read.not_dice)
+    assert labels.tolist() == [2, CLASS_NOT_DIE]
+
+
 def test_what_people_say_a_die_is_becomes_its_class() -> None:
     assert [label_of(said) for said in (1, 6, "cocked", None)] == [0, 5, CLASS_COCKED, CLASS_NOT_DIE]
     for bad in (0, 7, True, "x"):
