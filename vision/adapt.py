@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from vision.detector import second_stage_crops
 from vision.errors import VisionError
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, face_contrast, softmax
-from vision.verdict import DieReading
+from vision.verdict import Boxes, DieReading
 
 PROFILE_VERSION = 3
 """1: everything in one JSON (still read); 2: a small JSON and the examples' arrays beside it (still read); 3:
@@ -414,7 +414,7 @@ def examples(
     image: NDArray[np.uint8],
     dice: tuple[DieReading, ...],
     confirmed: Sequence[Said],
-    not_dice: Sequence[tuple[int, int, int, int]] = (),
+    not_dice: Boxes = (),
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """One confirmed throw as examples: each die the reader found (in its order, left to right) with what
     people said it is: its value, "cocked", or None where they struck it out as not a die. And, when people said

@@ -37,7 +37,7 @@ from vision.reader import (
 )
 from vision.rectify import ALIGN, DIE_VIEW_PX, PHOTO_DIE_MIN, STRIDE, View, board_view, photo_view
 from vision.slant import slant
-from vision.verdict import DieReading, ThrowObservation, judge
+from vision.verdict import Boxes, DieReading, ThrowObservation, judge
 
 DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 DEFAULT_HEAD = Path(__file__).resolve().parents[1] / "models" / "detector_head.onnx"
@@ -58,9 +58,6 @@ HEAD_NOT_DIE = 0.3
 # vision.sureness); chosen on webcam_white_dice/Valid, which the shipped models never trained on (0.7 -> 0.5:
 # right 248 -> 251 of 255 dice, wrong 1 -> 1, unreadable 5 -> 2; 0.4: 251, 2 wrong, 1 unreadable, so 0.5).
 READABLE_FROM = 0.5
-
-Boxes = tuple[tuple[int, int, int, int], ...]
-"""Boxes in pixels of the input image: x0, y0, x1, y1."""
 
 
 def normalise(view: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -309,9 +306,7 @@ class DiceReader:
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
         return dice, (*apart, *faint_dice), not_dice
 
-    def _faint_dice(
-        self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]
-    ) -> tuple[tuple[int, int, int, int], ...]:
+    def _faint_dice(self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]) -> Boxes:
         """The frame boxes of the faint detections the second stage takes for dice (without one: all)."""
         boxes = [view.box_to_frame(d.centre, d.side) for d in faint]
         if self.classifier is None or not boxes:
@@ -333,7 +328,7 @@ def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8])
     return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
 
 
-def unread_in(moved: Change, view: View, read: Sequence[Detection]) -> tuple[tuple[int, int, int, int], ...]:
+def unread_in(moved: Change, view: View, read: Sequence[Detection]) -> Boxes:
     """The parts of :func:`moved_in`'s change map that none of the dice ``read`` (found in ``view``) explains, as
     frame boxes (``vision.change.unread_parts``, on the map's half scale)."""
     half = view.scaled(0.5)

@@ -17,6 +17,9 @@ Reason = Literal["cocked", "wrong_half", "off_board", "dice_count", "unreadable"
 ZoneName = Literal["right_half", "wrong_half", "off_board"]
 Thrower = Literal["bottom", "top"]
 
+Boxes = tuple[tuple[int, int, int, int], ...]
+"""Boxes in pixels of the input image: x0, y0, x1, y1."""
+
 REASONS: tuple[Reason, ...] = ("dice_count", "cocked", "off_board", "wrong_half", "unreadable")
 """Why a throw is void, in the order the first that applies is given."""
 
@@ -60,11 +63,11 @@ class ThrowObservation:
     timestamp: float | None = None
     source: str | None = None
     extra: dict[str, float] = field(default_factory=dict, compare=False)
-    unread: tuple[tuple[int, int, int, int], ...] = ()
+    unread: Boxes = ()
     """Parts of the board the throw changed, each the size of a die, that no die read explains, as boxes (x0,
     y0, x1, y1, image pixels; read on a board with the frame before the throw, none otherwise): a die the reader
     missed leaves one, a die off the board none."""
-    not_dice: tuple[tuple[int, int, int, int], ...] = field(default=(), compare=False)
+    not_dice: Boxes = field(default=(), compare=False)
     """What the detector found and the second stage called not a die, as the boxes it was read from (x0, y0, x1,
     y1, image pixels, not clipped to the image): a throw people confirm teaches these as "not a die" too
     (``vision.adapt.examples``). Not part of the verdict, nor of the JSON."""
@@ -131,7 +134,7 @@ def judged_for(
     thrower: Thrower,
     calibrated: bool,
     opening: bool = False,
-    unread: tuple[tuple[int, int, int, int], ...] = (),
+    unread: Boxes = (),
 ) -> ThrowObservation:
     """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged
     (``unread``: the reading's changed parts no die explains, which do not depend on who threw)."""

@@ -80,8 +80,7 @@ class SimulatedCamera:
         rng = np.random.default_rng([self.seed, 17, number])
         values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         image = self.frame(rng, self.dice(rng, "valid", values, "bottom"))
-        read = self.reader.read(image, self.calibration, "bottom", reference=self.before)
-        return PracticeThrow(image, read.dice, read.not_dice)
+        return PracticeThrow.of(image, self.reader.read(image, self.calibration, "bottom", reference=self.before))
 
     # ------------------------------------------------------------------ drawing
 

@@ -31,7 +31,7 @@ from app.table.lying import where_checkers_lie
 from rules.position import Color
 from vision import Calibration, DieReading, ThrowObservation
 from vision.sureness import CASUAL, TOURNAMENT, Sureness, doubts
-from vision.verdict import Thrower, judged_for, seen_by
+from vision.verdict import Boxes, Thrower, judged_for, seen_by
 
 Image = NDArray[np.uint8]
 
@@ -50,7 +50,7 @@ class Shot:
     thrower: Color | None
     judged: ThrowObservation | None = None
     calibration: Calibration | None = None
-    not_dice: tuple[tuple[int, int, int, int], ...] = ()
+    not_dice: Boxes = ()
     """What the reader found and called not a die (``ThrowObservation.not_dice``): learned as such when people
     settle the throw."""
 

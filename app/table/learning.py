@@ -20,10 +20,11 @@ from app.referee import events as ev
 from app.referee.i18n import label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
-from vision import DiceReader, DieReading, Reader, VisionError
+from vision import DiceReader, DieReading, Reader, ThrowObservation, VisionError
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, LearnedWithAnotherModel, Said, examples
 from vision.detector import DEFAULT_HEAD
 from vision.reader import OnnxModel
+from vision.verdict import Boxes
 
 LEARNING_THROWS = 10
 """Throws confirmed at set-up before the reader knows a pair of dice well."""
@@ -38,8 +39,13 @@ class PracticeThrow:
 
     image: Image
     dice: tuple[DieReading, ...]
-    not_dice: tuple[tuple[int, int, int, int], ...] = ()
+    not_dice: Boxes = ()
     """What the reader found and called not a die (``ThrowObservation.not_dice``): learned as such with the dice."""
+
+    @classmethod
+    def of(cls, image: Image, observation: ThrowObservation) -> PracticeThrow:
+        """The learning step's throw as the reader read it."""
+        return cls(image, observation.dice, observation.not_dice)
 
     def crops(self) -> list[Image]:
         """Each die's part of the picture, for the players to count its pips."""
@@ -118,7 +124,7 @@ class MatchDice:
         image: Image,
         dice: tuple[DieReading, ...],
         values: Sequence[Said],
-        not_dice: Sequence[tuple[int, int, int, int]] = (),
+        not_dice: Boxes = (),
     ) -> str | None:
         """People said what each die found is (its value, "cocked", None: not a die): learned at once and
         saved, with what the reader itself called not a die when people said which two are the dice

@@ -131,7 +131,7 @@ class LiveStation:
         to the learning step)."""
         if self.session is None:
             if self.practice is not None:
-                self.practice(PracticeThrow(image, observation.dice, observation.not_dice))
+                self.practice(PracticeThrow.of(image, observation))
             return
         calibration = self.live_camera.calibration if self.live_camera is not None else None
         taken = shot(image, observation, self.session.referee, calibration)
