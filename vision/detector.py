@@ -276,18 +276,18 @@ class DiceReader:
         heads: list[tuple[NDArray[np.float32] | None, float]] = [(d.values, d.cocked) for d in found]
         if self.classifier is not None and found:
             heads = self._second_stage(self.classifier, image, frame_boxes)
-            kept = [i for i, (values, _) in enumerate(heads) if values is not None]
-            if self.cocked_look is not None and calibration is not None and kept:
-                boxes = [frame_boxes[i] for i in kept]
-                centres = np.array([[(x0 + x1) / 2, (y0 + y1) / 2] for x0, y0, x1, y1 in boxes])
-                wide = second_stage_crops(image, boxes, COCKED_LOOK_MARGIN)
-                inputs = look_input(wide, slant(calibration, image.shape, centres))
-                for i, p in zip(kept, every_turn(self.cocked_look, inputs, self.turns)[:, 1]):
-                    heads[i] = looked(heads[i][0], float(p))
+        kept = [i for i, (values, _) in enumerate(heads) if values is not None]  # the others: not a die
+        if self.classifier is not None and self.cocked_look is not None and calibration is not None and kept:
+            boxes = [frame_boxes[i] for i in kept]
+            centres = np.array([[(x0 + x1) / 2, (y0 + y1) / 2] for x0, y0, x1, y1 in boxes])
+            wide = second_stage_crops(image, boxes, COCKED_LOOK_MARGIN)
+            inputs = look_input(wide, slant(calibration, image.shape, centres))
+            for i, p in zip(kept, every_turn(self.cocked_look, inputs, self.turns)[:, 1]):
+                heads[i] = looked(heads[i][0], float(p))
         readings = []
-        for d, (x0, y0, x1, y1), (values, p_cocked) in zip(found, frame_boxes, heads):
-            if values is None:
-                continue  # the second stage says: not a die
+        for i in kept:
+            (values, p_cocked), (x0, y0, x1, y1), d = heads[i], frame_boxes[i], found[i]
+            assert values is not None
             centre = view.to_frame(np.array([d.centre]))[0]
             zone = calibration.zone((float(centre[0]), float(centre[1])), thrower) if calibration else None
             best = int(np.argmax(values))
@@ -301,7 +301,7 @@ class DiceReader:
         not_dice = tuple(box for box, (values, _) in zip(frame_boxes, heads) if values is None)
         if moved is None:
             return dice, (), not_dice
-        unread = unread_in(moved, view, [d for d, (values, _) in zip(found, heads) if values is not None])
+        unread = unread_in(moved, view, [found[i] for i in kept])
         faint_dice = self._faint_dice(image, view, faint)
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
         return dice, (*apart, *faint_dice), not_dice

@@ -41,16 +41,36 @@ def confirmed_crops(reader: DiceReader, scenes: list[Scene]) -> tuple[np.ndarray
         read = reader.read_all(image)
         found: set[int] = set()  # the labelled dice found (by identity)
         for d in read.dice:
-            hit = [e for e in dice if d.box[0] <= e.x <= d.box[2] and d.box[1] <= e.y <= d.box[3]]
+            hit = labelled_in(d.box, dice)
             found |= {id(e) for e in hit}
             crops.append(second_stage_crops(image, [d.crop_box or d.box])[0])  # as the reader cut it
-            labels.append((CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE)
+            labels.append(class_of(hit))
         if len(found) == len(dice) and read.not_dice:
             crops += list(second_stage_crops(image, read.not_dice))
             labels += [CLASS_NOT_DIE] * len(read.not_dice)
     if not crops:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(crops), np.array(labels, np.int64)
+
+
+def labelled_in(box: tuple[int, int, int, int], dice: list[Die]) -> list[Die]:
+    """The labelled dice whose centres lie in a found thing's ``box``."""
+    return [e for e in dice if box[0] <= e.x <= box[2] and box[1] <= e.y <= box[3]]
+
+
+def class_of(hit: list[Die]) -> int:
+    """What people say a found thing is: the first labelled die in it (its value, or cocked), else not a die."""
+    return (CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE
+
+
+def scenes_of(set_name: str) -> list[Scene]:
+    """The labelled photos of a real set or split (``vision.train.detector_data.scene_paths``)."""
+    scenes: list[Scene] = []
+    for path in scene_paths(set_name):
+        scene = real_scene(path, set_name)
+        if scene is not None:
+            scenes.append((Path(path).name, scene[0], scene[1]))
+    return scenes
 
 
 def score(reader: DiceReader, scenes: list[Scene]) -> Score:
@@ -96,11 +116,7 @@ def main() -> None:
     score_from = args.photos if args.score_from is None else args.score_from
     if score_from < args.photos:
         ap.error("--score-from must not be below --photos: the photos learned are not scored")
-    scenes: list[Scene] = []
-    for path in scene_paths(args.set):
-        scene = real_scene(path, args.set)
-        if scene is not None:
-            scenes.append((Path(path).name, scene[0], scene[1]))
+    scenes = scenes_of(args.set)
     plain = DiceReader(args.detector, threads=1, head=args.head)
     features = FeatureReader(OnnxModel(args.head, threads=1))
     print(

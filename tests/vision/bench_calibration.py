@@ -27,14 +27,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tests.progress import tracked
-from tests.vision.bench_sureness import HELDOUT_KINDS, REAL
+from tests.vision.bench_adapt import class_of, labelled_in, scenes_of
+from tests.vision.bench_match import lying_at
+from tests.vision.bench_sureness import HELDOUT_KINDS
 from vision import DiceReader
+from vision.adapt import label_of
 from vision.calibration import Calibration
 from vision.detector import DEFAULT_HEAD, HEAD_NOT_DIE, moved_in, second_stage_crops
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, OnnxReader, every_turn, softmax
+from vision.reader import CLASS_NOT_DIE, OnnxReader, every_turn, softmax
 from vision.rectify import board_view
-from vision.scoring import read_labels
-from vision.sources import load_image
 from vision.sureness import CASUAL, TOURNAMENT
 from vision.train.heldout import heldout_match_throw
 
@@ -78,26 +79,16 @@ def match_dice(reader: DiceReader, matches: int, throws: int) -> Iterator[Found]
                 view.box_to_frame(d.centre, d.side)
                 for d in reader.detections(throw.image, view, moved_in(throw.image, view, throw.reference))
             ]
-            truth = []
-            for x0, y0, x1, y1 in boxes:
-                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                lying = [t for t in throw.dice if t.box[0] <= cx <= t.box[2] and t.box[1] <= cy <= t.box[3]]
-                truth.append(CLASS_NOT_DIE if not lying else CLASS_COCKED if lying[0].cocked else lying[0].value - 1)
+            truth = [label_of(lying_at(throw, (x0 + x1) / 2, (y0 + y1) / 2)) for x0, y0, x1, y1 in boxes]
             yield Found(second_stage_crops(throw.image, boxes), np.array(truth, np.int64))
 
 
-def photo_dice(reader: DiceReader, folder: Path) -> Iterator[Found]:
-    """The dice found in each labelled photo of ``folder``, read as photos (no board)."""
-    for path in tracked(sorted(folder.glob("*.jpg")), f"photos {folder.name}"):
-        image = load_image(path)
+def photo_dice(reader: DiceReader, set_name: str) -> Iterator[Found]:
+    """The dice found in each labelled photo of a real set or split, read as photos (no board)."""
+    for _, image, dice in tracked(scenes_of(set_name), f"photos {set_name}"):
         view, found = reader.photo(image)
         boxes = [view.box_to_frame(d.centre, d.side) for d in found]
-        labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
-        inside = [
-            [lab.value - 1 for lab in labels if x0 <= lab.centre[0] <= x1 and y0 <= lab.centre[1] <= y1]
-            for x0, y0, x1, y1 in boxes
-        ]
-        truth = [values[0] if values else CLASS_NOT_DIE for values in inside]
+        truth = [class_of(labelled_in(box, dice)) for box in boxes]
         yield Found(second_stage_crops(image, boxes), np.array(truth, np.int64))
 
 
@@ -137,7 +128,12 @@ def main() -> None:
     parser.add_argument("--heads", default=str(DEFAULT_HEAD), help="second stages, comma-separated (default shipped)")
     parser.add_argument("--matches", type=int, default=80, help="held-out matches from 80 (default 80; 0: none)")
     parser.add_argument("--throws", type=int, default=10, help="throws read a match (default 10)")
-    parser.add_argument("--photos", action="append", default=[], help="a real set under shared/real_dice too")
+    parser.add_argument(
+        "--photos",
+        action="append",
+        default=[],
+        help="a real set or split too (as bench_adapt --set: tray_mixed_dice, webcam_white_dice/Valid)",
+    )
     parser.add_argument(
         "--temperatures",
         type=lambda text: [float(t) for t in text.split(",")],
@@ -152,7 +148,7 @@ def main() -> None:
         last = TUNING_MATCHES + args.matches - 1
         report(f"held-out matches {TUNING_MATCHES}-{last}", found, heads, args.temperatures)
     for folder in args.photos:
-        report(folder, list(photo_dice(finder, REAL / folder)), heads, args.temperatures)
+        report(folder, list(photo_dice(finder, folder)), heads, args.temperatures)
 
 
 if __name__ == "__main__":

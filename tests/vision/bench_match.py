@@ -46,12 +46,13 @@ from vision.verdict import DieReading, ThrowObservation
 
 def said(throw: HeldoutThrow, dice: tuple[DieReading, ...]) -> list[Said]:
     """What the players say each die found is: the die lying there (its value, or cocked), or no die."""
-    out: list[Said] = []
-    for die in dice:
-        x, y = die.centre
-        lying = [t for t in throw.dice if t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3]]
-        out.append(None if not lying else "cocked" if lying[0].cocked else lying[0].value)
-    return out
+    return [lying_at(throw, *die.centre) for die in dice]
+
+
+def lying_at(throw: HeldoutThrow, x: float, y: float) -> Said:
+    """The rendered die whose box holds the point (its value, or cocked), or None: no die there."""
+    lying = [t for t in throw.dice if t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3]]
+    return None if not lying else "cocked" if lying[0].cocked else lying[0].value
 
 
 def learn(dice: AdaptedClassifier, throw: HeldoutThrow, observation: ThrowObservation) -> int:
