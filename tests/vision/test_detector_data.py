@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.reader import CLASS_NOT_DIE, CROP
@@ -218,3 +219,20 @@ def test_a_marbled_die_swirls_between_its_two_colours_round_its_pips() -> None:
     assert np.abs(tex[48, 48].astype(int) - pip).max() <= 2  # the one pip in the middle
     plain, _ = render.face_texture(1, body, pip, 0.1, 0)
     assert np.all(plain[15:40, 15:40] == body)
+
+
+def test_varied_pips_keep_every_face_its_number_of_pips_apart() -> None:
+    """Painted dice may have pips of any size and spacing club dice have, but a face must still show its value:
+    the largest pips at the tightest spacing stay apart (a six's two columns of three most of all), and the
+    widest spacing keeps them on the face."""
+    body, pip = (235, 235, 235), (20, 20, 20)
+    for spread in render.VARIED_PIP_SPREAD:
+        radius = min(render.VARIED_PIP_RADIUS[1], render.VARIED_PIP_GAP * spread)
+        for value in range(1, 7):
+            tex, mask = render.face_texture(value, body, pip, radius, 0, spread=spread)
+            dark = ((tex.max(axis=2) < 128) & (mask > 0)).astype(np.uint8)
+            count, _ = cv2.connectedComponents(dark)
+            assert count - 1 == value, (spread, radius, value)
+    rng = np.random.default_rng(2)
+    scene = render.table_scene(rng, paint=painted(rng), varied_pips=True, n_dice=4)
+    assert len(scene.dice) == 4

@@ -105,13 +105,15 @@ def real_and_cached(tmp_path: Path) -> list[str]:
     return ["--leave-out", "tray_mixed_dice", "--cache", str(cache)]
 
 
-@pytest.mark.parametrize(("width", "features"), [("1", 64), ("1.5", 96)])
-def test_second_stage_training_smoke_run_exports_logits_and_features(tmp_path: Path, width: str, features: int) -> None:
+@pytest.mark.parametrize(("width", "features", "pips"), [("1", 64, []), ("1.5", 96, ["--varied-pips"])])
+def test_second_stage_training_smoke_run_exports_logits_and_features(
+    tmp_path: Path, width: str, features: int, pips: list[str]
+) -> None:
     from vision.adapt import FeatureReader
     from vision.reader import OnnxModel
 
     out = smoke_trained(
-        tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--painted", "3", "--width", width
+        tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--painted", "3", *pips, "--width", width
     )
     crops = np.random.default_rng(6).integers(0, 256, (2, CROP, CROP, 3)).astype(np.uint8)
     for backend in ("onnxruntime", "opencv"):

@@ -187,6 +187,7 @@ def face_texture(
     size: int = 96,
     vein: Colour | None = None,
     seed: int = 0,
+    spread: float = 1.0,
 ) -> tuple[Image, Image]:
     """The face of a die with its pips, and its mask (rounded corners); with ``vein``, the body marbled into
     that colour (each face its own swirl, from ``seed``)."""
@@ -204,7 +205,7 @@ def face_texture(
         cv2.circle(mask, (cx, cy), r, 255, -1)
     rad = max(2, int(round(pip_radius * size)))
     for px, py in PIP_LAYOUT[value]:
-        centre = (int(px * size), int(py * size))
+        centre = (int((0.5 + (px - 0.5) * spread) * size), int((0.5 + (py - 0.5) * spread) * size))
         if style == 1 and value == 1:
             cv2.circle(tex, centre, int(rad * 1.6), (30, 30, 170), -1, cv2.LINE_AA)
         elif style == 2:
@@ -267,6 +268,7 @@ class Die3D:
     style: int
     cocked: bool
     vein: Colour | None = None  # marbled (gemini) dice: the body swirls into this colour
+    pip_spread: float = 1.0  # the pips' places drawn this much farther from the face's middle than PIP_LAYOUT's
 
     def corners(self) -> Vec:
         half = self.size / 2
@@ -308,7 +310,9 @@ def draw_die(canvas: NDArray[np.float32], cam: Camera, die: Die3D, light: Vec, a
             continue
         shade = ambient + (1 - ambient) * max(0.0, float(np.dot(normal, light)))
         swirl_seed = value * 1000 + sum(die.vein or ())  # every face its own swirl, the same each time it is drawn
-        tex, mask = face_texture(value, die.body, die.pip, die.pip_radius, die.style, vein=die.vein, seed=swirl_seed)
+        tex, mask = face_texture(
+            value, die.body, die.pip, die.pip_radius, die.style, vein=die.vein, seed=swirl_seed, spread=die.pip_spread
+        )
         # dark edge line between faces: slightly shrink the mask
         warp_quad(canvas, tex, mask, cam.project(quad), min(1.15, shade))
 
@@ -476,6 +480,16 @@ def draw_clutter(rng: np.random.Generator, canvas: NDArray[np.float32]) -> None:
 TABLE_TILTS = (0.0, 0.45)  # a desk photo's camera, from straight down to 26 degrees off (radians)
 
 
+VARIED_PIP_SPREAD = (0.82, 1.12)
+VARIED_PIP_RADIUS = (0.065, 0.13)
+VARIED_PIP_GAP = 0.4 * 0.28
+"""A varied pip's radius at most this times its spread: a six's pips lie 0.28 x spread apart in a column, so at
+least a fifth of that shows between them (0.48 x 0.28 in the twenty-eighth session's candidate let them touch)."""
+"""Pip spacing (times PIP_LAYOUT's from the middle) and radius (of the face) of ``table_scene``'s varied pips.
+Why: real dice differ (the tray set's big pips near the middle), and a second stage that knew one layout read
+rendered dice with pips 0.85 as far out and 0.12 large asking twice as often, and 4s as 5s (twenty-eighth session)."""
+
+
 def table_scene(
     rng: np.random.Generator,
     size: tuple[int, int] = (640, 480),
@@ -484,10 +498,12 @@ def table_scene(
     dice_pool: list[int] | None = None,
     tilts: tuple[float, float] = TABLE_TILTS,
     paint: Paint | None = None,
+    varied_pips: bool = False,
 ) -> Scene:
     """Dice on a plain surface (no board), as in desk photos: the crop classifier's main diet. ``tilts``: the
     range of the camera's tilt from straight down (radians); ``paint``: the dice's colours (else a preset of
-    ``dice_pool``, or random ones)."""
+    ``dice_pool``, or random ones); ``varied_pips``: painted dice's pips of any size and spacing club dice have
+    (``VARIED_PIP_SPREAD``, ``VARIED_PIP_RADIUS``)."""
     w, h = size
     surface = str(rng.choice(["wood", "felt", "leather", "plain"]))
     base = random_colour(rng)
@@ -523,6 +539,9 @@ def table_scene(
     if paint is not None:
         for d in dice:
             d.vein = paint[2]
+            if varied_pips:
+                d.pip_spread = float(rng.uniform(*VARIED_PIP_SPREAD))
+                d.pip_radius = min(float(rng.uniform(*VARIED_PIP_RADIUS)), VARIED_PIP_GAP * d.pip_spread)
     inv = np.linalg.inv(cam.plane_homography())
     if rng.random() < 0.4:  # a few checkers around
         for _ in range(int(rng.integers(1, 5))):

@@ -107,13 +107,17 @@ def desk_crops(
     scenes: int,
     tilts: tuple[float, float] = render.TABLE_TILTS,
     paint: Callable[[np.random.Generator], render.Paint] | None = None,
+    varied_pips: bool = False,
 ) -> list[Crop]:
     """Crops of ``scenes`` rendered desk scenes (``render.table_scene``, the camera ``tilts`` from straight down,
-    the dice painted by ``paint`` when given), two round each die and one at each of the detector's finds."""
+    the dice painted by ``paint`` when given, their pips ``varied_pips`` as there), two round each die and one
+    at each of the detector's finds."""
     crops: list[Crop] = []
     for _ in range(scenes):
         colours = paint(rng) if paint is not None else None
-        scene = render.table_scene(rng, (640, 480), cocked_rate=0.15, dice_pool=TRAIN_DICE, tilts=tilts, paint=colours)
+        scene = render.table_scene(
+            rng, (640, 480), cocked_rate=0.15, dice_pool=TRAIN_DICE, tilts=tilts, paint=colours, varied_pips=varied_pips
+        )
         crops += scene_crops(rng, net, scene.image, scene_dice(scene), 2)
     return crops
 
@@ -168,6 +172,12 @@ def painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> li
     red or blue pips. Why: the rendered presets and the real crops' recolouring keep the pips apart from the
     body by brightness, and the tray set's dark marbled dice with red pips, left out, were read at 64 %."""
     return desk_crops(rng, net, scenes, paint=painted)
+
+
+def varied_painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
+    """``painted_crops`` whose dice have pips of any size and spacing (``render.table_scene(varied_pips=...)``):
+    a candidate, not the recipe's yet (models/MODEL_CARD.md, twenty-eighth session)."""
+    return desk_crops(rng, net, scenes, paint=painted, varied_pips=True)
 
 
 def casino_scene(crop: Image) -> tuple[Image, Die]:

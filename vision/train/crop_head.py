@@ -33,6 +33,7 @@ from vision.train.crop_data import (
     real_crops,
     rendered_crops,
     stacked,
+    varied_painted_crops,
 )
 from vision.train.detector_data import REAL_SETS
 from vision.train.trainer import build_model, class_weighted_loss, fit
@@ -148,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clutter", type=int, default=6000, help="procedural clutter crops (not a die)")
     ap.add_argument("--oblique", type=int, default=0, help="desk scenes seen at a slant to cut crops from")
     ap.add_argument("--painted", type=int, default=0, help="desk scenes with dice painted as club dice come")
+    ap.add_argument("--varied-pips", action="store_true", help="--painted dice with pips of any size and spacing")
     ap.add_argument("--width", type=float, default=1.0, help="the model's channels times this (trainer.build_model)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     args = ap.parse_args(argv)
@@ -172,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     for kind, count, stream, cut in (
         ("board", args.boards, 2, board_crops),
         ("oblique", args.oblique, 7, oblique_crops),
-        ("painted", args.painted, 11, painted_crops),
+        ("painted_varied", args.painted, 11, varied_painted_crops)
+        if args.varied_pips
+        else ("painted", args.painted, 11, painted_crops),
     ):
         if count:
             xk, yk = kept_crops(args, kind, count, stream, cut)
