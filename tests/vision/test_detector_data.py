@@ -227,7 +227,7 @@ def test_varied_pips_keep_every_face_its_number_of_pips_apart() -> None:
     widest spacing keeps them on the face."""
     body, pip = (235, 235, 235), (20, 20, 20)
     for spread in render.VARIED_PIP_SPREAD:
-        radius = min(render.VARIED_PIP_RADIUS[1], render.VARIED_PIP_GAP * spread)
+        radius = render.largest_pip_radius(spread)
         for value in range(1, 7):
             tex, mask = render.face_texture(value, body, pip, radius, 0, spread=spread)
             dark = ((tex.max(axis=2) < 128) & (mask > 0)).astype(np.uint8)

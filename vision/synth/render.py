@@ -482,12 +482,16 @@ TABLE_TILTS = (0.0, 0.45)  # a desk photo's camera, from straight down to 26 deg
 
 VARIED_PIP_SPREAD = (0.82, 1.12)
 VARIED_PIP_RADIUS = (0.065, 0.13)
-VARIED_PIP_GAP = 0.4 * 0.28
-"""A varied pip's radius at most this times its spread: a six's pips lie 0.28 x spread apart in a column, so at
-least a fifth of that shows between them (0.48 x 0.28 in the twenty-eighth session's candidate let them touch)."""
 """Pip spacing (times PIP_LAYOUT's from the middle) and radius (of the face) of ``table_scene``'s varied pips.
 Why: real dice differ (the tray set's big pips near the middle), and a second stage that knew one layout read
 rendered dice with pips 0.85 as far out and 0.12 large asking twice as often, and 4s as 5s (twenty-eighth session)."""
+SIX_PIP_STEP = PIP_LAYOUT[6][2][1] - PIP_LAYOUT[6][0][1]  # a six's pips apart in a column, at spread 1
+
+
+def largest_pip_radius(spread: float) -> float:
+    """The largest varied pip at ``spread``: at least a fifth of a six's step between its pips (0.48 of the step
+    at most, in the twenty-eighth session's first candidate, let them touch)."""
+    return min(VARIED_PIP_RADIUS[1], 0.4 * SIX_PIP_STEP * spread)
 
 
 def table_scene(
@@ -541,7 +545,7 @@ def table_scene(
             d.vein = paint[2]
             if varied_pips:
                 d.pip_spread = float(rng.uniform(*VARIED_PIP_SPREAD))
-                d.pip_radius = min(float(rng.uniform(*VARIED_PIP_RADIUS)), VARIED_PIP_GAP * d.pip_spread)
+                d.pip_radius = min(float(rng.uniform(*VARIED_PIP_RADIUS)), largest_pip_radius(d.pip_spread))
     inv = np.linalg.inv(cam.plane_homography())
     if rng.random() < 0.4:  # a few checkers around
         for _ in range(int(rng.integers(1, 5))):
