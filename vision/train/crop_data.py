@@ -176,7 +176,8 @@ def painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> li
 
 def varied_painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
     """``painted_crops`` whose dice have pips of any size and spacing (``render.table_scene(varied_pips=...)``):
-    a candidate, not the recipe's yet (models/MODEL_CARD.md, twenty-eighth session)."""
+    not the recipe's: they taught the tray set's marbled dice and cost the plain white ones (models/MODEL_CARD.md,
+    twenty-eighth and twenty-ninth sessions)."""
     return desk_crops(rng, net, scenes, paint=painted, varied_pips=True)
 
 
