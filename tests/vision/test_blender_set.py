@@ -18,6 +18,7 @@ from vision.calibration import Calibration
 from vision.errors import VisionError
 from vision.train.blender_set import (
     DEFAULT_SEED,
+    DESK_SEED,
     TRAIN_KINDS,
     TRAIN_SEED,
     BlenderMissingError,
@@ -192,7 +193,7 @@ def test_a_failed_render_is_reported_with_blenders_last_words(
     out = tmp_path / "set"
     monkeypatch.setattr(
         "vision.train.blender_set.scene_names",
-        lambda count, seed, train=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)],
+        lambda count, seed, train=False, desk=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)],
     )
     assert main(["--out", str(out), "--count", "1", "--blender", str(exe)]) == 2
     err = capsys.readouterr().err
@@ -272,3 +273,51 @@ def test_training_patches_carry_their_own_dice_in_patch_pixels(tmp_path: Path) -
     (tmp_path / "bad.json").write_text(json.dumps({"dice": []}))
     with pytest.raises(VisionError, match="not a Blender training scene"):
         load_training_patches(tmp_path / "bad.json")
+
+
+def test_desk_scenes_are_named_apart_seeded_apart_and_rendered_as_training_scenes(tmp_path: Path) -> None:
+    names = scene_names(4, DESK_SEED, desk=True)
+    assert [n for n, _, _ in names] == [f"desk_{i:05d}" for i in range(4)] and {k for _, k, _ in names} == {"desk"}
+    training = scene_names(1000, TRAIN_SEED, train=True)
+    assert max(s for _, _, s in training) < DESK_SEED and max(s for _, _, s in names) < HELDOUT_SEED
+    exe, log = fake_blender(tmp_path)
+    out = tmp_path / "desk"
+    assert main(["--out", str(out), "--desk", "--count", "3", "--blender", str(exe)]) == 0
+    jobs = [json.loads((out / f"desk_{i:05d}.json").read_text()) for i in range(3)]
+    assert [(j["kind"], j["seed"], j["train"]) for j in jobs] == [("desk", DESK_SEED + i, True) for i in range(3)]
+    assert render(out, 3, DESK_SEED, blender=str(exe), desk=True) == 0  # complete once the JSON is written
+
+
+def desk_scene(folder: Path, name: str = "desk_00000") -> Path:
+    """A desk scene as ``blender_scene.render_desk`` writes it: one patch holding a 2 and a 4, no empty frame."""
+    folder.mkdir(parents=True, exist_ok=True)
+    image = np.full((160, 200, 3), (120, 170, 200), np.uint8)
+    draw_die(image, 30, 60, 34, 2)
+    draw_die(image, 120, 50, 34, 4)
+    cv2.imwrite(str(folder / f"{name}_p0.png"), image)
+    dice = [
+        {"value": v, "box": [x0, y0, x0 + 34, y0 + 34], "top_centre": [x0 + 17.0, y0 + 17.0], "zone": "desk"}
+        for v, x0, y0 in ((2, 430, 260), (4, 520, 250))
+    ]
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps({"kind": "desk", "patches": [[400, 200, 600, 360]], "dice": dice}))
+    return path
+
+
+def test_a_desk_scenes_patch_has_no_empty_frame_and_its_dice_are_cut_with_their_values(tmp_path: Path) -> None:
+    from vision.detector import DetectorNet
+    from vision.train.crop_data import blender_desk_crops
+
+    (patch,) = load_training_patches(desk_scene(tmp_path))
+    assert patch.empty is None and [(d.value, d.box) for d in patch.dice] == [
+        (2, (30, 60, 64, 94)),
+        (4, (120, 50, 154, 84)),
+    ]
+    net = DetectorNet(Path(__file__).parents[2] / "models" / "detector.onnx")
+    crops = blender_desk_crops(np.random.default_rng(0), net, [tmp_path])
+    values = [c for _, c in crops if c < 6]
+    assert values.count(1) >= 2 and values.count(3) >= 2 and set(values) <= {1, 3}  # classes 1, 3: a 2 and a 4
+    assert all(x.shape == crops[0][0].shape for x, _ in crops)
+    (tmp_path / "desk_00000_p0.png").write_bytes(b"not a png")
+    with pytest.raises(VisionError, match="cannot read"):
+        blender_desk_crops(np.random.default_rng(0), net, [tmp_path])

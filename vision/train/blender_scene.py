@@ -8,6 +8,8 @@ bar, checkers), two bevelled dice with painted pips (opposite faces sum to 7), a
 or lamp lights, and a referee camera over one long side of the board (1280x720, up to about 25 degrees from
 straight down). Writes ``NAME.png`` (the throw), ``NAME_empty.png`` (the same board before the throw, the
 reference frame of the watch path) and ``NAME.json`` (the truth: see ``vision.train.blender_set``).
+A desk scene (``--kind desk``, training only: ``Desk``) is 1-5 rounder dice on a plain table, no board, seen
+from close by at 15-55 degrees from straight down, only the patches round the dice rendered.
 Everything follows from the seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
 mypy's checks (``[[tool.mypy.overrides]]`` in pyproject.toml) because bpy has no type information.
 
@@ -227,16 +229,22 @@ def triangle(name: str, pts: list[tuple[float, float]], z: float, mat: bpy.types
 
 
 def make_die(
-    name: str, size: float, body: bpy.types.Material, pip: bpy.types.Material, pip_radius: float
+    name: str,
+    size: float,
+    body: bpy.types.Material,
+    pip: bpy.types.Material,
+    pip_radius: float,
+    rounding: float = 0.1,
 ) -> tuple[bpy.types.Object, bpy.types.Object]:
-    """A die centred on its origin, value 1 up: a bevelled cube and, as a child, its painted pips."""
+    """A die centred on its origin, value 1 up: a cube with its edges rounded by ``rounding`` of its side and,
+    as a child, its painted pips."""
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
     bmesh.ops.create_cube(bm, size=size * MM)
     bm.to_mesh(mesh)
     bm.free()
     die = linked(name, mesh, body)
-    bevel(die, 0.1 * size, 4)
+    bevel(die, rounding * size, 4)
     for poly in mesh.polygons:
         poly.use_smooth = True
     mesh.use_auto_smooth = True
@@ -500,32 +508,8 @@ class Throw:
             die, pips = make_die(f"die_{i}", d.size, body, pip, pip_radius)
             die.matrix_world = Matrix.Translation(d.centre * MM) @ d.rotation.to_4x4()
             objs += [die, pips]
-        self.lights()
+        add_lights(self.rng)
         return objs
-
-    def lights(self) -> None:
-        r = self.rng
-        world = bpy.data.worlds.new("sky")
-        bpy.context.scene.world = world
-        world.use_nodes = True
-        bg = world.node_tree.nodes["Background"]
-        warm = r.uniform(-0.08, 0.08)
-        bg.inputs["Color"].default_value = (0.8 + warm, 0.8, 0.8 - warm, 1.0)
-        bg.inputs["Strength"].default_value = r.uniform(0.15, 0.6)
-        for i in range(r.choice((1, 1, 2))):
-            kind = r.choice(("AREA", "AREA", "POINT"))
-            data = bpy.data.lights.new(f"light_{i}", kind)
-            pos = Vector((r.uniform(-0.8, 0.8), r.uniform(-0.8, 0.8), r.uniform(0.9, 1.8)))
-            if kind == "AREA":
-                data.size = r.uniform(0.3, 1.2)
-                data.energy = r.uniform(35, 100) * pos.length_squared
-            else:
-                data.shadow_soft_size = r.uniform(0.03, 0.15)
-                data.energy = r.uniform(25, 70) * pos.length_squared
-            data.color = (1.0, r.uniform(0.88, 1.0), r.uniform(0.75, 1.0))
-            obj = linked(f"light_{i}", data)
-            obj.location = pos
-            obj.rotation_euler = (-pos).to_track_quat("-Z", "Y").to_euler()
 
     def camera(self) -> bpy.types.Object:
         """Over the bottom player's side, tilted up to about 25 degrees, zoomed so the board fills 75-90 % of
@@ -535,18 +519,9 @@ class Throw:
         height = r.uniform(550, 800)
         target = Vector((r.uniform(-15, 15), r.uniform(-15, 15), 0)) * MM
         pos = target + Vector((r.uniform(-30, 30) * MM, -math.tan(tilt) * height * MM, height * MM))
-        data = bpy.data.cameras.new("camera")
-        data.sensor_fit = "HORIZONTAL"
-        data.sensor_width = 36
-        cam = linked("camera", data)
+        cam = new_camera(pos, target, r.uniform(-0.04, 0.04))
+        data = cam.data
         scene = bpy.context.scene
-        scene.camera = cam
-        # looking at the target, the board's far side (+y) up in the image, a little roll
-        forward = (target - pos).normalized()
-        right = forward.cross(Vector((0, 1, 0))).normalized()
-        up = right.cross(forward)
-        look = Matrix((right, up, -forward)).transposed().to_4x4()
-        cam.matrix_world = Matrix.Translation(pos) @ look @ Matrix.Rotation(r.uniform(-0.04, 0.04), 4, "Z")
         ox, oy = BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
         board = [Vector((sx * ox, sy * oy, self.frame_h)) * MM for sx in (-1, 1) for sy in (-1, 1)]
         beside = [Vector((sx * (ox + 80), sy * BOARD_H / 2.5, -self.base_t)) * MM for sx in (-1, 1) for sy in (-1, 1)]
@@ -564,6 +539,151 @@ class Throw:
             data.lens = lens
         bpy.context.view_layer.update()
         return cam
+
+
+def new_camera(pos: Vector, target: Vector, roll: float) -> bpy.types.Object:
+    """The scene's camera (a 36 mm sensor) at ``pos`` looking at ``target``, the table's +y (the board's far
+    side) up in the image, turned by ``roll`` radians."""
+    data = bpy.data.cameras.new("camera")
+    data.sensor_fit = "HORIZONTAL"
+    data.sensor_width = 36
+    cam = linked("camera", data)
+    bpy.context.scene.camera = cam
+    forward = (target - pos).normalized()
+    right = forward.cross(Vector((0, 1, 0))).normalized()
+    up = right.cross(forward)
+    look = Matrix((right, up, -forward)).transposed().to_4x4()
+    cam.matrix_world = Matrix.Translation(pos) @ look @ Matrix.Rotation(roll, 4, "Z")
+    return cam
+
+
+def add_lights(r: random.Random) -> None:
+    """A sky and one or two area or point lights, warm or white, from above the table."""
+    world = bpy.data.worlds.new("sky")
+    bpy.context.scene.world = world
+    world.use_nodes = True
+    bg = world.node_tree.nodes["Background"]
+    warm = r.uniform(-0.08, 0.08)
+    bg.inputs["Color"].default_value = (0.8 + warm, 0.8, 0.8 - warm, 1.0)
+    bg.inputs["Strength"].default_value = r.uniform(0.15, 0.6)
+    for i in range(r.choice((1, 1, 2))):
+        kind = r.choice(("AREA", "AREA", "POINT"))
+        data = bpy.data.lights.new(f"light_{i}", kind)
+        pos = Vector((r.uniform(-0.8, 0.8), r.uniform(-0.8, 0.8), r.uniform(0.9, 1.8)))
+        if kind == "AREA":
+            data.size = r.uniform(0.3, 1.2)
+            data.energy = r.uniform(35, 100) * pos.length_squared
+        else:
+            data.shadow_soft_size = r.uniform(0.03, 0.15)
+            data.energy = r.uniform(25, 70) * pos.length_squared
+        data.color = (1.0, r.uniform(0.88, 1.0), r.uniform(0.75, 1.0))
+        obj = linked(f"light_{i}", data)
+        obj.location = pos
+        obj.rotation_euler = (-pos).to_track_quat("-Z", "Y").to_euler()
+
+
+# ---------------------------------------------------------------- a desk scene (training only)
+
+DESK_TILTS = (15.0, 55.0)
+"""The camera's tilt from straight down in desk scenes (degrees): dice seen from the side, their side faces
+showing more pips than the top, as desk photos and a board camera's far corners show them."""
+
+
+def desk_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tuple[float, float, float], float]:
+    """Half the desk scenes' dice are the plain white or ivory dice with black pips a club plays with, the rest
+    any training colours."""
+    if r.random() < 0.5:
+        tone = r.uniform(0.7, 0.9)
+        body = (tone, tone * r.uniform(0.95, 1.0), tone * r.uniform(0.82, 1.0))
+        return "white", body, (0.02, 0.02, 0.02), 0.0
+    return training_dice(r)
+
+
+class Desk:
+    """Dice lying on a plain table, no board, seen by a camera close by and at a slant (``DESK_TILTS``), with
+    rounder dice than the board scenes': the second stage's training on dice seen from the side."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        r = self.rng
+        self.die_size = r.uniform(13, 19)
+        self.preset = desk_dice(r)
+        self.rounding = r.uniform(0.08, 0.14)
+        self.tilt = math.radians(r.uniform(*DESK_TILTS))
+        self.height = r.uniform(180, 320)  # camera over the table, mm
+        self.lens = r.uniform(22, 32)  # mm on a 36 mm sensor: 59-79 degrees across
+        self.dice: list[PlacedDie] = []
+
+    def layout(self) -> None:
+        """1-5 flat dice round the point the camera looks at, on the table (z = 0), apart."""
+        r, s = self.rng, self.die_size
+        reach = self.height * 18 / self.lens  # half the view's width at the camera's height, mm
+        for _ in range(r.randint(1, 5)):
+            for _ in range(100):
+                x = r.uniform(-0.7, 0.7) * reach
+                y = r.uniform(-0.45, 0.45) * reach
+                if all(math.hypot(x - d.x, y - d.y) > 1.6 * s for d in self.dice):
+                    rot = Matrix.Rotation(r.uniform(0, 2 * math.pi), 3, "Z") @ value_rotation(r.randint(1, 6))
+                    self.dice.append(PlacedDie(x, y, s, rot, Vector((x, y, s / 2)), False, 0.0, "desk"))
+                    break
+
+    def build(self) -> list[bpy.types.Object]:
+        r = self.rng
+        surface = r.choice(("wood", "wood", "felt", "plain"))
+        table = material("table", random_colour(r), r.uniform(0.3, 0.8), surface, r)
+        box("table", -1500, -1500, -30, 1500, 1500, 0, table)
+        _, body_col, pip_col, transmission = self.preset
+        body = material("die_body", body_col, r.uniform(0.15, 0.4), transmission=transmission, specular=0.6)
+        pip = material("die_pip", pip_col, 0.4)
+        pip_radius = r.uniform(0.075, 0.095)
+        objs = []
+        for i, d in enumerate(self.dice):
+            die, pips = make_die(f"die_{i}", d.size, body, pip, pip_radius, self.rounding)
+            die.matrix_world = Matrix.Translation(d.centre * MM) @ d.rotation.to_4x4()
+            objs += [die, pips]
+        add_lights(r)
+        return objs
+
+    def camera(self) -> bpy.types.Object:
+        r = self.rng
+        target = Vector((r.uniform(-10, 10), r.uniform(-10, 10), 0)) * MM
+        pos = target + Vector((0, -math.tan(self.tilt) * self.height, self.height)) * MM
+        cam = new_camera(pos, target, r.uniform(-0.3, 0.3))
+        cam.data.lens = self.lens
+        bpy.context.view_layer.update()
+        return cam
+
+
+def render_desk(out: Path, name: str, seed: int, samples: int) -> None:
+    """Build and render one desk scene: only the patches round the dice inside the frame, no empty frame."""
+    t0 = time.time()
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    scene = bpy.context.scene
+    desk = Desk(seed)
+    desk.layout()
+    dice = desk.build()
+    cam = desk.camera()
+    setup_render(samples, seed)
+    truth = [die_truth(scene, cam, dice[2 * i], d) for i, d in enumerate(desk.dice)]
+    inside = [
+        t
+        for t in truth
+        if box_of(t)[0] >= 0 and box_of(t)[1] >= 0 and box_of(t)[2] <= SIZE[0] and box_of(t)[3] <= SIZE[1]
+    ]
+    meta: dict[str, object] = {
+        "name": name,
+        "seed": seed,
+        "kind": "desk",
+        "dice": inside,
+        "dice_preset": desk.preset[0],
+        "tilt_deg": round(math.degrees(desk.tilt), 1),
+        "samples": samples,
+        "blender": bpy.app.version_string,
+        "patches": render_patches(out, name, dice, [box_of(t) for t in inside], empty=False) if inside else [],
+    }
+    meta["render_seconds"] = round(time.time() - t0, 1)
+    (out / f"{name}.json").write_text(json.dumps(meta, indent=1))  # last: complete once it exists
+    print(f"blender_scene: wrote {name} (desk, {len(inside)} dice) in {time.time() - t0:.1f} s", flush=True)
 
 
 def project(scene: bpy.types.Scene, cam: bpy.types.Object, p: Vector) -> tuple[float, float]:
@@ -646,6 +766,9 @@ def render_scene(
 ) -> None:
     """Build, render and write one scene; ``dry_run`` writes only its truth (NAME.json), rendering nothing.
     ``train``: a training scene (random dice colours), rendered only round the dice (``render_patches``)."""
+    if kind == "desk":
+        render_desk(out, name, seed, samples)
+        return
     t0 = time.time()
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
@@ -743,16 +866,19 @@ def crop_render_to(region: tuple[int, int, int, int]) -> None:
     scene.render.border_min_y, scene.render.border_max_y = 1 - y1 / SIZE[1], 1 - y0 / SIZE[1]
 
 
-def render_patches(out: Path, name: str, dice: list[bpy.types.Object], boxes: list[list[int]]) -> list[list[int]]:
+def render_patches(
+    out: Path, name: str, dice: list[bpy.types.Object], boxes: list[list[int]], empty: bool = True
+) -> list[list[int]]:
     """Training scenes need only the dice and their surroundings: each region round the dice is rendered
-    without the dice (the frame before the throw) and with them, as ``NAME_pK_empty.png`` and ``NAME_pK.png``,
-    about a tenth of the pixels of a whole frame. Returns each patch's [x0, y0, x1, y1] in frame pixels."""
+    without the dice (the frame before the throw; unless not ``empty``) and with them, as ``NAME_pK_empty.png``
+    and ``NAME_pK.png``, about a tenth of the pixels of a whole frame. Returns each patch's [x0, y0, x1, y1] in
+    frame pixels."""
     scene = bpy.context.scene
     regions = patch_regions(boxes, max(max(b[2] - b[0], b[3] - b[1]) for b in boxes))
     placed = []
     for k, (x0, y0, x1, y1) in enumerate(regions):
         crop_render_to((x0, y0, x1, y1))
-        for suffix, hidden in (("_empty", True), ("", False)):
+        for suffix, hidden in (("_empty", True), ("", False)) if empty else (("", False),):
             for obj in dice:
                 obj.hide_render = hidden
             scene.render.filepath = str(out / f"{name}_p{k}{suffix}.png")
@@ -765,7 +891,7 @@ def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(prog="blender -b -P blender_scene.py --")
     ap.add_argument("--out", required=True)
     ap.add_argument("--name")
-    ap.add_argument("--kind", choices=KINDS)
+    ap.add_argument("--kind", choices=(*KINDS, "desk"))
     ap.add_argument("--seed", type=int)
     ap.add_argument("--jobs", help="a JSON list of {name, kind, seed} to render in this one Blender process")
     ap.add_argument("--samples", type=int, default=8)

@@ -1,6 +1,7 @@
 """The Blender held-out set: tavla throws rendered by Blender, which the training renderer did not make.
 
     python -m vision.train.blender_set --out /tmp/blender_set --count 30 --seed 2000000
+    python -m vision.train.blender_set --out /tmp/desk --desk --count 400   # desk scenes for crop_head --blender-desk
 
 renders ``count`` scenes of each kind (valid, cocked, wrong_half, off_board) into ``--out`` by running
 ``blender -b -t 1 -P vision/train/blender_scene.py`` (one CPU thread; scenes already there are skipped), and
@@ -40,7 +41,8 @@ SCENE_SCRIPT = Path(__file__).with_name("blender_scene.py")
 DEFAULT_SEED = 2_000_000  # training renders below 1,000,000, the OpenCV held-out set from 1,000,000
 TRAIN_SEED = 100_000  # Blender training scenes (``--train``)
 TRAIN_KINDS = ("valid", "cocked", "off_board", "cocked")  # the dice's poses and places that training needs
-ZONES = ("right_half", "wrong_half", "frame", "off_board")
+DESK_SEED = 300_000  # Blender desk scenes (``--desk``)
+ZONES = ("right_half", "wrong_half", "frame", "off_board", "desk")  # desk: a desk scene, no board
 MISSING_BLENDER = (
     "blender was not found{where}. It renders this held-out set only (a development tool, "
     "never a test or runtime dependency): install it with `apt-get install -y blender`, or "
@@ -77,9 +79,12 @@ class BlenderScene:
     extra: dict[str, object]
 
 
-def scene_names(count: int, seed: int, train: bool = False) -> list[tuple[str, str, int]]:
+def scene_names(count: int, seed: int, train: bool = False, desk: bool = False) -> list[tuple[str, str, int]]:
     """(name, kind, seed) of every scene, kinds interleaved so that a part-rendered set stays balanced.
-    Training scenes: ``count`` of each of TRAIN_KINDS (cocked twice), named ``train_NNNNN_KIND``."""
+    Training scenes: ``count`` of each of TRAIN_KINDS (cocked twice), named ``train_NNNNN_KIND``; desk scenes:
+    ``count`` of them, named ``desk_NNNNN``."""
+    if desk:
+        return [(f"desk_{i:05d}", "desk", seed + i) for i in range(count)]
     if train:
         return [
             (f"train_{len(TRAIN_KINDS) * i + k:05d}_{kind}", kind, seed + len(TRAIN_KINDS) * i + k)
@@ -183,15 +188,17 @@ def load_scene(json_path: Path | str) -> BlenderScene:
 
 @dataclass(frozen=True)
 class TrainingPatch:
-    """One rendered patch of a Blender training scene: the dice inside it, in the patch's own pixels."""
+    """One rendered patch of a Blender training scene: the dice inside it, in the patch's own pixels; the same
+    patch before the throw (``empty``), but for desk scenes."""
 
     image: Path
-    empty: Path
+    empty: Path | None
     dice: tuple[DieTruth, ...]
 
 
 def load_training_patches(json_path: Path | str) -> list[TrainingPatch]:
-    """The patches of one training scene (``--train``); a die is listed in a patch when its box lies inside."""
+    """The patches of one training scene (``--train`` or ``--desk``); a die is listed in a patch when its box lies
+    inside."""
     path = Path(json_path)
     try:
         raw = json.loads(path.read_text())
@@ -218,8 +225,8 @@ def load_training_patches(json_path: Path | str) -> list[TrainingPatch]:
             if d.box[0] >= x0 and d.box[1] >= y0 and d.box[2] <= x1 and d.box[3] <= y1
         )
         image, empty = path.with_name(f"{path.stem}_p{k}.png"), path.with_name(f"{path.stem}_p{k}_empty.png")
-        if inside and image.is_file() and empty.is_file():
-            out.append(TrainingPatch(image, empty, inside))
+        if inside and image.is_file():
+            out.append(TrainingPatch(image, empty if empty.is_file() else None, inside))
     return out
 
 
@@ -231,11 +238,20 @@ def load_set(folder: Path | str) -> list[BlenderScene]:
     return [load_scene(p) for p in sorted(root.glob("*.json"))]
 
 
-def render(out: Path, count: int, seed: int, samples: int = 8, blender: str | None = None, train: bool = False) -> int:
+def render(
+    out: Path,
+    count: int,
+    seed: int,
+    samples: int = 8,
+    blender: str | None = None,
+    train: bool = False,
+    desk: bool = False,
+) -> int:
     """Render the missing scenes; returns how many were rendered."""
     exe = find_blender(blender)
     out.mkdir(parents=True, exist_ok=True)
-    names = scene_names(count, seed, train)
+    names = scene_names(count, seed, train, desk)
+    train = train or desk  # desk scenes are training scenes, complete once their JSON is written
     todo = [{"name": n, "kind": k, "seed": s, "train": train} for n, k, s in names if not is_complete(out, n, train)]
     if not todo:
         print(f"all {len(names)} scenes are already in {out}")
@@ -301,14 +317,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="training scenes instead: random dice colours, only the patches round the dice rendered",
     )
+    ap.add_argument(
+        "--desk",
+        action="store_true",
+        help="desk scenes for the second stage instead: 1-5 dice on a table, no board, seen at a slant "
+        "(--count scenes)",
+    )
     ap.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (default 8)")
     ap.add_argument("--blender", help="the blender executable (default: blender on PATH)")
     args = ap.parse_args(argv)
     if args.count < 1:
         ap.error("--count must be at least 1")
     try:
-        seed = args.seed if args.seed is not None else TRAIN_SEED if args.train else DEFAULT_SEED
-        render(args.out, args.count, seed, args.samples, args.blender, args.train)
+        first = DESK_SEED if args.desk else TRAIN_SEED if args.train else DEFAULT_SEED
+        seed = args.seed if args.seed is not None else first
+        render(args.out, args.count, seed, args.samples, args.blender, args.train, args.desk)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

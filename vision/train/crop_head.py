@@ -25,6 +25,7 @@ from vision.detector import DetectorNet
 from vision.reader import CLASS_NOT_DIE, CROP
 from vision.train.crop_data import (
     Crop,
+    blender_desk_crops,
     board_crops,
     clutter_crop,
     colour,
@@ -150,6 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--oblique", type=int, default=0, help="desk scenes seen at a slant to cut crops from")
     ap.add_argument("--painted", type=int, default=0, help="desk scenes with dice painted as club dice come")
     ap.add_argument("--varied-pips", action="store_true", help="--painted dice with pips of any size and spacing")
+    ap.add_argument(
+        "--blender-desk",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="folders of Blender desk scenes (python -m vision.train.blender_set --desk) to cut crops from",
+    )
     ap.add_argument("--width", type=float, default=1.0, help="the model's channels times this (trainer.build_model)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     args = ap.parse_args(argv)
@@ -182,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
             xk, yk = kept_crops(args, kind, count, stream, cut)
             print(f"{kind} crops: {len(xk)} ({time.time() - t0:.0f} s)", flush=True)
             xs, ys = np.concatenate([xs, xk]), np.concatenate([ys, yk])
+    if args.blender_desk:
+        xk, yk = stacked(
+            blender_desk_crops(np.random.default_rng([args.seed, 17]), DetectorNet(args.detector), args.blender_desk)
+        )
+        print(f"blender desk crops: {len(xk)} ({time.time() - t0:.0f} s)", flush=True)
+        xs, ys = np.concatenate([xs, xk]), np.concatenate([ys, yk])
     clutter = np.stack([clutter_crop(rng) for _ in range(args.clutter)]) if args.clutter else xs[:0]
     x = np.concatenate([xs, xr, colour(xr, rng), colour(xr, rng), colour(clutter, rng)])
     y = np.concatenate([ys, yr, yr, yr, np.full(len(clutter), CLASS_NOT_DIE, np.int64)])
