@@ -187,7 +187,8 @@ def blender_desk_crops(rng: np.random.Generator, net: DetectorNet, folders: list
     """Crops of the patches of Blender desk scenes (``python -m vision.train.blender_set --desk``): round dice
     shaded by a path tracer, seen from the side. Why: the white dice the webcam set left out still misreads are
     1s and 2s seen from the side, soft round dice that this package's renderer draws with sharp edges and flat
-    shading."""
+    shading. Not the recipe's: 743 scenes moved neither real set left out beyond one training run's spread
+    (models/MODEL_CARD.md, thirtieth session)."""
     crops: list[Crop] = []
     for folder in folders:
         for scene in sorted(Path(folder).glob("desk_*.json")):
