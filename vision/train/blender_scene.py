@@ -665,11 +665,7 @@ def render_desk(out: Path, name: str, seed: int, samples: int) -> None:
     cam = desk.camera()
     setup_render(samples, seed)
     truth = [die_truth(scene, cam, dice[2 * i], d) for i, d in enumerate(desk.dice)]
-    inside = [
-        t
-        for t in truth
-        if box_of(t)[0] >= 0 and box_of(t)[1] >= 0 and box_of(t)[2] <= SIZE[0] and box_of(t)[3] <= SIZE[1]
-    ]
+    inside = [t for t in truth if in_frame(box_of(t))]
     meta: dict[str, object] = {
         "name": name,
         "seed": seed,
@@ -719,6 +715,11 @@ def box_of(truth: dict[str, object]) -> list[int]:
     box = truth["box"]
     assert isinstance(box, list)
     return [int(v) for v in box]
+
+
+def in_frame(box: list[int]) -> bool:
+    """Whether a die's whole picture lies inside the frame."""
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= SIZE[0] and box[3] <= SIZE[1]
 
 
 def patch_regions(boxes: list[list[int]], die_px: float) -> list[tuple[int, int, int, int]]:

@@ -312,12 +312,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--seed", type=int, default=None, help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train)"
     )
-    ap.add_argument(
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument(
         "--train",
         action="store_true",
         help="training scenes instead: random dice colours, only the patches round the dice rendered",
     )
-    ap.add_argument(
+    kind.add_argument(
         "--desk",
         action="store_true",
         help="desk scenes for the second stage instead: 1-5 dice on a table, no board, seen at a slant "

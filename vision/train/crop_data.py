@@ -25,7 +25,15 @@ from vision.slant import slant
 from vision.synth import render
 from vision.train.blender_set import load_training_patches
 from vision.train.dataset import TRAIN_DICE
-from vision.train.detector_data import Die, board_with_cube, casino_crops, real_scene, scene_dice, scene_paths
+from vision.train.detector_data import (
+    Die,
+    board_with_cube,
+    casino_crops,
+    real_scene,
+    rendered_label,
+    scene_dice,
+    scene_paths,
+)
 
 Crop = tuple[NDArray[np.uint8], int]
 Image = NDArray[np.uint8]
@@ -196,16 +204,7 @@ def blender_desk_crops(rng: np.random.Generator, net: DetectorNet, folders: list
                 raw = cv2.imread(str(patch.image))
                 if raw is None:
                     raise VisionError(f"cannot read {patch.image}")
-                dice = [
-                    Die(
-                        d.top_centre[0],
-                        d.top_centre[1],
-                        float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])),
-                        d.value,
-                        d.cocked,
-                    )
-                    for d in patch.dice
-                ]
+                dice = [rendered_label(d) for d in patch.dice]
                 crops += scene_crops(rng, net, np.asarray(raw, np.uint8), dice, 2)
     return crops
 

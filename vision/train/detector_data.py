@@ -16,7 +16,7 @@ from __future__ import annotations
 import glob
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -191,12 +191,29 @@ def draw_cube(
 # ---------------------------------------------------------------- rendered scenes
 
 
+class RenderedDie(Protocol):
+    """A rendered die's truth, from this package's renderer or from Blender."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def cocked(self) -> bool: ...
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
+    @property
+    def top_centre(self) -> tuple[float, float]: ...
+
+
+def rendered_label(d: RenderedDie) -> Die:
+    """A rendered die as a training label: at its top face's centre, as wide as its picture."""
+    return Die(
+        d.top_centre[0], d.top_centre[1], float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])), d.value, d.cocked
+    )
+
+
 def scene_dice(scene: render.Scene) -> list[Die]:
-    """A rendered scene's dice as training labels: each at its top face's centre, as wide as its picture."""
-    return [
-        Die(d.top_centre[0], d.top_centre[1], float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])), d.value, d.cocked)
-        for d in scene.dice
-    ]
+    """A rendered scene's dice as training labels (``rendered_label``)."""
+    return [rendered_label(d) for d in scene.dice]
 
 
 def table_patches(rng: np.random.Generator, n: int) -> list[tuple[Image, list[Die]]]:
