@@ -26,7 +26,7 @@ from vision.reader import Backend
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
-from vision.train.detector_data import REAL, REAL_SETS, real_scene, scene_paths
+from vision.train.detector_data import REAL, REAL_SETS, casino_scene, real_scene, scene_paths
 from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
 
@@ -43,14 +43,12 @@ def scene_set(reader: DiceReader, name: str) -> Score:
 
 
 def crop_set(reader: DiceReader) -> Score:
-    """The casino crops: each crop (one die, 55-80 px) scaled to 44 px and set in a smeared border three times
-    its size (so the die covers about 38 px, as dice do in the photos); exactly one die must be read, with its
-    value."""
+    """The casino crops, each (one die, 55-80 px) set in a smeared border as training reads it
+    (``detector_data.casino_scene``): exactly one die must be read, with its value."""
     score = Score()
     for path in tracked(sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))), "casino crops"):
-        crop = cv2.resize(load_image(path), (44, 44), interpolation=cv2.INTER_AREA)
-        image = np.asarray(cv2.copyMakeBorder(crop, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
-        score.add(Path(path).name, [Label(int(Path(path).parent.name), (66.0, 66.0))], reader.read_all(image).dice)
+        image, die = casino_scene(load_image(path), int(Path(path).parent.name))
+        score.add(Path(path).name, [Label(die.value, (die.x, die.y))], reader.read_all(image).dice)
     return score
 
 

@@ -19,6 +19,7 @@ from vision.errors import VisionError
 from vision.train.blender_set import (
     DEFAULT_SEED,
     DESK_SEED,
+    PRECISION_SEED,
     TRAIN_KINDS,
     TRAIN_SEED,
     BlenderMissingError,
@@ -193,7 +194,10 @@ def test_a_failed_render_is_reported_with_blenders_last_words(
     out = tmp_path / "set"
     monkeypatch.setattr(
         "vision.train.blender_set.scene_names",
-        lambda count, seed, train=False, desk=False: [("valid_000", "valid", 1), ("broken_000", "cocked", 2)],
+        lambda count, seed, train=False, desk=False, precision=False: [
+            ("valid_000", "valid", 1),
+            ("broken_000", "cocked", 2),
+        ],
     )
     assert main(["--out", str(out), "--count", "1", "--blender", str(exe)]) == 2
     err = capsys.readouterr().err
@@ -286,6 +290,23 @@ def test_desk_scenes_are_named_apart_seeded_apart_and_rendered_as_training_scene
     jobs = [json.loads((out / f"desk_{i:05d}.json").read_text()) for i in range(3)]
     assert [(j["kind"], j["seed"], j["train"]) for j in jobs] == [("desk", DESK_SEED + i, True) for i in range(3)]
     assert render(out, 3, DESK_SEED, blender=str(exe), desk=True) == 0  # complete once the JSON is written
+
+
+def test_precision_dice_scenes_are_desk_scenes_named_and_seeded_apart(tmp_path: Path) -> None:
+    names = scene_names(4, PRECISION_SEED, precision=True)
+    assert [n for n, _, _ in names] == [f"desk_precision_{i:05d}" for i in range(4)]
+    assert {k for _, k, _ in names} == {"precision"}
+    desk = scene_names(1000, DESK_SEED, desk=True)
+    assert max(s for _, _, s in desk) < PRECISION_SEED and max(s for _, _, s in names) < HELDOUT_SEED
+    exe, _ = fake_blender(tmp_path)
+    out = tmp_path / "clear"
+    assert main(["--out", str(out), "--precision", "--count", "2", "--blender", str(exe)]) == 0
+    jobs = [json.loads(p.read_text()) for p in sorted(out.glob("desk_*.json"))]  # as --blender-desk finds them
+    assert [(j["kind"], j["seed"], j["train"]) for j in jobs] == [
+        ("precision", PRECISION_SEED + i, True) for i in range(2)
+    ]
+    with pytest.raises(SystemExit):  # one kind of scene a run
+        main(["--out", str(out), "--desk", "--precision", "--blender", str(exe)])
 
 
 def desk_scene(folder: Path, name: str = "desk_00000") -> Path:

@@ -9,7 +9,9 @@ or lamp lights, and a referee camera over one long side of the board (1280x720, 
 straight down). Writes ``NAME.png`` (the throw), ``NAME_empty.png`` (the same board before the throw, the
 reference frame of the watch path) and ``NAME.json`` (the truth: see ``vision.train.blender_set``).
 A desk scene (``--kind desk``, training only: ``Desk``) is 1-5 rounder dice on a plain table, no board, seen
-from close by at 15-55 degrees from straight down, only the patches round the dice rendered.
+from close by at 15-55 degrees from straight down, only the patches round the dice rendered; ``--kind
+precision`` the same with translucent precision dice (sharp edges, clear coloured bodies whose far pips show
+through), seen from straight down to 50 degrees.
 Everything follows from the seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
 mypy's checks (``[[tool.mypy.overrides]]`` in pyproject.toml) because bpy has no type information.
 
@@ -599,17 +601,48 @@ def desk_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tuple[
     return training_dice(r)
 
 
+PRECISION_TILTS = (0.0, 50.0)
+"""The camera's tilt in precision dice scenes (degrees): from a station's camera looking down to the slant of a
+far corner, and past it."""
+
+PRECISION_BODIES = {
+    "red": (0.75, 0.03, 0.04),
+    "blue": (0.03, 0.12, 0.7),
+    "green": (0.03, 0.5, 0.15),
+    "purple": (0.35, 0.05, 0.55),
+    "amber": (0.85, 0.45, 0.03),
+    "smoke": (0.25, 0.25, 0.27),
+}
+"""The clear bodies tournament precision dice come in (linear RGB, before a little jitter)."""
+
+
+def precision_dice(r: random.Random) -> tuple[str, tuple[float, float, float], tuple[float, float, float], float]:
+    """A precision die: a clear coloured body (nearly full transmission) with white pips filled flush, so the
+    pips of the far faces show through the near ones, as on the tournament dice a referee camera reads."""
+    name = r.choice(sorted(PRECISION_BODIES))
+    body = tuple(min(1.0, max(0.0, c * r.uniform(0.8, 1.2))) for c in PRECISION_BODIES[name])
+    tone = r.uniform(0.82, 0.95)
+    return (
+        f"precision_{name}",
+        (body[0], body[1], body[2]),
+        (tone, tone, tone * r.uniform(0.95, 1.0)),
+        r.uniform(0.9, 1.0),
+    )
+
+
 class Desk:
     """Dice lying on a plain table, no board, seen by a camera close by and at a slant (``DESK_TILTS``), with
-    rounder dice than the board scenes': the second stage's training on dice seen from the side."""
+    rounder dice than the board scenes': the second stage's training on dice seen from the side. ``precision``:
+    sharp-edged translucent precision dice instead (``precision_dice``, ``PRECISION_TILTS``)."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, precision: bool = False):
         self.rng = random.Random(seed)
         r = self.rng
+        self.precision = precision
         self.die_size = r.uniform(13, 19)
-        self.preset = desk_dice(r)
-        self.rounding = r.uniform(0.08, 0.14)
-        self.tilt = math.radians(r.uniform(*DESK_TILTS))
+        self.preset = precision_dice(r) if precision else desk_dice(r)
+        self.rounding = r.uniform(0.01, 0.03) if precision else r.uniform(0.08, 0.14)
+        self.tilt = math.radians(r.uniform(*(PRECISION_TILTS if precision else DESK_TILTS)))
         self.height = r.uniform(180, 320)  # camera over the table, mm
         self.lens = r.uniform(22, 32)  # mm on a 36 mm sensor: 59-79 degrees across
         self.dice: list[PlacedDie] = []
@@ -633,9 +666,10 @@ class Desk:
         table = material("table", random_colour(r), r.uniform(0.3, 0.8), surface, r)
         box("table", -1500, -1500, -30, 1500, 1500, 0, table)
         _, body_col, pip_col, transmission = self.preset
-        body = material("die_body", body_col, r.uniform(0.15, 0.4), transmission=transmission, specular=0.6)
+        gloss = r.uniform(0.02, 0.1) if self.precision else r.uniform(0.15, 0.4)
+        body = material("die_body", body_col, gloss, transmission=transmission, specular=0.6)
         pip = material("die_pip", pip_col, 0.4)
-        pip_radius = r.uniform(0.075, 0.095)
+        pip_radius = r.uniform(0.09, 0.11) if self.precision else r.uniform(0.075, 0.095)
         objs = []
         for i, d in enumerate(self.dice):
             die, pips = make_die(f"die_{i}", d.size, body, pip, pip_radius, self.rounding)
@@ -654,12 +688,12 @@ class Desk:
         return cam
 
 
-def render_desk(out: Path, name: str, seed: int, samples: int) -> None:
+def render_desk(out: Path, name: str, seed: int, samples: int, precision: bool = False) -> None:
     """Build and render one desk scene: only the patches round the dice inside the frame, no empty frame."""
     t0 = time.time()
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    desk = Desk(seed)
+    desk = Desk(seed, precision)
     desk.layout()
     dice = desk.build()
     cam = desk.camera()
@@ -669,7 +703,7 @@ def render_desk(out: Path, name: str, seed: int, samples: int) -> None:
     meta: dict[str, object] = {
         "name": name,
         "seed": seed,
-        "kind": "desk",
+        "kind": "precision" if precision else "desk",
         "dice": inside,
         "dice_preset": desk.preset[0],
         "tilt_deg": round(math.degrees(desk.tilt), 1),
@@ -679,7 +713,8 @@ def render_desk(out: Path, name: str, seed: int, samples: int) -> None:
     }
     meta["render_seconds"] = round(time.time() - t0, 1)
     (out / f"{name}.json").write_text(json.dumps(meta, indent=1))  # last: complete once it exists
-    print(f"blender_scene: wrote {name} (desk, {len(inside)} dice) in {time.time() - t0:.1f} s", flush=True)
+    kind = meta["kind"]
+    print(f"blender_scene: wrote {name} ({kind}, {len(inside)} dice) in {time.time() - t0:.1f} s", flush=True)
 
 
 def project(scene: bpy.types.Scene, cam: bpy.types.Object, p: Vector) -> tuple[float, float]:
@@ -767,8 +802,8 @@ def render_scene(
 ) -> None:
     """Build, render and write one scene; ``dry_run`` writes only its truth (NAME.json), rendering nothing.
     ``train``: a training scene (random dice colours), rendered only round the dice (``render_patches``)."""
-    if kind == "desk":
-        render_desk(out, name, seed, samples)
+    if kind in ("desk", "precision"):
+        render_desk(out, name, seed, samples, precision=kind == "precision")
         return
     t0 = time.time()
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -892,7 +927,7 @@ def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(prog="blender -b -P blender_scene.py --")
     ap.add_argument("--out", required=True)
     ap.add_argument("--name")
-    ap.add_argument("--kind", choices=(*KINDS, "desk"))
+    ap.add_argument("--kind", choices=(*KINDS, "desk", "precision"))
     ap.add_argument("--seed", type=int)
     ap.add_argument("--jobs", help="a JSON list of {name, kind, seed} to render in this one Blender process")
     ap.add_argument("--samples", type=int, default=8)

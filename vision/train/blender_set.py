@@ -2,6 +2,7 @@
 
     python -m vision.train.blender_set --out /tmp/blender_set --count 30 --seed 2000000
     python -m vision.train.blender_set --out /tmp/desk --desk --count 400   # desk scenes for crop_head --blender-desk
+    python -m vision.train.blender_set --out /tmp/clear --precision --count 400   # the same with precision dice
 
 renders ``count`` scenes of each kind (valid, cocked, wrong_half, off_board) into ``--out`` by running
 ``blender -b -t 1 -P vision/train/blender_scene.py`` (one CPU thread; scenes already there are skipped), and
@@ -42,6 +43,7 @@ DEFAULT_SEED = 2_000_000  # training renders below 1,000,000, the OpenCV held-ou
 TRAIN_SEED = 100_000  # Blender training scenes (``--train``)
 TRAIN_KINDS = ("valid", "cocked", "off_board", "cocked")  # the dice's poses and places that training needs
 DESK_SEED = 300_000  # Blender desk scenes (``--desk``)
+PRECISION_SEED = 320_000  # Blender desk scenes with translucent precision dice (``--precision``)
 ZONES = ("right_half", "wrong_half", "frame", "off_board", "desk")  # desk: a desk scene, no board
 MISSING_BLENDER = (
     "blender was not found{where}. It renders this held-out set only (a development tool, "
@@ -79,10 +81,14 @@ class BlenderScene:
     extra: dict[str, object]
 
 
-def scene_names(count: int, seed: int, train: bool = False, desk: bool = False) -> list[tuple[str, str, int]]:
+def scene_names(
+    count: int, seed: int, train: bool = False, desk: bool = False, precision: bool = False
+) -> list[tuple[str, str, int]]:
     """(name, kind, seed) of every scene, kinds interleaved so that a part-rendered set stays balanced.
     Training scenes: ``count`` of each of TRAIN_KINDS (cocked twice), named ``train_NNNNN_KIND``; desk scenes:
-    ``count`` of them, named ``desk_NNNNN``."""
+    ``count`` of them, named ``desk_NNNNN`` (``desk_precision_NNNNN`` with precision dice)."""
+    if precision:
+        return [(f"desk_precision_{i:05d}", "precision", seed + i) for i in range(count)]
     if desk:
         return [(f"desk_{i:05d}", "desk", seed + i) for i in range(count)]
     if train:
@@ -246,12 +252,13 @@ def render(
     blender: str | None = None,
     train: bool = False,
     desk: bool = False,
+    precision: bool = False,
 ) -> int:
     """Render the missing scenes; returns how many were rendered."""
     exe = find_blender(blender)
     out.mkdir(parents=True, exist_ok=True)
-    names = scene_names(count, seed, train, desk)
-    train = train or desk  # desk scenes are training scenes, complete once their JSON is written
+    names = scene_names(count, seed, train, desk, precision)
+    train = train or desk or precision  # desk scenes are training scenes, complete once their JSON is written
     todo = [{"name": n, "kind": k, "seed": s, "train": train} for n, k, s in names if not is_complete(out, n, train)]
     if not todo:
         print(f"all {len(names)} scenes are already in {out}")
@@ -324,15 +331,23 @@ def main(argv: list[str] | None = None) -> int:
         help="desk scenes for the second stage instead: 1-5 dice on a table, no board, seen at a slant "
         "(--count scenes)",
     )
+    kind.add_argument(
+        "--precision",
+        action="store_true",
+        help="desk scenes with translucent precision dice (sharp edges, far pips showing through), seen from "
+        "straight down to 50 degrees (--count scenes)",
+    )
     ap.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (default 8)")
     ap.add_argument("--blender", help="the blender executable (default: blender on PATH)")
     args = ap.parse_args(argv)
     if args.count < 1:
         ap.error("--count must be at least 1")
     try:
-        first = DESK_SEED if args.desk else TRAIN_SEED if args.train else DEFAULT_SEED
+        first = (
+            PRECISION_SEED if args.precision else DESK_SEED if args.desk else TRAIN_SEED if args.train else DEFAULT_SEED
+        )
         seed = args.seed if args.seed is not None else first
-        render(args.out, args.count, seed, args.samples, args.blender, args.train, args.desk)
+        render(args.out, args.count, seed, args.samples, args.blender, args.train, args.desk, args.precision)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -29,6 +29,7 @@ from vision.train.detector_data import (
     Die,
     board_with_cube,
     casino_crops,
+    casino_scene,
     real_scene,
     rendered_label,
     scene_dice,
@@ -209,13 +210,6 @@ def blender_desk_crops(rng: np.random.Generator, net: DetectorNet, folders: list
     return crops
 
 
-def casino_scene(crop: Image) -> tuple[Image, Die]:
-    """A casino crop (one die filling most of it) scaled to 44 px in a smeared border, as the benchmark reads it."""
-    small = cv2.resize(crop, (44, 44), interpolation=cv2.INTER_AREA)
-    image = np.asarray(cv2.copyMakeBorder(small, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
-    return image, Die(66.0, 66.0, 44.0, 1, False)
-
-
 def patch_dice(target: NDArray[np.float32]) -> list[Die]:
     """The dice a rendered patch's target map holds (cells with a centre and a die there)."""
     dice = []
@@ -370,8 +364,8 @@ def real_scenes(leave_out: str | None, limit: int = 0) -> Iterator[tuple[Image, 
                 yield scene
     if leave_out != "casino_dice_crops":
         for crop, value in casino_crops()[: limit or None]:
-            image, die = casino_scene(crop)
-            yield image, [Die(die.x, die.y, die.side, value, False)]
+            image, die = casino_scene(crop, value)
+            yield image, [die]
 
 
 GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789<>^?!@#$%&*+=/o.:"

@@ -339,6 +339,14 @@ def casino_crops() -> list[tuple[Image, int]]:
     return out
 
 
+def casino_scene(crop: Image, value: int) -> tuple[Image, Die]:
+    """A casino crop (one die filling most of it) scaled to 44 px in a smeared border three times its size, so
+    the die covers about 38 px as dice do in the scene sets' photos: how training and the benchmarks read it."""
+    small = cv2.resize(crop, (44, 44), interpolation=cv2.INTER_AREA)
+    image = np.asarray(cv2.copyMakeBorder(small, 44, 44, 44, 44, cv2.BORDER_REPLICATE), np.uint8)
+    return image, Die(66.0, 66.0, 44.0, value, False)
+
+
 def cut_crops(scenes: list[tuple[Image, list[Die]]]) -> list[tuple[Image, int]]:
     """Die crops cut from real scenes (1.15 die sides), to paste onto other surfaces."""
     out = []
