@@ -317,7 +317,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--count", type=int, default=30, help="scenes of each kind (default 30)")
     ap.add_argument(
-        "--seed", type=int, default=None, help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train)"
+        "--seed",
+        type=int,
+        default=None,
+        help=f"first scene's seed (default {DEFAULT_SEED}; {TRAIN_SEED} with --train, {DESK_SEED} with --desk, "
+        f"{PRECISION_SEED} with --precision)",
     )
     kind = ap.add_mutually_exclusive_group()
     kind.add_argument(

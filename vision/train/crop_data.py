@@ -193,11 +193,13 @@ def varied_painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int
 
 
 def blender_desk_crops(rng: np.random.Generator, net: DetectorNet, folders: list[Path]) -> list[Crop]:
-    """Crops of the patches of Blender desk scenes (``python -m vision.train.blender_set --desk``): round dice
-    shaded by a path tracer, seen from the side. Why: the white dice the webcam set left out still misreads are
-    1s and 2s seen from the side, soft round dice that this package's renderer draws with sharp edges and flat
-    shading. Not the recipe's: 743 scenes moved neither real set left out beyond one training run's spread
-    (models/MODEL_CARD.md, thirtieth session)."""
+    """Crops of the patches of Blender desk scenes (``python -m vision.train.blender_set --desk``, and
+    ``--precision``, named ``desk_precision_*``): dice shaded by a path tracer, seen from the side. Why: the white
+    dice the webcam set left out still misreads are 1s and 2s seen from the side, soft round dice that this
+    package's renderer draws with sharp edges and flat shading; translucent precision dice show their far pips
+    through the near faces, which it does not draw at all. Not the recipe's: 743 round-dice scenes moved neither
+    real set left out beyond one training run's spread, and 450 precision-dice scenes neither the casino dice
+    left out nor the tray set's (models/MODEL_CARD.md, thirtieth and thirty-first sessions)."""
     crops: list[Crop] = []
     for folder in folders:
         for scene in sorted(Path(folder).glob("desk_*.json")):
