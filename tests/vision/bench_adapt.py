@@ -21,18 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.vision.bench_detector import CASINO, Scene, scenes_of, score
 from tests.vision.bench_sureness import Case, photo_case, report
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
 from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, second_stage_crops
 from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
-from vision.scoring import Label, Score
-from vision.sources import load_image
 from vision.sureness import TOURNAMENT, doubts
-from vision.train.detector_data import REAL, Die, casino_scene, real_scene, scene_paths
-
-Scene = tuple[str, np.ndarray, list[Die]]
-CASINO = "casino_dice_crops"
+from vision.train.detector_data import Die
 
 
 def confirmed_crops(reader: DiceReader, scenes: list[Scene]) -> tuple[np.ndarray, np.ndarray]:
@@ -65,31 +61,6 @@ def labelled_in(box: tuple[int, int, int, int], dice: list[Die]) -> list[Die]:
 def class_of(hit: list[Die]) -> int:
     """What people say a found thing is: the first labelled die in it (its value, or cocked), else not a die."""
     return (CLASS_COCKED if hit[0].cocked else hit[0].value - 1) if hit else CLASS_NOT_DIE
-
-
-def scenes_of(set_name: str) -> list[Scene]:
-    """The labelled photos of a real set or split (``vision.train.detector_data.scene_paths``); the casino crops
-    each as a one-die photo."""
-    if set_name == CASINO:
-        crops = sorted((REAL / CASINO).glob("*/*/*.jpg"))
-        return [
-            (p.name, image, [die])
-            for p in crops
-            for image, die in [casino_scene(load_image(str(p)), int(p.parent.name))]
-        ]
-    scenes: list[Scene] = []
-    for path in scene_paths(set_name):
-        scene = real_scene(path, set_name)
-        if scene is not None:
-            scenes.append((Path(path).name, scene[0], scene[1]))
-    return scenes
-
-
-def score(reader: DiceReader, scenes: list[Scene]) -> Score:
-    s = Score()
-    for name, image, dice in scenes:
-        s.add(name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
-    return s
 
 
 def played(reader: DiceReader, adapted: AdaptedClassifier, pairs: list[Scene]) -> list[Case]:

@@ -11,8 +11,8 @@ rendered boards with a doubling cube in view, and latency per settled frame on o
 from __future__ import annotations
 
 import argparse
-import glob
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -26,30 +26,42 @@ from vision.reader import Backend
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
-from vision.train.detector_data import REAL, REAL_SETS, casino_scene, real_scene, scene_paths
+from vision.train.detector_data import REAL, REAL_SETS, Die, casino_scene, real_scene, scene_paths
 from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
-
-def scene_set(reader: DiceReader, name: str) -> Score:
-    """Per-die figures on every photo of a real scene set (read_all: any number of dice)."""
-    score = Score()
-    for path in tracked(scene_paths(name), f"real scenes {name}"):
-        scene = real_scene(path, name)
-        if scene is None:
-            continue
-        image, dice = scene
-        score.add(Path(path).name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
-    return score
+Scene = tuple[str, np.ndarray, list[Die]]
+CASINO = "casino_dice_crops"
 
 
-def crop_set(reader: DiceReader) -> Score:
-    """The casino crops, each (one die, 55-80 px) set in a smeared border as training reads it
-    (``detector_data.casino_scene``): exactly one die must be read, with its value."""
-    score = Score()
-    for path in tracked(sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))), "casino crops"):
-        image, die = casino_scene(load_image(path), int(Path(path).parent.name))
-        score.add(Path(path).name, [Label(die.value, (die.x, die.y))], reader.read_all(image).dice)
-    return score
+def scenes_of(set_name: str) -> list[Scene]:
+    """The labelled photos of a real set or split (``vision.train.detector_data.scene_paths``); the casino crops
+    each as a one-die photo."""
+    if set_name == CASINO:
+        crops = sorted((REAL / CASINO).glob("*/*/*.jpg"))
+        return [
+            (p.name, image, [die])
+            for p in crops
+            for image, die in [casino_scene(load_image(str(p)), int(p.parent.name))]
+        ]
+    scenes: list[Scene] = []
+    for path in scene_paths(set_name):
+        scene = real_scene(path, set_name)
+        if scene is not None:
+            scenes.append((Path(path).name, scene[0], scene[1]))
+    return scenes
+
+
+def score(reader: DiceReader, scenes: Iterable[Scene]) -> Score:
+    s = Score()
+    for name, image, dice in scenes:
+        s.add(name, [Label(d.value, (d.x, d.y)) for d in dice], reader.read_all(image).dice)
+    return s
+
+
+def real_set(reader: DiceReader, name: str) -> Score:
+    """Per-die figures on every labelled photo of a real set (read_all: any number of dice); the casino crops each
+    a one-die photo (``scenes_of``)."""
+    return score(reader, tracked(scenes_of(name), f"real set {name}"))
 
 
 Column = tuple[str, DiceReader, bool]  # label, reader, whether it gets the frame before the throw
@@ -187,11 +199,10 @@ def main() -> None:
         print("| real set (whole set) | " + " | ".join(labels) + " |")
         print("|---" * (len(labels) + 1) + "|")
         for name in args.sets.split(","):
-            run = crop_set if name == "casino_dice_crops" else (lambda r, n=name: scene_set(r, n))
-            cells = [_score(run(reader)) for _, reader in readers]
+            cells = [_score(real_set(reader, name)) for _, reader in readers]
             if left:
                 model = left.get(name)
-                cells.append(_score(run(detector_reader(model, peak_min))) if model else "- (no --left-out)")
+                cells.append(_score(real_set(detector_reader(model, peak_min), name)) if model else "- (no --left-out)")
             print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
     columns: list[Column] = []
     for label, reader in readers:
