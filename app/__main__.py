@@ -42,6 +42,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
+    parser.add_argument(
+        "--no-throw-photos",
+        action="store_true",
+        help="keep no throw's picture (kept by default in the match's folder, throws/, with what its dice showed)",
+    )
     subparsers = parser.add_subparsers(dest="command")
     from app.sim.demo import add_demo_parser
 
@@ -87,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     from app.ui.main import run_app
 
     return run_app(
+        keep_photos=not args.no_throw_photos,
         sim=args.sim,
         journal=args.journal,
         language=args.lang,

@@ -640,6 +640,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_confirm": "Confirm and learn",
         "learn_skip": "Skip this throw",
         "dice_set_first": "Choose or name a dice set first.",
+        "photos_not_kept": "Throw photos are no longer kept ({why}); the match goes on and its journal is whole.",
+        "photos_disk_full": "the disk holding {folder} is nearly full: its room is kept for the journal",
         "dice_set_other_model": "The dice set {name} was learned with an earlier dice model: learn it again"
         ' with "Learn the match dice" (about ten throws).',
         "learn_done": "Done",
@@ -814,6 +816,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_confirm": "Onayla ve öğren",
         "learn_skip": "Bu atışı geç",
         "dice_set_first": "Önce bir zar takımı seçin ya da adlandırın.",
+        "photos_not_kept": "Atış fotoğrafları artık saklanmıyor ({why}); maç sürüyor, kaydı eksiksiz.",
+        "photos_disk_full": "{folder} klasörünün diski dolmak üzere: kalan yer maç kaydına ayrıldı",
         "dice_set_other_model": '{name} zar takımı eski bir zar modeliyle öğrenilmiş: "Maç zarlarını tanıt"'
         " ile yeniden öğretin (yaklaşık on atış).",
         "learn_done": "Bitti",

@@ -36,6 +36,7 @@ from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
 from app.sim.camera import SimulatedCamera, typed_dice
 from app.sim.table import Camera, SimulatedTable, TableError
 from app.sim.world import Temper, World
+from app.table.throw_photos import ThrowPhotos
 from rules.registry import find_variant
 from vision import VisionError
 
@@ -65,6 +66,11 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same match")
     parser.add_argument("--journal", help="the journal file; an existing one of the same demo is resumed")
     parser.add_argument("--export", help="write the record here: .mat, .json (journal) or .txt/.html (result sheet)")
+    parser.add_argument(
+        "--keep-photos",
+        metavar="DIR",
+        help="keep each throw's picture in DIR with what its dice showed, as a station keeps them",
+    )
     parser.add_argument(
         "--lang",
         choices=("en", "tr"),
@@ -192,8 +198,16 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             time.sleep(args.pace)
 
     session.listeners.append(show)
+    camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
+    keep_photos = getattr(args, "keep_photos", None)
+    photos = (
+        ThrowPhotos(Path(keep_photos), lambda message: print(f"demo: {message}", file=sys.stderr))
+        if keep_photos
+        else None
+    )
+    if photos is not None and isinstance(camera, SimulatedCamera):
+        session.listeners.append(photos.listener(session, lambda: camera.last))
     try:
-        camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
         with SimulatedTable(session, camera, world.think_ms, sensing_board=not args.no_board) as table:
             stalled = play(session, world, table, args.games)
     except (TableError, VisionError) as error:
@@ -230,6 +244,8 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
             f" devices: {table.messages} message(s) from the clock and board simulators over pty pairs\n"
         )
+    if photos is not None:
+        out.write(f"Throw photos: {photos.kept} kept in {photos.folder}, {photos.labelled} with their dice labelled\n")
     status = 0
     if args.export:
         status = export(session, Path(args.export), args.lang, out)

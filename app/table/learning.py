@@ -12,7 +12,7 @@ are read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Callable, Literal, Sequence, Union
 
 from app.record.library import DiceSets
 from app.record.session import Session
@@ -194,51 +194,100 @@ def told(
     return said
 
 
-class KeepLearning:
-    """Listens to the session: an unsure throw the players (or the director) settled teaches its dice to the
-    dice set in use, as far as the answers say what each die is (:func:`told`). ``last_shot`` is the camera's
-    last throw (its picture and dice)."""
+@dataclass(frozen=True)
+class Settled:
+    """A camera throw settled: what each die found is (by its place in ``shot.dice``), as far as that is known,
+    and who said so: "people" (the players or the director answered the question it raised, :func:`told`) or
+    "camera" (a sure call: the reading itself, which nobody questioned)."""
 
-    def __init__(self, session: Session, dice: MatchDice, last_shot: Callable[[], Shot | None]) -> None:
+    shot: Shot
+    said: dict[int, Said]
+    by: Literal["people", "camera"]
+
+
+def camera_said(shot: Shot) -> dict[int, Said]:
+    """What a sure call says each die is: its value, or "cocked"; a die it could not read says nothing."""
+    return {
+        index: "cocked" if die.cocked else die.value
+        for index, die in enumerate(shot.dice)
+        if die.cocked or die.value is not None
+    }
+
+
+class ThrowFollower:
+    """Follows the session's camera throws to their settling, for whatever learns from them or keeps them. Called
+    with every event the session took and its reaction: :attr:`arrived` is the camera's throw that event
+    brought (None for any other event), and the call returns the throws it settled.
+
+    A sure call is settled as it arrives; a questioned one when the referee has taken the answers that end the
+    question (``last_shot`` is the camera's last throw: its picture and dice)."""
+
+    def __init__(self, session: Session, last_shot: Callable[[], Shot | None]) -> None:
         self.session = session
-        self.dice = dice
         self.last_shot = last_shot
+        self.arrived: Shot | None = None
         self.pending: Shot | None = None
         """The questioned throw waiting for its answers."""
         self.answers: list[Answer] = []
         """The answers the referee took to it so far."""
         self.asked_at = -1
         """The event number that raised the question waiting (the referee's ``Question.at``)."""
-        self.learned = 0
-        """Throws learned during this match."""
+        self._seen: Shot | None = None
 
-    def __call__(self, event: ev.Event, reaction: Reaction) -> None:
+    def __call__(self, event: ev.Event, reaction: Reaction) -> list[Settled]:
+        self.arrived = None
+        if isinstance(event, (ev.DiceObserved, ev.ThrowQuestioned)):
+            shot = self.last_shot()
+            if shot is not None and shot is not self._seen and shot.event == event:
+                self._seen = self.arrived = shot
+        sure = self.arrived if isinstance(event, ev.DiceObserved) else None
+        settled = [Settled(sure, camera_said(sure), "camera")] if sure is not None else []
+        answered = self._answered(event, reaction)
+        return settled + ([answered] if answered is not None else [])
+
+    def _answered(self, event: ev.Event, reaction: Reaction) -> Settled | None:
         referee = self.session.referee
         question = referee.question
         if isinstance(event, ev.ThrowQuestioned):
             if question is not None and question.at == self.asked_at:
-                return  # dice thrown while the question waits: the question is still about the first throw
+                return None  # dice thrown while the question waits: the question is still about the first throw
             shot = self.last_shot()
             asked = question is not None and shot is not None and shot.event == event
             self.pending = shot if asked else None
             self.answers = []
             self.asked_at = question.at if question is not None and asked else -1
-            return
+            return None
         if self.pending is None:
-            return
+            return None
         codes = {ruling.code for ruling in reaction.rulings}
         if isinstance(event, (ev.ThrowConfirmed, ev.ThrowCorrected, ev.RethrowCalled)) and codes & ANSWERED:
             self.answers.append(event)
         if question is not None:
-            return  # it still waits (another answer, or the director)
+            return None  # it still waits (another answer, or the director)
         shot, self.pending = self.pending, None
         answers, self.answers = self.answers, []
         settled = referee.last_throw if codes & TOOK_EFFECT else None
         cocked_void = any(r.code == "void_throw" and r.params.get("reason") == "cocked" for r in reaction.rulings)
-        said = told(shot, answers, settled, cocked_void, shown=self.last_shot() is shot)
-        if not said:
-            return
-        places = sorted(said)
-        dice = tuple(shot.dice[index] for index in places)
-        if self.dice.confirm(shot.image, dice, [said[index] for index in places], shot.not_dice) is None:
-            self.learned += 1
+        return Settled(shot, told(shot, answers, settled, cocked_void, shown=self.last_shot() is shot), "people")
+
+
+class KeepLearning:
+    """Listens to the session: an unsure throw the players (or the director) settled teaches its dice to the
+    dice set in use, as far as the answers say what each die is (:func:`told`). ``last_shot`` is the camera's
+    last throw (its picture and dice). A sure call teaches nothing: the reader would learn its own readings."""
+
+    def __init__(self, session: Session, dice: MatchDice, last_shot: Callable[[], Shot | None]) -> None:
+        self.dice = dice
+        self.follow = ThrowFollower(session, last_shot)
+        self.learned = 0
+        """Throws learned during this match."""
+
+    def __call__(self, event: ev.Event, reaction: Reaction) -> None:
+        for settled in self.follow(event, reaction):
+            if settled.by != "people" or not settled.said:
+                continue
+            said, shot = settled.said, settled.shot
+            places = sorted(said)
+            dice = tuple(shot.dice[index] for index in places)
+            if self.dice.confirm(shot.image, dice, [said[index] for index in places], shot.not_dice) is None:
+                self.learned += 1

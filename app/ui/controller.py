@@ -39,6 +39,7 @@ from app.table.dice import Image, Shot
 from app.table.fairness import fairness_image, write_fairness_picture
 from app.table.learning import KeepLearning, MatchDice, PracticeThrow
 from app.table.live import LiveStation
+from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
 from device import messages as dm
 from rules.position import Color
@@ -60,6 +61,7 @@ class Controller:
         post: Post | None = None,
         library: MatchLibrary | None = None,
         dice_sets: DiceSets | None = None,
+        keep_photos: bool = True,
     ) -> None:
         self.folder = folder
         self.library = library
@@ -79,6 +81,10 @@ class Controller:
         """Throws confirmed in this learning step."""
         self._practice_throws = 0
         self.keep_learning: KeepLearning | None = None
+        folder_of_photos = folder / ("throws_simulated" if sim else "throws")  # rendered throws apart from real ones
+        self.throw_photos = ThrowPhotos(folder_of_photos, self._notify, lambda: self.language) if keep_photos else None
+        """Every throw's picture kept with what its dice showed: a real dice set grown at this table (None: the
+        station keeps no pictures, ``python -m app --no-throw-photos``)."""
         self.station = LiveStation(
             clock_port,
             board_port,
@@ -235,6 +241,8 @@ class Controller:
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
         self._keep_learning(session)
+        if self.throw_photos is not None:
+            session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot))
         self._publish(session)
         if self.sim:
             assert self.world is not None and self.camera is not None
@@ -277,7 +285,12 @@ class Controller:
         """The players said what each die found shows (None: not a die): learned at once and kept."""
         if self.practice is None:
             return None
-        problem = self.match_dice.confirm(self.practice.image, self.practice.dice, values, self.practice.not_dice)
+        practice = self.practice
+        problem = self.match_dice.confirm(practice.image, practice.dice, values, practice.not_dice)
+        if problem is None and self.throw_photos is not None:
+            self.throw_photos.keep_practice(
+                self.match_dice.name, practice.image, practice.dice, values, practice.not_dice
+            )
         if problem is None:
             self.practice = None
             self.practiced += 1

@@ -88,6 +88,7 @@ def run_app(
     clock_port: str | None = None,
     board_port: str | None = None,
     camera: str | None = None,
+    keep_photos: bool = True,
 ) -> int:
     """``python -m app``: the tablet app; the journal resumes a match if it exists."""
     configure_window()
@@ -104,6 +105,7 @@ def run_app(
         camera=camera,
         post=lambda task: Clock.schedule_once(lambda _: task()),
         library=library,
+        keep_photos=keep_photos,
     )
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))

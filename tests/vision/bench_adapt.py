@@ -2,7 +2,8 @@
 ``.venv/bin/python -m tests.vision.bench_adapt --set webcam_white_dice --detector D --head H [--photos 10]``, or
 with the shipped models ``--set webcam_white_dice/Valid`` (a split neither of them trained on). ``--set
 casino_dice_crops``: the translucent casino dice, each crop a one-die photo as training reads it (``--photos
-20`` learns as many dice as ten two-dice throws).
+20`` learns as many dice as ten two-dice throws). ``--set FOLDER``: a station's kept throws
+(``app.table.throw_photos``), those people labelled: its own camera, board and dice.
 
 Per-die accuracy on the set's photos before adaptation, then after the dice of ``--photos`` photos (drawn at
 random, seeded) are confirmed as a referee confirms throws (the dice the reader found, with their labelled
@@ -75,13 +76,24 @@ def played(reader: DiceReader, adapted: AdaptedClassifier, pairs: list[Scene]) -
     return cases
 
 
+SETS = ("webcam_white_dice", "tray_mixed_dice", "webcam_white_dice/Valid", CASINO)
+
+
+def real_or_station_set(name: str) -> str:
+    """``--set``: a real set's name, or a folder a station kept its throws in."""
+    if name in SETS or Path(name).is_dir():
+        return name
+    raise argparse.ArgumentTypeError(f"{name}: neither a real set ({', '.join(SETS)}) nor a folder")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument(
         "--set",
         required=True,
-        choices=("webcam_white_dice", "tray_mixed_dice", "webcam_white_dice/Valid", CASINO),
-        help="a real set, or the webcam split the shipped models never trained on",
+        type=real_or_station_set,
+        help="a real set (webcam_white_dice, tray_mixed_dice, casino_dice_crops), the webcam split the shipped"
+        " models never trained on (webcam_white_dice/Valid), or a station's folder of kept throws",
     )
     ap.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="the detector trained without --set")
     ap.add_argument("--head", type=Path, default=DEFAULT_HEAD, help="the second stage trained without --set")

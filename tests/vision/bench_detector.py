@@ -26,16 +26,20 @@ from vision.reader import Backend
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
-from vision.train.detector_data import REAL, REAL_SETS, Die, casino_scene, real_scene, scene_paths
+from vision.train.detector_data import REAL, REAL_SETS, Die, casino_scene, real_scene, scene_paths, station_paths
 from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
 Scene = tuple[str, np.ndarray, list[Die]]
 CASINO = "casino_dice_crops"
 
 
-def scenes_of(set_name: str) -> list[Scene]:
+def scenes_of(set_name: str, camera_labels: bool = False) -> list[Scene]:
     """The labelled photos of a real set or split (``vision.train.detector_data.scene_paths``); the casino crops
-    each as a one-die photo."""
+    each as a one-die photo; a folder of a station's kept throws (``station_paths``: those people labelled, with
+    ``camera_labels`` the sure calls too)."""
+    if set_name.split("/")[0] not in REAL_SETS and Path(set_name).is_dir():
+        kept = [(path, real_scene(path, "station")) for path in station_paths(set_name, camera_labels)]
+        return [(Path(path).name, scene[0], scene[1]) for path, scene in kept if scene is not None]
     if set_name == CASINO:
         crops = sorted((REAL / CASINO).glob("*/*/*.jpg"))
         return [

@@ -14,6 +14,7 @@ Any real set can be left out whole (leave one set out).
 from __future__ import annotations
 
 import glob
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -328,6 +329,22 @@ def scene_paths(set_name: str) -> list[str]:
     """The photos of a real set ("webcam_white_dice") or of one split of it ("webcam_white_dice/Valid")."""
     split = "/" in set_name
     return sorted(glob.glob(str(REAL / set_name / ("*.jpg" if split else "*/*.jpg"))))
+
+
+def station_paths(folder: str | Path, camera_labels: bool = False) -> list[str]:
+    """The photos a station kept (``app.table.throw_photos``) whose label file is whole: those people labelled
+    (the players or the director answered the throw, or confirmed a set-up throw), and with ``camera_labels``
+    also the sure calls nobody questioned (the reader's own readings: not for measuring it)."""
+    paths = []
+    for photo in sorted(Path(folder).glob("*.jpg")):
+        try:
+            record = json.loads(photo.with_suffix(".json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        by = (record.get("label") or {}).get("by")
+        if photo.with_suffix(".txt").is_file() and (by == "people" or (camera_labels and by == "camera")):
+            paths.append(str(photo))
+    return paths
 
 
 def casino_crops() -> list[tuple[Image, int]]:

@@ -1,0 +1,220 @@
+"""The station's throws kept as photographs with their dice labelled: a real dice set grown at the table.
+
+The reader was trained and is measured on photo sets nobody took at a tavla board: no station's camera, no
+tournament's precision dice. A station sees exactly those, and people at the table say what the dice show. So
+every throw the camera reads is kept as the picture it was read from (at once, so a crash loses no picture),
+and once the throw is settled, with what each die showed, in the format of the real photo sets the reader is
+trained and measured on: ``NAME.jpg``; ``NAME.txt``, YOLO text, one die a line, ``class xc yc w h``
+normalised to the picture, ``class = pips - 1``; and ``NAME.json``, which says who knew the values ("people":
+the players or the director answered the throw's question, or confirmed a set-up throw; "camera": a sure call
+nobody questioned), what the reader said, and the board's corners. ``python -m tests.vision.bench_adapt --set
+FOLDER`` measures the reader on the throws people labelled. A director looking into a disputed throw has
+its picture too.
+
+A label file is written only when it is whole: every die found said, none cocked (the format has no class for
+one), no part of the board changed where no die was read. Keeping a photo never stops a match and never takes
+the journal's room: a disk nearly full, read-only or failing is said once, and the match goes on without.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from app.record.session import Listener, Session
+from app.referee import events as ev
+from app.referee.i18n import label
+from app.referee.rulings import Reaction
+from app.table.dice import Image, Shot
+from app.table.learning import Settled, ThrowFollower
+from vision import DieReading
+from vision.adapt import Said
+from vision.verdict import Boxes
+
+FORMAT = 1
+"""What a ``NAME.json`` holds: 1, the fields :meth:`ThrowPhotos.keep` writes."""
+JPEG_QUALITY = 92
+"""High enough that a die's pips are as the camera saw them (about 150-250 KB for a 1280x720 throw)."""
+FREE_MIN = 512 * 1024 * 1024
+"""Bytes the disk keeps free for the journal: below this no photo is written (a match journals a few MB)."""
+
+
+def yolo_lines(dice: Sequence[tuple[int, tuple[int, int, int, int]]], width: int, height: int) -> str:
+    """Each (value, box in pixels) as a YOLO line, as the real photo sets are labelled."""
+    lines = []
+    for value, (x0, y0, x1, y1) in dice:
+        xc, yc = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+        lines.append(f"{value - 1} {xc:.6f} {yc:.6f} {(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _die(die: DieReading) -> dict[str, Any]:
+    return {
+        "box": [int(v) for v in die.box],
+        "value": die.value,
+        "confidence": None if die.confidence is None else round(float(die.confidence), 4),
+        "cocked": bool(die.cocked),
+        "zone": die.zone,
+    }
+
+
+def _box(box: list[int]) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """``data`` at ``path`` whole or not at all (a half-written label would teach a wrong die)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+class ThrowPhotos:
+    """Where a station keeps its throws' photographs (``folder``), and the keeping. ``notify`` hears, once, why
+    photos stopped being kept; ``language`` is the screen's language for it."""
+
+    def __init__(
+        self,
+        folder: Path,
+        notify: Callable[[str], None] = lambda message: None,
+        language: Callable[[], str] = lambda: "en",
+    ) -> None:
+        self.folder = Path(folder)
+        self.notify = notify
+        self.language = language
+        self.kept = 0
+        """Photos kept since the station started."""
+        self.labelled = 0
+        """Of them, those whose label file was written."""
+        self.problem = ""
+        """Why the last photo was not kept ("" when it was)."""
+
+    def listener(self, session: Session, last_shot: Callable[[], Shot | None]) -> Listener:
+        """The session's listener that keeps this match's camera throws, named after the match (its journal's
+        first seal) and the journal entry each throw became, so no two matches' photos share a name."""
+        match = next(session.journal.rows())[5][:12]
+        follow = ThrowFollower(session, last_shot)
+        names: dict[int, str] = {}
+
+        def keep(event: ev.Event, reaction: Reaction) -> None:
+            try:
+                kept(event, reaction)
+            except Exception as error:  # noqa: BLE001 - a photo lost must never stop the match's other listeners
+                self._failed(f"{type(error).__name__}: {error}")
+
+        def kept(event: ev.Event, reaction: Reaction) -> None:
+            settled = follow(event, reaction)
+            if follow.arrived is not None:
+                name = f"{match}_{len(session.journal):05d}"
+                if self.keep(name, follow.arrived, {"match": match, "journal_seq": len(session.journal)}):
+                    names[id(follow.arrived)] = name
+            for throw in settled:
+                name = names.pop(id(throw.shot), "")
+                if name:
+                    self.label(name, throw)
+            while len(names) > 8:  # throws never settled (thrown while a question waited)
+                names.pop(next(iter(names)))
+
+        return keep
+
+    def keep(self, name: str, shot: Shot, about: dict[str, Any]) -> bool:
+        """Keep ``shot``'s picture and what the reader said of it as ``name``; False (and said why, once) when
+        it cannot be kept."""
+        record = {
+            "format": FORMAT,
+            **about,
+            "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "event": type(shot.event).__name__,
+            "size": [int(shot.image.shape[1]), int(shot.image.shape[0])],
+            "corners": [list(map(float, c)) for c in shot.calibration.corners] if shot.calibration else None,
+            "thrower": shot.thrower.name.lower() if shot.thrower is not None else None,
+            "dice": [_die(die) for die in shot.dice],
+            "not_dice": [list(map(int, box)) for box in shot.not_dice],
+            "unread": [list(map(int, box)) for box in (shot.judged.unread if shot.judged is not None else ())],
+            "label": None,
+        }
+        return self._save(name, shot.image, record)
+
+    def keep_practice(
+        self, name: str, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said], not_dice: Boxes
+    ) -> bool:
+        """Keep a set-up throw the players confirmed (``values``: each die found, None for not a die), labelled
+        by them."""
+        record = {
+            "format": FORMAT,
+            "practice": name,
+            "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "event": "practice",
+            "size": [int(image.shape[1]), int(image.shape[0])],
+            "corners": None,
+            "thrower": None,
+            "dice": [_die(die) for die in dice],
+            "not_dice": [list(map(int, box)) for box in not_dice],
+            "unread": [],
+            "label": None,
+        }
+        stem = f"practice_{datetime.datetime.now(datetime.timezone.utc):%Y%m%dT%H%M%S%f}"
+        if not self._save(stem, image, record):
+            return False
+        return self._label(stem, record, dict(enumerate(values)), "people")
+
+    def label(self, name: str, settled: Settled) -> bool:
+        """What each die of the photo ``name`` showed, now that its throw is settled."""
+        try:
+            record = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            return self._failed(str(error))
+        return self._label(name, record, settled.said, settled.by)
+
+    def _label(self, name: str, record: dict[str, Any], said: dict[int, Said], by: str) -> bool:
+        dice = record["dice"]
+        whole = len(said) == len(dice) and not record["unread"] and all(v != "cocked" for v in said.values())
+        valued = [
+            (value, _box(dice[i]["box"]))
+            for i, value in sorted(said.items())
+            if isinstance(value, int) and 0 <= i < len(dice)
+        ]
+        record["label"] = {
+            "by": by,
+            "dice": [{"box": dice[i]["box"], "is": said[i]} for i in sorted(said) if 0 <= i < len(dice)],
+            "whole": bool(whole and valued),
+        }
+        try:
+            if whole and valued:
+                width, height = record["size"]
+                _write(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
+            _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
+        except OSError as error:
+            return self._failed(str(error))
+        self.labelled += bool(whole and valued)
+        return True
+
+    def _save(self, name: str, image: Image, record: dict[str, Any]) -> bool:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if shutil.disk_usage(self.folder).free < FREE_MIN:
+                return self._failed(label("photos_disk_full", self.language()).format(folder=self.folder))
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            if not ok:
+                return self._failed(f"{name}: the picture could not be made a JPEG")
+            _write(self.folder / f"{name}.jpg", jpeg.tobytes())
+            _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
+        except (OSError, cv2.error) as error:
+            return self._failed(str(error))
+        self.kept += 1
+        self.problem = ""
+        return True
+
+    def _failed(self, why: str) -> bool:
+        if not self.problem:
+            self.notify(label("photos_not_kept", self.language()).format(why=why))
+        self.problem = why
+        return False
