@@ -28,6 +28,7 @@ from tests.app.test_livecamera import Task, drain
 from tests.vision.bench_detector import scenes_of
 from vision import DieReading
 from vision.scoring import labelled_dice
+from vision.train.crop_data import real_scenes
 
 
 class KeptTable(Table):
@@ -178,6 +179,8 @@ def test_the_kept_throws_people_labelled_read_as_a_real_photo_set(tmp_path: Path
     found = table.shots[0].dice
     assert np.allclose(sorted(d.x for d in dice), sorted((f.box[0] + f.box[2]) / 2 for f in found[:2]), atol=1)
     assert len(scenes_of(str(table.photos.folder), camera_labels=True)) == 2  # and the sure calls too, when asked for
+    *_, (trained_image, trained_dice) = real_scenes("tray_mixed_dice", limit=1, stations=[table.photos.folder])
+    assert np.array_equal(trained_image, image) and trained_dice == dice  # the second stage's training reads it so too
 
 
 def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ die". A crop is labelled with the reader's classes: 0-5 for the values 1-6, cock
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -34,6 +34,7 @@ from vision.train.detector_data import (
     rendered_label,
     scene_dice,
     scene_paths,
+    station_paths,
 )
 
 Crop = tuple[NDArray[np.uint8], int]
@@ -342,20 +343,29 @@ def scene_crops_view(rng: np.random.Generator, net: DetectorNet, image: Image, d
 
 
 def real_crops(
-    rng: np.random.Generator, net: DetectorNet, leave_out: str | None, per_die: int, limit: int = 0
+    rng: np.random.Generator,
+    net: DetectorNet,
+    leave_out: str | None,
+    per_die: int,
+    limit: int = 0,
+    stations: Sequence[Path] = (),
 ) -> list[Crop]:
     """Crops of the real sets but ``leave_out``: a whole set, or one split of one (``webcam_white_dice/Valid``:
-    the shipped model learns from every set but keeps that split to be measured on as today's reader is).
-    ``limit``: at most that many photos a set and crops, 0 all."""
+    the shipped model learns from every set but keeps that split to be measured on as today's reader is), and of
+    the throws people labelled in each of ``stations``' folders. ``limit``: at most that many photos a set and
+    crops, 0 all."""
     crops: list[Crop] = []
-    for image, dice in real_scenes(leave_out, limit):
+    for image, dice in real_scenes(leave_out, limit, stations):
         crops += scene_crops(rng, net, image, dice, per_die)
     return crops
 
 
-def real_scenes(leave_out: str | None, limit: int = 0) -> Iterator[tuple[Image, list[Die]]]:
+def real_scenes(
+    leave_out: str | None, limit: int = 0, stations: Sequence[Path] = ()
+) -> Iterator[tuple[Image, list[Die]]]:
     """Every labelled real photo (and casino crop, in a border) of the sets but ``leave_out``, a whole set or one
-    split of one; ``limit``: at most that many a set, 0 all."""
+    split of one, then of each station folder's throws people labelled (``station_paths``); ``limit``: at most
+    that many a set, 0 all."""
     for name in ("webcam_white_dice", "tray_mixed_dice"):
         if name == leave_out:
             continue
@@ -368,6 +378,11 @@ def real_scenes(leave_out: str | None, limit: int = 0) -> Iterator[tuple[Image, 
         for crop, value in casino_crops()[: limit or None]:
             image, die = casino_scene(crop, value)
             yield image, [die]
+    for folder in stations:
+        for path in station_paths(folder)[: limit or None]:
+            scene = real_scene(path, "station")
+            if scene is not None:
+                yield scene
 
 
 GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789<>^?!@#$%&*+=/o.:"

@@ -158,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="folders of Blender desk scenes (python -m vision.train.blender_set --desk) to cut crops from",
     )
+    ap.add_argument(
+        "--station",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FOLDER",
+        help="a station's kept throws (app.table.throw_photos): those people labelled, learned as a real set",
+    )
     ap.add_argument("--width", type=float, default=1.0, help="the model's channels times this (trainer.build_model)")
     ap.add_argument("--smoke", action="store_true", help="a few crops and one short epoch (tests)")
     args = ap.parse_args(argv)
@@ -169,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         net = DetectorNet(args.detector)
         if args.smoke:
             args.rendered, args.clutter, args.epochs = 8, 64, 1
-        real = real_crops(rng, net, args.leave_out, per_die=3, limit=3 if args.smoke else 0)
+        real = real_crops(rng, net, args.leave_out, per_die=3, limit=3 if args.smoke else 0, stations=args.station)
         print(f"real crops: {len(real)} ({time.time() - t0:.0f} s)", flush=True)
         rendered = rendered_crops(rng, net, args.cache, args.rendered)
         print(f"rendered crops: {len(rendered)} ({time.time() - t0:.0f} s)", flush=True)
