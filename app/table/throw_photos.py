@@ -12,8 +12,10 @@ FOLDER`` measures the reader on the throws people labelled. A director looking i
 its picture too.
 
 A label file is written only when it is whole: every die found said, none cocked (the format has no class for
-one), no part of the board changed where no die was read. Keeping a photo never stops a match and never takes
-the journal's room: a disk nearly full, read-only or failing is said once, and the match goes on without.
+one), no part of the board changed where no die was read. A throw answered after the station restarted keeps
+its picture without a label (the reading it was asked about is not in the journal's keeping). Keeping a photo
+never stops a match and never takes the journal's room: a disk nearly full, read-only or failing is said once,
+and the match goes on without.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ class ThrowPhotos:
         """The session's listener that keeps this match's camera throws, named after the match (its journal's
         first seal) and the journal entry each throw became, so no two matches' photos share a name."""
         match = next(session.journal.rows())[5][:12]
+        self._sweep()
         follow = ThrowFollower(session, last_shot)
         names: dict[int, str] = {}
 
@@ -212,6 +215,14 @@ class ThrowPhotos:
         self.kept += 1
         self.problem = ""
         return True
+
+    def _sweep(self) -> None:
+        """Files a station stopped in the middle of writing (its power cut): never read, so removed."""
+        try:
+            for partial in self.folder.glob("*.partial"):
+                partial.unlink(missing_ok=True)
+        except OSError:
+            pass  # the next photo's write says what is wrong with the folder
 
     def _failed(self, why: str) -> bool:
         if not self.problem:

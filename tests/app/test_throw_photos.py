@@ -98,6 +98,8 @@ def test_a_corrected_throw_is_labelled_with_what_people_said_and_a_sure_one_with
 
 
 def test_a_throw_nobody_can_label_whole_keeps_its_picture_without_a_label_file(tmp_path: Path) -> None:
+    (tmp_path / "throws").mkdir()
+    (tmp_path / "throws" / "x_00009.jpg.partial").write_bytes(b"\xff\xd8")  # a write cut off by a power cut
     table = KeptTable(tmp_path)
     ask(table, (4, 4), UNSURE)
     for player in Color:
@@ -107,7 +109,7 @@ def test_a_throw_nobody_can_label_whole_keeps_its_picture_without_a_label_file(t
         table.session.submit(ev.ThrowConfirmed(player))  # the cocked call confirmed: YOLO has no class for it
     records = table.kept()
     assert len(records) == 2 and table.photos.labelled == 0
-    assert not list(table.photos.folder.glob("*.txt"))
+    assert not list(table.photos.folder.glob("*.txt")) and not list(table.photos.folder.glob("*.partial"))
     rethrown, cocked = records.values()
     assert rethrown["label"] == {"by": "people", "dice": [], "whole": False}
     said = cocked["label"]["dice"]  # type: ignore[index]
