@@ -43,7 +43,11 @@ from vision.verdict import Boxes
 FORMAT = 1
 """What a ``NAME.json`` holds: 1, the fields :meth:`ThrowPhotos.keep` writes."""
 JPEG_QUALITY = 92
-"""High enough that a die's pips are as the camera saw them (about 150-250 KB for a 1280x720 throw)."""
+"""High enough that a die's pips are as the camera saw them (139 KB a throw on the demo's 1280x720 pictures;
+a real camera's noise costs more)."""
+UNSETTLED = 4
+"""Throws kept and waiting to be settled that a station remembers: one questioned throw, and dice thrown while
+its question waits (never settled: their pictures stay unlabelled)."""
 FREE_MIN = 512 * 1024 * 1024
 """Bytes the disk keeps free for the journal: below this no photo is written (a match journals a few MB)."""
 
@@ -105,7 +109,8 @@ class ThrowPhotos:
         match = next(session.journal.rows())[5][:12]
         self._sweep()
         follow = ThrowFollower(session, last_shot)
-        names: dict[int, str] = {}
+        waiting: list[tuple[Shot, str]] = []
+        """The throws kept and not yet settled, with their names (held by the shot itself, not by its id)."""
 
         def keep(event: ev.Event, reaction: Reaction) -> None:
             try:
@@ -118,13 +123,13 @@ class ThrowPhotos:
             if follow.arrived is not None:
                 name = f"{match}_{len(session.journal):05d}"
                 if self.keep(name, follow.arrived, {"match": match, "journal_seq": len(session.journal)}):
-                    names[id(follow.arrived)] = name
+                    waiting.append((follow.arrived, name))
+                    del waiting[:-UNSETTLED]  # throws never settled (thrown while a question waited)
             for throw in settled:
-                name = names.pop(id(throw.shot), "")
-                if name:
-                    self.label(name, throw)
-            while len(names) > 8:  # throws never settled (thrown while a question waited)
-                names.pop(next(iter(names)))
+                kept_as = [name for shot, name in waiting if shot is throw.shot]
+                waiting[:] = [(shot, name) for shot, name in waiting if shot is not throw.shot]
+                if kept_as:
+                    self.label(kept_as[0], throw)
 
         return keep
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -95,6 +96,25 @@ def test_a_corrected_throw_is_labelled_with_what_people_said_and_a_sure_one_with
     )
     kinds = {seq: event["kind"] for seq, _, event, _ in table.session.history()}
     assert [kinds[int(r["journal_seq"])] for r in records.values()] == ["throw_questioned", "dice_observed"]  # type: ignore[call-overload]
+
+
+def test_dice_thrown_while_a_question_waits_stay_unlabelled_and_the_question_s_throw_gets_its_label(
+    tmp_path: Path,
+) -> None:
+    table = KeptTable(tmp_path)
+    asked = ask(table, (6, 2), UNSURE)
+    table.session.submit(ev.ThrowCorrected(Color.WHITE, (6, 2)))
+    stray = table.camera.shoot(ev.DiceObserved((1, 1)), table.session.referee)
+    table.last = replace(stray, event=ev.ThrowQuestioned((1, 1), None, ("low_confidence",), (0.6, 0.6), None))
+    table.session.submit(table.last.event)  # thrown while the question waits: the question is still the first's
+    table.session.submit(ev.ThrowCorrected(Color.BLACK, (6, 2)))
+    assert table.session.referee.stage is Stage.PLAY
+    (first, first_record), (_, stray_record) = table.kept().items()
+    assert table.photos.kept == 2 and table.photos.labelled == 1 and stray_record["label"] is None
+    white = next(i for i, d in enumerate(asked.dice) if d.zone == "right_half")
+    values = [6, 2] if white == 0 else [2, 6]
+    assert first_record["label"]["by"] == "people"  # type: ignore[index]
+    assert close(labels(table.photos.folder, first), centres(list(asked.dice), values))
 
 
 def test_a_throw_nobody_can_label_whole_keeps_its_picture_without_a_label_file(tmp_path: Path) -> None:
