@@ -93,6 +93,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "link_down": "The {device} is disconnected{detail}.",
         "link_noisy": "The {device}'s cable is noisy ({damaged} % of frames damaged, {lost} % lost): check it.",
         "link_clean": "The {device}'s cable is clean again.",
+        "photos_not_kept": "Throw photos are no longer kept ({why}); the match goes on and its journal is whole.",
         "no_play_expected": "No play is expected now.",
         "manual_ambiguous": "'{text}' fits more than one play: {options}.",
         "manual_illegal": "'{text}' is not legal: {rules}.",
@@ -210,6 +211,7 @@ _RULINGS: dict[str, dict[str, str]] = {
         "link_down": "{device} bağlantısı koptu{detail}.",
         "link_noisy": "{device} kablosu parazitli (bozuk çerçeve %{damaged}, kayıp %{lost}): kabloyu kontrol edin.",
         "link_clean": "{device} kablosu yine temiz.",
+        "photos_not_kept": "Atış fotoğrafları artık saklanmıyor ({why}); maç sürüyor, kaydı eksiksiz.",
         "no_play_expected": "Şu an oyun beklenmiyor.",
         "manual_ambiguous": "'{text}' birden çok oyuna uyuyor: {options}.",
         "manual_illegal": "'{text}' kurala uygun değil: {rules}.",
@@ -640,7 +642,6 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_confirm": "Confirm and learn",
         "learn_skip": "Skip this throw",
         "dice_set_first": "Choose or name a dice set first.",
-        "photos_not_kept": "Throw photos are no longer kept ({why}); the match goes on and its journal is whole.",
         "photos_disk_full": "the disk holding {folder} is nearly full: its room is kept for the journal",
         "dice_set_other_model": "The dice set {name} was learned with an earlier dice model: learn it again"
         ' with "Learn the match dice" (about ten throws).',
@@ -816,7 +817,6 @@ _LABELS: dict[str, dict[str, str]] = {
         "learn_confirm": "Onayla ve öğren",
         "learn_skip": "Bu atışı geç",
         "dice_set_first": "Önce bir zar takımı seçin ya da adlandırın.",
-        "photos_not_kept": "Atış fotoğrafları artık saklanmıyor ({why}); maç sürüyor, kaydı eksiksiz.",
         "photos_disk_full": "{folder} klasörünün diski dolmak üzere: kalan yer maç kaydına ayrıldı",
         "dice_set_other_model": '{name} zar takımı eski bir zar modeliyle öğrenilmiş: "Maç zarlarını tanıt"'
         " ile yeniden öğretin (yaklaşık on atış).",

@@ -201,7 +201,7 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
     keep_photos = getattr(args, "keep_photos", None)
     photos = (
-        ThrowPhotos(Path(keep_photos), lambda message: print(f"demo: {message}", file=sys.stderr))
+        ThrowPhotos(Path(keep_photos), lambda why: print(f"demo: throw photos no longer kept: {why}", file=sys.stderr))
         if keep_photos
         else None
     )

@@ -32,7 +32,7 @@ import cv2
 
 from app.record.session import Listener, Session
 from app.referee import events as ev
-from app.referee.i18n import label
+from app.referee.i18n import label as screen_label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot
 from app.table.learning import Settled, ThrowFollower
@@ -76,6 +76,13 @@ def _box(box: list[int]) -> tuple[int, int, int, int]:
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def _why(error: Exception) -> str:
+    """An error in words a director reads on the banner: the file and the system's reason, no error number."""
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
+
+
 def _write(path: Path, data: bytes) -> None:
     """``data`` at ``path`` whole or not at all (a half-written label would teach a wrong die)."""
     partial = path.with_name(path.name + ".partial")
@@ -85,7 +92,7 @@ def _write(path: Path, data: bytes) -> None:
 
 class ThrowPhotos:
     """Where a station keeps its throws' photographs (``folder``), and the keeping. ``notify`` hears, once, why
-    photos stopped being kept; ``language`` is the screen's language for it."""
+    photos stopped being kept (in ``language``, the screen's language, where the words are the station's own)."""
 
     def __init__(
         self,
@@ -179,7 +186,7 @@ class ThrowPhotos:
         try:
             record = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
-            return self._failed(str(error))
+            return self._failed(_why(error))
         return self._label(name, record, settled.said, settled.by)
 
     def _label(self, name: str, record: dict[str, Any], said: dict[int, Said], by: str) -> bool:
@@ -201,7 +208,7 @@ class ThrowPhotos:
                 _write(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except OSError as error:
-            return self._failed(str(error))
+            return self._failed(_why(error))
         self.labelled += bool(whole and valued)
         return True
 
@@ -209,14 +216,14 @@ class ThrowPhotos:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             if shutil.disk_usage(self.folder).free < FREE_MIN:
-                return self._failed(label("photos_disk_full", self.language()).format(folder=self.folder))
+                return self._failed(screen_label("photos_disk_full", self.language()).format(folder=self.folder))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if not ok:
                 return self._failed(f"{name}: the picture could not be made a JPEG")
             _write(self.folder / f"{name}.jpg", jpeg.tobytes())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except (OSError, cv2.error) as error:
-            return self._failed(str(error))
+            return self._failed(_why(error))
         self.kept += 1
         self.problem = ""
         return True
@@ -231,6 +238,6 @@ class ThrowPhotos:
 
     def _failed(self, why: str) -> bool:
         if not self.problem:
-            self.notify(label("photos_not_kept", self.language()).format(why=why))
+            self.notify(why)
         self.problem = why
         return False

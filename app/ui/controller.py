@@ -82,7 +82,9 @@ class Controller:
         self._practice_throws = 0
         self.keep_learning: KeepLearning | None = None
         folder_of_photos = folder / ("throws_simulated" if sim else "throws")  # rendered throws apart from real ones
-        self.throw_photos = ThrowPhotos(folder_of_photos, self._notify, lambda: self.language) if keep_photos else None
+        self.throw_photos = (
+            ThrowPhotos(folder_of_photos, self._photos_stopped, lambda: self.language) if keep_photos else None
+        )
         """Every throw's picture kept with what its dice showed: a real dice set grown at this table (None: the
         station keeps no pictures, ``python -m app --no-throw-photos``)."""
         self.station = LiveStation(
@@ -113,6 +115,12 @@ class Controller:
 
     def _notify(self, message: str) -> None:
         self.message = message
+
+    def _photos_stopped(self, why: str) -> None:
+        """Throw photos can no longer be kept: said on the play screen's banner and in the history, once."""
+        ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why})
+        self.banner = ruling
+        self.log.append(ruling)
 
     # ------------------------------------------------------------ set-up
 
@@ -411,7 +419,9 @@ class Controller:
     # -------------------------------------------------------------- views
 
     def text(self, ruling: Ruling) -> str:
-        assert self.session is not None
+        """A ruling in the screen's language with the players' names (before the match: a station's own word)."""
+        if self.session is None:
+            return render(ruling, self.language)
         return render(ruling, self.language, self.session.setup.players)
 
     def banner_level(self) -> Level:

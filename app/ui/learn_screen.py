@@ -93,7 +93,10 @@ class LearnScreen(TavlaScreen):
         """The players' word on each die: learned at once, then the next throw."""
         if self.controller.practice is None:
             return
-        self.error.text = self.controller.confirm_practice(list(self.picked)) or ""
+        problem = self.controller.confirm_practice(list(self.picked))
+        banner = self.controller.banner
+        photos = banner is not None and banner.code == "photos_not_kept"  # the dice were learned all the same
+        self.error.text = problem or (self.controller.text(banner) if banner is not None and photos else "")
         self.refresh()
 
     def done(self) -> None:

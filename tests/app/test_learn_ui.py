@@ -9,6 +9,7 @@ screenshots (in its ``learn`` folder).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -63,6 +64,20 @@ def test_the_confirmed_throws_are_learned_kept_and_used_by_the_match(ran: tuple[
     assert str(result["status_en"]).startswith(f"{NAME}: 3/10 throws learned")
     assert result["dice_set_shown"] == NAME  # the set-up screen lists the set and has it chosen
     assert result["match_dice_set"] == NAME and result["keeps_learning"] is True
+
+
+def test_the_throws_confirmed_by_taps_are_kept_as_photos_labelled_by_the_players(
+    ran: tuple[dict[str, object], Path],
+) -> None:
+    _, out = ran
+    folder = out / "throws_simulated"  # the simulated camera's: apart from a real camera's throws
+    practice = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("practice_*.json"))]
+    assert len(practice) == 3 and len(list(folder.glob("practice_*.txt"))) == 3
+    assert all(r["practice"] == NAME and r["label"]["by"] == "people" for r in practice)
+    assert any(d["is"] is None for r in practice for d in r["label"]["dice"])  # the thing struck out: no die
+    match = [json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json") if "practice" not in p.name]
+    rethrown = [r for r in match if r["label"] is not None and r["label"]["by"] == "people"]
+    assert rethrown and any(d["is"] == "cocked" for r in rethrown for d in r["label"]["dice"])  # marked on screen
 
 
 def test_every_learning_screen_is_shot_in_both_languages(ran: tuple[dict[str, object], Path]) -> None:

@@ -145,7 +145,7 @@ def test_keeping_photos_never_stops_the_match_or_touches_its_journal(tmp_path: P
         ask(table, (5, 3), UNSURE)
         for player in Color:
             table.session.submit(ev.RethrowCalled(player))
-    assert table.photos.kept == 0 and len(said) == 1 and "journal is whole" in said[0]  # said once, not each throw
+    assert table.photos.kept == 0 and len(said) == 1 and str(blocked) in said[0]  # said once, not each throw
     table.session.close()
     again = Session.open(table.path)
     assert again.resumed is not None and again.resumed.mismatches == ()
@@ -243,3 +243,20 @@ def test_a_station_told_to_keep_no_photos_keeps_none(tmp_path: Path) -> None:
     finally:
         controller.close()
     assert controller.practiced == 1 and not any(tmp_path.glob("throws*"))
+
+
+@pytest.mark.parametrize("language, words", [("en", "no longer kept"), ("tr", "artık saklanmıyor")])
+def test_photos_that_cannot_be_kept_are_said_on_the_play_screen_s_banner_and_learning_goes_on(
+    tmp_path: Path, language: str, words: str
+) -> None:
+    (tmp_path / "throws_simulated").write_text("")  # where the photos would go is a file
+    controller = Controller(tmp_path, language=language, sim=True, dice_sets=DiceSets(tmp_path))
+    assert controller.learn_dice(NAME) is None
+    for _ in range(2):
+        controller.sim_practice()
+        assert controller.practice is not None
+        assert controller.confirm_practice(controller.practice.proposed()) is None
+    banner = controller.banner
+    assert banner is not None and banner.code == "photos_not_kept" and words in controller.text(banner)
+    assert [r.code for r in controller.log] == ["photos_not_kept"]  # once, and in the history
+    assert controller.practiced == 2 and controller.match_dice.confirmed == 4  # the dice were learned all the same
