@@ -199,10 +199,11 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     session.listeners.append(show)
     camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
-    keep_photos = getattr(args, "keep_photos", None)
     photos = (
-        ThrowPhotos(Path(keep_photos), lambda why: print(f"demo: throw photos no longer kept: {why}", file=sys.stderr))
-        if keep_photos
+        ThrowPhotos(
+            Path(args.keep_photos), lambda why: print(f"demo: throw photos no longer kept: {why}", file=sys.stderr)
+        )
+        if args.keep_photos
         else None
     )
     if photos is not None and isinstance(camera, SimulatedCamera):

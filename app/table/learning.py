@@ -236,24 +236,23 @@ class ThrowFollower:
 
     def __call__(self, event: ev.Event, reaction: Reaction) -> list[Settled]:
         self.arrived = None
-        if isinstance(event, (ev.DiceObserved, ev.ThrowQuestioned)):
-            shot = self.last_shot()
-            if shot is not None and shot is not self._seen and shot.event == event:
-                self._seen = self.arrived = shot
+        shot = self.last_shot() if isinstance(event, (ev.DiceObserved, ev.ThrowQuestioned)) else None
+        read = shot if shot is not None and shot.event == event else None  # this event is that shot's reading
+        if read is not None and read is not self._seen:
+            self._seen = self.arrived = read
         sure = self.arrived if isinstance(event, ev.DiceObserved) else None
         settled = [Settled(sure, camera_said(sure), "camera")] if sure is not None else []
-        answered = self._answered(event, reaction)
+        answered = self._answered(event, reaction, read)
         return settled + ([answered] if answered is not None else [])
 
-    def _answered(self, event: ev.Event, reaction: Reaction) -> Settled | None:
+    def _answered(self, event: ev.Event, reaction: Reaction, read: Shot | None) -> Settled | None:
         referee = self.session.referee
         question = referee.question
         if isinstance(event, ev.ThrowQuestioned):
             if question is not None and question.at == self.asked_at:
                 return None  # dice thrown while the question waits: the question is still about the first throw
-            shot = self.last_shot()
-            asked = question is not None and shot is not None and shot.event == event
-            self.pending = shot if asked else None
+            asked = question is not None and read is not None
+            self.pending = read if asked else None
             self.answers = []
             self.asked_at = question.at if question is not None and asked else -1
             return None

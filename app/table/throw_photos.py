@@ -30,12 +30,12 @@ from typing import Any
 
 import cv2
 
-from app.record.session import Listener, Session
+from app.record.session import Session
 from app.referee import events as ev
 from app.referee.i18n import label as screen_label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot
-from app.table.learning import Settled, ThrowFollower
+from app.table.learning import ThrowFollower
 from vision import DieReading
 from vision.adapt import Said
 from vision.verdict import Boxes
@@ -83,6 +83,19 @@ def _why(error: Exception) -> str:
     return str(error)
 
 
+def _record(image: Image, dice: Sequence[DieReading], not_dice: Boxes, **about: Any) -> dict[str, Any]:
+    """A photo's ``NAME.json`` before its throw is settled: ``about`` says what kind of throw and where it lay."""
+    return {
+        "format": FORMAT,
+        **about,
+        "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "size": [int(image.shape[1]), int(image.shape[0])],
+        "dice": [_die(die) for die in dice],
+        "not_dice": [list(map(int, box)) for box in not_dice],
+        "label": None,
+    }
+
+
 def _write(path: Path, data: bytes) -> None:
     """``data`` at ``path`` whole or not at all (a half-written label would teach a wrong die)."""
     partial = path.with_name(path.name + ".partial")
@@ -110,120 +123,72 @@ class ThrowPhotos:
         self.problem = ""
         """Why the last photo was not kept ("" when it was)."""
 
-    def listener(self, session: Session, last_shot: Callable[[], Shot | None]) -> Listener:
-        """The session's listener that keeps this match's camera throws, named after the match (its journal's
-        first seal) and the journal entry each throw became, so no two matches' photos share a name."""
-        match = next(session.journal.rows())[5][:12]
+    def listener(self, session: Session, last_shot: Callable[[], Shot | None]) -> MatchPhotos:
+        """The session's listener that keeps this match's camera throws (``last_shot``: the camera's last)."""
         self._sweep()
-        follow = ThrowFollower(session, last_shot)
-        waiting: list[tuple[Shot, str]] = []
-        """The throws kept and not yet settled, with their names (held by the shot itself, not by its id)."""
+        return MatchPhotos(self, session, last_shot)
 
-        def keep(event: ev.Event, reaction: Reaction) -> None:
-            try:
-                kept(event, reaction)
-            except Exception as error:  # noqa: BLE001 - a photo lost must never stop the match's other listeners
-                self._failed(f"{type(error).__name__}: {error}")
-
-        def kept(event: ev.Event, reaction: Reaction) -> None:
-            settled = follow(event, reaction)
-            if follow.arrived is not None:
-                name = f"{match}_{len(session.journal):05d}"
-                if self.keep(name, follow.arrived, {"match": match, "journal_seq": len(session.journal)}):
-                    waiting.append((follow.arrived, name))
-                    del waiting[:-UNSETTLED]  # throws never settled (thrown while a question waited)
-            for throw in settled:
-                kept_as = [name for shot, name in waiting if shot is throw.shot]
-                waiting[:] = [(shot, name) for shot, name in waiting if shot is not throw.shot]
-                if kept_as:
-                    self.label(kept_as[0], throw)
-
-        return keep
-
-    def keep(self, name: str, shot: Shot, about: dict[str, Any]) -> bool:
-        """Keep ``shot``'s picture and what the reader said of it as ``name``; False (and said why, once) when
-        it cannot be kept."""
-        record = {
-            "format": FORMAT,
+    def keep(self, name: str, shot: Shot, **about: Any) -> dict[str, Any] | None:
+        """Keep ``shot``'s picture and what the reader said of it as ``name``; its record, or None (and said
+        why, once) when it cannot be kept."""
+        record = _record(
+            shot.image,
+            shot.dice,
+            shot.not_dice,
             **about,
-            "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "event": type(shot.event).__name__,
-            "size": [int(shot.image.shape[1]), int(shot.image.shape[0])],
-            "corners": [list(map(float, c)) for c in shot.calibration.corners] if shot.calibration else None,
-            "thrower": shot.thrower.name.lower() if shot.thrower is not None else None,
-            "dice": [_die(die) for die in shot.dice],
-            "not_dice": [list(map(int, box)) for box in shot.not_dice],
-            "unread": [list(map(int, box)) for box in (shot.judged.unread if shot.judged is not None else ())],
-            "label": None,
-        }
-        return self._save(name, shot.image, record)
+            event=type(shot.event).__name__,
+            corners=[list(map(float, c)) for c in shot.calibration.corners] if shot.calibration else None,
+            thrower=shot.thrower.name.lower() if shot.thrower is not None else None,
+            unread=[list(map(int, box)) for box in (shot.judged.unread if shot.judged is not None else ())],
+        )
+        return record if self._save(name, shot.image, record) else None
 
     def keep_practice(
         self, name: str, image: Image, dice: tuple[DieReading, ...], values: Sequence[Said], not_dice: Boxes
     ) -> bool:
-        """Keep a set-up throw the players confirmed (``values``: each die found, None for not a die), labelled
-        by them."""
-        record = {
-            "format": FORMAT,
-            "practice": name,
-            "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "event": "practice",
-            "size": [int(image.shape[1]), int(image.shape[0])],
-            "corners": None,
-            "thrower": None,
-            "dice": [_die(die) for die in dice],
-            "not_dice": [list(map(int, box)) for box in not_dice],
-            "unread": [],
-            "label": None,
-        }
+        """Keep a set-up throw of the dice set ``name`` the players confirmed (``values``: each die found, None
+        for not a die), labelled by them."""
+        record = _record(image, dice, not_dice, practice=name, event="practice", corners=None, unread=[])
         stem = f"practice_{datetime.datetime.now(datetime.timezone.utc):%Y%m%dT%H%M%S%f}"
-        if not self._save(stem, image, record):
-            return False
-        return self._label(stem, record, dict(enumerate(values)), "people")
+        return self._save(stem, image, record) and self.write_label(stem, record, dict(enumerate(values)), "people")
 
-    def label(self, name: str, settled: Settled) -> bool:
-        """What each die of the photo ``name`` showed, now that its throw is settled."""
-        try:
-            record = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            return self._failed(_why(error))
-        return self._label(name, record, settled.said, settled.by)
-
-    def _label(self, name: str, record: dict[str, Any], said: dict[int, Said], by: str) -> bool:
+    def write_label(self, name: str, record: dict[str, Any], said: dict[int, Said], by: str) -> bool:
+        """What each die of the photo ``name`` (kept with ``record``) showed, now that its throw is settled, and
+        who said so."""
         dice = record["dice"]
-        whole = len(said) == len(dice) and not record["unread"] and all(v != "cocked" for v in said.values())
         valued = [
             (value, _box(dice[i]["box"]))
             for i, value in sorted(said.items())
             if isinstance(value, int) and 0 <= i < len(dice)
         ]
+        whole = bool(valued) and len(said) == len(dice) and not record["unread"] and "cocked" not in said.values()
         record["label"] = {
             "by": by,
             "dice": [{"box": dice[i]["box"], "is": said[i]} for i in sorted(said) if 0 <= i < len(dice)],
-            "whole": bool(whole and valued),
+            "whole": whole,
         }
         try:
-            if whole and valued:
+            if whole:
                 width, height = record["size"]
                 _write(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except OSError as error:
-            return self._failed(_why(error))
-        self.labelled += bool(whole and valued)
+            return self.failed(_why(error))
+        self.labelled += whole
         return True
 
     def _save(self, name: str, image: Image, record: dict[str, Any]) -> bool:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             if shutil.disk_usage(self.folder).free < FREE_MIN:
-                return self._failed(screen_label("photos_disk_full", self.language()).format(folder=self.folder))
+                return self.failed(screen_label("photos_disk_full", self.language()).format(folder=self.folder))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if not ok:
-                return self._failed(f"{name}: the picture could not be made a JPEG")
+                return self.failed(f"{name}: the picture could not be made a JPEG")
             _write(self.folder / f"{name}.jpg", jpeg.tobytes())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except (OSError, cv2.error) as error:
-            return self._failed(_why(error))
+            return self.failed(_why(error))
         self.kept += 1
         self.problem = ""
         return True
@@ -236,8 +201,45 @@ class ThrowPhotos:
         except OSError:
             pass  # the next photo's write says what is wrong with the folder
 
-    def _failed(self, why: str) -> bool:
+    def failed(self, why: str) -> bool:
+        """A photo or its label not kept: said once (until one is kept again); False."""
         if not self.problem:
             self.notify(why)
         self.problem = why
         return False
+
+
+class MatchPhotos:
+    """The session's listener that keeps one match's camera throws, each named after the match (its journal's
+    first seal) and the journal entry it became, so no two matches' photos share a name; labelled when the
+    throw is settled (:class:`app.table.learning.ThrowFollower`)."""
+
+    def __init__(self, photos: ThrowPhotos, session: Session, last_shot: Callable[[], Shot | None]) -> None:
+        self.photos = photos
+        self.session = session
+        self.match = next(session.journal.rows())[5][:12]
+        self.follow = ThrowFollower(session, last_shot)
+        self.waiting: list[tuple[Shot, str, dict[str, Any]]] = []
+        """The throws kept and not yet settled: the shot itself (not its id), its photo's name and record."""
+
+    def __call__(self, event: ev.Event, reaction: Reaction) -> None:
+        try:
+            self._keep(event, reaction)
+        except Exception as error:  # noqa: BLE001 - a photo lost must never stop the match's other listeners
+            self.photos.failed(f"{type(error).__name__}: {error}")
+
+    def _keep(self, event: ev.Event, reaction: Reaction) -> None:
+        settled = self.follow(event, reaction)
+        shot = self.follow.arrived
+        if shot is not None:
+            seq = len(self.session.journal)
+            name = f"{self.match}_{seq:05d}"
+            record = self.photos.keep(name, shot, match=self.match, journal_seq=seq)
+            if record is not None:  # the oldest let go: thrown while a question waited, never settled
+                self.waiting = [*self.waiting, (shot, name, record)][-UNSETTLED:]
+        for throw in settled:
+            for entry in self.waiting:
+                if entry[0] is throw.shot:
+                    self.waiting.remove(entry)
+                    self.photos.write_label(entry[1], entry[2], throw.said, throw.by)
+                    break

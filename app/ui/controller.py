@@ -122,6 +122,12 @@ class Controller:
         self.banner = ruling
         self.log.append(ruling)
 
+    def photos_warning(self) -> str:
+        """Why throw photos are not being kept now, in the screen's language ("" while they are)."""
+        if self.throw_photos is None or not self.throw_photos.problem:
+            return ""
+        return self.text(Ruling("photos_not_kept", Level.WARNING, {"why": self.throw_photos.problem}))
+
     # ------------------------------------------------------------ set-up
 
     def devices_found(self) -> dict[str, str]:
@@ -295,11 +301,11 @@ class Controller:
             return None
         practice = self.practice
         problem = self.match_dice.confirm(practice.image, practice.dice, values, practice.not_dice)
-        if problem is None and self.throw_photos is not None:
-            self.throw_photos.keep_practice(
-                self.match_dice.name, practice.image, practice.dice, values, practice.not_dice
-            )
         if problem is None:
+            if self.throw_photos is not None:
+                self.throw_photos.keep_practice(
+                    self.match_dice.name, practice.image, practice.dice, values, practice.not_dice
+                )
             self.practice = None
             self.practiced += 1
         return problem

@@ -94,9 +94,7 @@ class LearnScreen(TavlaScreen):
         if self.controller.practice is None:
             return
         problem = self.controller.confirm_practice(list(self.picked))
-        banner = self.controller.banner
-        photos = banner is not None and banner.code == "photos_not_kept"  # the dice were learned all the same
-        self.error.text = problem or (self.controller.text(banner) if banner is not None and photos else "")
+        self.error.text = problem or self.controller.photos_warning()  # the dice were learned all the same
         self.refresh()
 
     def done(self) -> None:

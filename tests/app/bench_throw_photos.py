@@ -55,13 +55,13 @@ def main() -> None:
         reference = demo([*common, "--journal", str(Path(tmp) / "reference.sqlite")])
         kept: list[float] = []
         labelled: list[float] = []
-        keep, label = ThrowPhotos.keep, ThrowPhotos.label
+        keep, label = ThrowPhotos.keep, ThrowPhotos.write_label
         ThrowPhotos.keep = timed(kept, keep)  # type: ignore[method-assign]
-        ThrowPhotos.label = timed(labelled, label)  # type: ignore[method-assign]
+        ThrowPhotos.write_label = timed(labelled, label)  # type: ignore[method-assign]
         try:
             keeping = demo([*common, "--journal", str(Path(tmp) / "kept.sqlite"), "--keep-photos", str(folder)])
         finally:
-            ThrowPhotos.keep, ThrowPhotos.label = keep, label  # type: ignore[method-assign]
+            ThrowPhotos.keep, ThrowPhotos.write_label = keep, label  # type: ignore[method-assign]
         photos = sorted(folder.glob("*.jpg"))
         size = sum(p.stat().st_size for p in folder.iterdir())
         print(f"demo, {args.length}-point match, seed {args.seed}: {len(photos)} throws")

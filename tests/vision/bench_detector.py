@@ -26,7 +26,15 @@ from vision.reader import Backend
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set
-from vision.train.detector_data import REAL, REAL_SETS, Die, casino_scene, real_scene, scene_paths, station_paths
+from vision.train.detector_data import (
+    REAL_SETS,
+    Die,
+    casino_paths,
+    casino_scene,
+    real_scene,
+    scene_paths,
+    station_paths,
+)
 from vision.train.heldout import KINDS, TOUCHING, cube_throw, heldout_index, heldout_throw
 
 Scene = tuple[str, np.ndarray, list[Die]]
@@ -37,22 +45,16 @@ def scenes_of(set_name: str, camera_labels: bool = False) -> list[Scene]:
     """The labelled photos of a real set or split (``vision.train.detector_data.scene_paths``); the casino crops
     each as a one-die photo; a folder of a station's kept throws (``station_paths``: those people labelled, with
     ``camera_labels`` the sure calls too)."""
-    if set_name.split("/")[0] not in REAL_SETS and Path(set_name).is_dir():
-        kept = [(path, real_scene(path, "station")) for path in station_paths(set_name, camera_labels)]
-        return [(Path(path).name, scene[0], scene[1]) for path, scene in kept if scene is not None]
     if set_name == CASINO:
-        crops = sorted((REAL / CASINO).glob("*/*/*.jpg"))
         return [
             (p.name, image, [die])
-            for p in crops
+            for p in casino_paths()
             for image, die in [casino_scene(load_image(str(p)), int(p.parent.name))]
         ]
-    scenes: list[Scene] = []
-    for path in scene_paths(set_name):
-        scene = real_scene(path, set_name)
-        if scene is not None:
-            scenes.append((Path(path).name, scene[0], scene[1]))
-    return scenes
+    station = set_name.split("/")[0] not in REAL_SETS and Path(set_name).is_dir()
+    paths = station_paths(set_name, camera_labels) if station else scene_paths(set_name)
+    kept = [(Path(path).name, real_scene(path, "station" if station else set_name)) for path in paths]
+    return [(name, scene[0], scene[1]) for name, scene in kept if scene is not None]
 
 
 def score(reader: DiceReader, scenes: Iterable[Scene]) -> Score:

@@ -347,12 +347,17 @@ def station_paths(folder: str | Path, camera_labels: bool = False) -> list[str]:
     return paths
 
 
+def casino_paths() -> list[Path]:
+    """The casino crops, each in the folder of its value (``casino_dice_crops/SPLIT/VALUE/*.jpg``)."""
+    return sorted((REAL / "casino_dice_crops").glob("*/*/*.jpg"))
+
+
 def casino_crops() -> list[tuple[Image, int]]:
     out = []
-    for path in sorted(glob.glob(str(REAL / "casino_dice_crops" / "*" / "*" / "*.jpg"))):
-        raw = cv2.imread(path)
+    for path in casino_paths():
+        raw = cv2.imread(str(path))
         if raw is not None:
-            out.append((np.asarray(raw, np.uint8), int(Path(path).parent.name)))
+            out.append((np.asarray(raw, np.uint8), int(path.parent.name)))
     return out
 
 
