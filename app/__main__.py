@@ -9,6 +9,8 @@ python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:P
 python -m app demo ...        a whole simulated match without a screen
 python -m app verify FILE     check a journal's seals and head file and replay it, read-only
 python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
+python -m app key backup FILE  write this tablet's journal key to FILE (keep it off the tablet)
+python -m app key restore FILE put a lost journal key back from its backup
 python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
 python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
 python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
@@ -57,6 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     salvage = subparsers.add_parser("salvage", help="copy a damaged journal's entries up to the first bad one")
     salvage.add_argument("journal")
     salvage.add_argument("out", help="the new journal file (must not exist)")
+    salvage.add_argument(
+        "--unchecked-from-other-key",
+        action="store_true",
+        help="the director's choice: copy a journal another tablet's key sealed, its seals unchecked (noted in it)",
+    )
+    keys = subparsers.add_parser("key", help="back up this tablet's journal key, or restore it from a backup")
+    keys.add_argument("action", choices=("backup", "restore"))
+    keys.add_argument("file", help="the backup file (backup: a new file; restore: the backup to read)")
     exporter = subparsers.add_parser("export", help="write a journal's match as .mat, .json, .txt or .html")
     exporter.add_argument("journal")
     exporter.add_argument("out")
@@ -87,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_demo(args)
     if args.command in ("verify", "salvage"):
         return _audit_command(args)
+    if args.command == "key":
+        return _key_command(args)
     if args.command == "export":
         return _journal_command(args)
     from app.ui.main import run_app
@@ -109,7 +121,7 @@ def _audit_command(args: argparse.Namespace) -> int:
 
     try:
         if args.command == "salvage":
-            kept, stop = salvage(args.journal, args.out)
+            kept, stop = salvage(args.journal, args.out, args.unchecked_from_other_key)
             print(f"{args.out}: {kept} entries kept" + (f"; stopped: {stop}" if stop else "; the journal was whole"))
             return 0
         report = audit(args.journal, Head.parse(args.head) if args.head else None)
@@ -118,10 +130,34 @@ def _audit_command(args: argparse.Namespace) -> int:
         return 1
     for finding in report.findings:
         print(f"{args.journal}: {finding}")
+    if report.outdated_pin:
+        from app.referee.pin import outdated_message
+
+        print(f"{args.journal}: {outdated_message(args.lang)}")
     verdict = "seals and head intact" if report.ok else f"{len(report.findings)} problem(s) found"
     standing = f"; {report.standing}" if report.standing else ""
     print(f"{args.journal}: {report.entries} entries, {verdict}, {report.events} events replayed{standing}")
     return 0 if report.ok else 1
+
+
+def _key_command(args: argparse.Namespace) -> int:
+    """``key backup FILE`` / ``key restore FILE``: the journal key kept safe off the tablet, and put back."""
+    from app.record.devicekey import KeyFileError, backup_key, restore_key
+
+    try:
+        if args.action == "backup":
+            made = backup_key(args.file)
+            print(
+                f"{args.file}: key {made} written; keep it off the tablet, where only the director reaches it"
+                f" / anahtar {made} yazıldı; tabletten uzakta, yalnız başhakemin erişebileceği yerde saklayın"
+            )
+        else:
+            made = restore_key(args.file)
+            print(f"{args.file}: key {made} restored / anahtar {made} geri yüklendi")
+    except KeyFileError as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
 
 
 def _journal_command(args: argparse.Namespace) -> int:

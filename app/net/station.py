@@ -37,6 +37,7 @@ from app.net.messages import DirectorMessage, dumps, loads, parse_director_messa
 from app.net.snapshot import BoardState
 from app.net.tail import JournalTail
 from app.net.topics import Topics, board_id, tournament_prefix
+from app.record.export import redact
 from app.record.journal import Entry, JournalError
 from app.referee.events import Event
 
@@ -72,7 +73,8 @@ class StationConfig:
 
 
 def entry_message(board: str, entry: Entry) -> dict[str, Any]:
-    """One journal entry as the event stream carries it."""
+    """One journal entry as the event stream carries it, without the director PIN's record and proofs (with the
+    tablet's key, or a copy of it, they would test PIN guesses; the director's page needs neither)."""
     return {
         "board": board,
         "seq": entry.seq,
@@ -80,7 +82,7 @@ def entry_message(board: str, entry: Entry) -> dict[str, Any]:
         "at": entry.at,
         "prev": entry.prev,
         "hash": entry.hash,
-        "payload": entry.payload,
+        "payload": redact(entry.payload),
     }
 
 

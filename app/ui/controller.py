@@ -24,11 +24,11 @@ from app.record.dice_counts import thrown
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
 from app.record.library import DiceSets, MatchLibrary
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.i18n import render
-from app.referee.pin import hash_pin, no_pin_message
+from app.referee.pin import no_pin_message
 from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
 from app.sim.camera import SimulatedCamera
@@ -239,7 +239,7 @@ class Controller:
                 mode=mode,
                 clock=ClockSettings(reserve_min * 60, delay_s),
                 devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
-                pin_hash=hash_pin(pin) if pin else "",
+                pin_hash=pin_record(pin) if pin else "",
                 chouette=chouette,
                 event=event.strip(),
                 round=round_name.strip(),
@@ -251,6 +251,7 @@ class Controller:
         except (ValueError, JournalError) as error:
             return str(error)
         session = self.session
+        self.message = session.notice(self.language) or self.message  # a PIN record a journal's copy can test
         if session.referee.calibration is not None:  # the director calibrated again: a resumed match keeps it
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)

@@ -415,8 +415,9 @@ def test_a_closed_out_player_still_presses_and_loses_the_turn() -> None:
     assert table.referee.mover is B
 
 
-STORED = hash_pin("482916", bytes(16))
-KEY = pin_key("482916", STORED)
+DEVICE_KEY = bytes(range(32))
+STORED = hash_pin("482916", DEVICE_KEY, bytes(16))
+KEY = pin_key("482916", STORED, DEVICE_KEY)
 
 
 def by_director(table: Table, command: str, argument: str = "") -> Reaction:

@@ -16,9 +16,8 @@ from app.net.station import entry_message
 from app.net.tail import JournalTail
 from app.net.topics import Topics, acl_text, board_id
 from app.record.journal import JournalError
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee.events import DirectorOverride, Event, ManualDice, TimeCorrected
-from app.referee.pin import hash_pin
 from app.referee.setup import MatchSetup
 from rules.position import Color
 from rules.xgid import decode_xgid
@@ -103,7 +102,7 @@ def test_a_time_correction_from_the_director_is_journaled_and_replayed(tmp_path:
 
 
 def test_a_time_override_at_the_tablet_needs_the_pin(tmp_path: Path) -> None:
-    setup = MatchSetup(length=3, pin_hash=hash_pin("2468"))
+    setup = MatchSetup(length=3, pin_hash=pin_record("2468"))
     session = Session.create(tmp_path / "m.sqlite", setup)
     assert session.submit(DirectorOverride("set_time", "black 1")).codes == ["pin_refused"]
     assert session.referee.times is None
