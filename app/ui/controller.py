@@ -251,7 +251,6 @@ class Controller:
         except (ValueError, JournalError) as error:
             return str(error)
         session = self.session
-        self.message = session.notice(self.language) or self.message  # a PIN record a journal's copy can test
         if session.referee.calibration is not None:  # the director calibrated again: a resumed match keeps it
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
