@@ -189,3 +189,18 @@ def test_neither_the_pin_record_nor_the_key_leaves_the_tablet(tmp_path: Path) ->
     for text in (published, exported):
         assert not any(secret in text for secret in secrets) and "scrypt" not in text
         assert "(left out of exports)" in text
+
+
+def test_only_a_genuinely_first_start_makes_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.record.library import MatchLibrary
+
+    monkeypatch.delenv(KEY_ENV)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = MatchLibrary().new_folder()
+    (folder / "match.sqlite").write_bytes(b"a match an earlier key sealed")
+    with pytest.raises(MissingKey):  # no key and no record of one, but the station's library holds a match
+        device_key(create=True)
+    (folder / "match.sqlite").unlink()
+    key = device_key(create=True)  # nothing at all: the tablet's first start
+    assert device_key() == key and (tmp_path / "config" / "tavla-referee" / "device.key.id").exists()
