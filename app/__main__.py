@@ -3,7 +3,7 @@
 python -m app                 the Kivy app (set-up, play, director, history)
 python -m app --sim           the same with simulated clock, board and camera (the real chain)
 python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
-                              without it (and without --sim) the dice are typed
+                              by default the first video device that gives pictures; "none": the dice are typed
 python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
                               by default any Raspberry Pi Pico on USB that introduces itself as one
 python -m app demo ...        a whole simulated match without a screen
@@ -41,7 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="language of the screens and rulings (default: tr for the app, en for demo and export);"
         " before or after the command",
     )
-    parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
+    parser.add_argument(
+        "--camera",
+        help="the dice camera: an index (0), a video file or an image folder; by default the first video device"
+        ' that gives pictures; "none" to type the dice',
+    )
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     parser.add_argument(
@@ -110,8 +114,24 @@ def _run(args: argparse.Namespace) -> int:
         language=args.lang,
         clock_port=args.clock,
         board_port=args.board,
-        camera=args.camera,
+        camera=args.camera if args.sim else _camera(args.camera),
     )
+
+
+def _camera(chosen: str | None) -> str | None:
+    """The camera the station reads: the one chosen, else the first video device that gives pictures (said
+    on the terminal, with the others found), else none and the dice are typed."""
+    if chosen is not None:
+        return None if chosen.lower() == "none" else chosen
+    from vision.cameras import find_cameras
+
+    found = find_cameras()
+    if not found:
+        print("app: no camera gives pictures; the dice are typed (--camera SOURCE to name one)")
+        return None
+    others = f" (also found: {', '.join(found[1:])}; --camera N to choose)" if len(found) > 1 else ""
+    print(f"app: reading the dice from camera {found[0]}{others}")
+    return found[0]
 
 
 def _audit_command(args: argparse.Namespace) -> int:

@@ -78,7 +78,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         type=float,
         default=COCKED_SURE,
         help="the model's cocked probability from which a die is called cocked; lower voids more "
-        "cocked throws and more valid ones (models/MODEL_CARD.md gives the trade-off)",
+        "cocked throws and more valid ones (tests.vision.bench_vision --only cocked prints the trade-off)",
     )
 
 
