@@ -157,8 +157,8 @@ def _record_id(path: Path, key: bytes) -> None:
 
 def backup_key(target: str | Path, path: Path | None = None) -> str:
     """Write this tablet's key to ``target`` (a new owner-only file: a USB stick, the director's laptop) and
-    return its id; KeyFileError when there is no key or ``target`` exists."""
-    key = device_key(path)
+    return its id (a new station's key is made first); KeyFileError when the key is missing or ``target`` exists."""
+    key = device_key(path, create=True)
     target = Path(target)
     if target.exists():
         raise KeyFileError(f"{target}: already exists; choose a new file / bu dosya zaten var; yeni bir dosya seçin")

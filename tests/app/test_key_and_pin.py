@@ -192,6 +192,7 @@ def test_neither_the_pin_record_nor_the_key_leaves_the_tablet(tmp_path: Path) ->
 
 
 def test_only_a_genuinely_first_start_makes_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.record.devicekey import backup_key
     from app.record.library import MatchLibrary
 
     monkeypatch.delenv(KEY_ENV)
@@ -202,5 +203,6 @@ def test_only_a_genuinely_first_start_makes_a_key(tmp_path: Path, monkeypatch: p
     with pytest.raises(MissingKey):  # no key and no record of one, but the station's library holds a match
         device_key(create=True)
     (folder / "match.sqlite").unlink()
-    key = device_key(create=True)  # nothing at all: the tablet's first start
-    assert device_key() == key and (tmp_path / "config" / "tavla-referee" / "device.key.id").exists()
+    made = backup_key(tmp_path / "stick.key")  # nothing at all: the station's first start, its key backed up at once
+    key = device_key(create=True)
+    assert key_id(key) == made and (tmp_path / "config" / "tavla-referee" / "device.key.id").exists()
