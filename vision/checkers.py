@@ -1,0 +1,229 @@
+"""Where the checkers stand: every point's count and colour, the bar and the borne-off checkers, from one frame.
+
+A careful classical reader, not a learned one: the board plane is rectified from the four tapped corners, the
+checkers' round tops are found as circles of the size a checker has on a board, their two colours are told apart
+by clustering (light and dark), and each top is placed on a point, the bar or off the board by the board's
+geometry. Only what the picture shows for certain is counted: a checker lying on another one in a higher layer
+shows no top of its own, so a side that comes short of 15 (or over) makes the reading unsure, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import BOARD_VIEW, Calibration
+
+Colour = Literal["light", "dark"]
+CHECKERS_A_SIDE = 15
+POINTS = 24
+
+# The board's geometry in the canonical view (calibration.BOARD_VIEW, outer edge of the frame 1000 x 800); boards
+# differ by a few per cent in their frame and bar, which the nearest-point placing absorbs.
+FIELD_X = (60.0, 940.0)  # the playing field's inner edges across
+FIELD_Y = (58.0, 742.0)  # and along (the rims the points stand on)
+BAR_X = (463.0, 537.0)  # the bar between the two halves
+CHECKER = 64.0  # a checker's diameter, canonical pixels (31-36 mm on a 480-580 mm board)
+MIDDLE = (368.0, 432.0)  # the band between the two rows of points, where a checker beside the bar waits to enter
+
+SCALE = 0.5  # the reading view's pixels per canonical pixel: a checker about 32 px across
+MARGIN = 0.16  # the view reaches this share of the board beyond each edge: the borne-off checkers lie there
+MIN_CONTRAST = 18.0  # the two checker colours must differ at least this much (Lab distance) to be told apart
+OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
+SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
+
+
+@dataclass(frozen=True)
+class Top:
+    """One checker top found in the frame: its centre in canonical board pixels and its colour."""
+
+    x: float
+    y: float
+    colour: Colour
+    doubtful: bool = False
+
+
+@dataclass(frozen=True)
+class CheckerReading:
+    """A position in the contract of ``python -m vision checkers``: signed counts in the image's reading order
+    (top row left to right, then the bottom row left to right; + the bottom player's), bar and off as [bottom, top].
+    ``sure`` is false whenever any rule or any look at the picture leaves a doubt; ``doubts`` says which."""
+
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    sure: bool
+    doubts: tuple[str, ...] = ()
+    tops: tuple[Top, ...] = field(default=(), repr=False, compare=False)
+
+    def to_json(self) -> dict[str, object]:
+        return {"points": list(self.points), "bar": list(self.bar), "off": list(self.off), "sure": self.sure}
+
+
+def sum_problems(points: tuple[int, ...] | list[int], bar: tuple[int, int], off: tuple[int, int]) -> list[str]:
+    """What a position breaks of the sum rules: 24 points, 15 checkers a side counting bar and off, no negative
+    count. One colour a point holds by construction (a signed count)."""
+    problems: list[str] = []
+    if len(points) != POINTS:
+        problems.append(f"{len(points)} points, not {POINTS}")
+    if min(bar) < 0 or min(off) < 0:
+        problems.append("a negative count on the bar or off")
+    bottom = sum(p for p in points if p > 0) + bar[0] + off[0]
+    top = -sum(p for p in points if p < 0) + bar[1] + off[1]
+    for side, n in (("bottom", bottom), ("top", top)):
+        if n != CHECKERS_A_SIDE:
+            problems.append(f"the {side} player has {n} checkers, not {CHECKERS_A_SIDE}")
+    return problems
+
+
+def reading_view(calibration: Calibration) -> tuple[NDArray[np.float64], tuple[int, int]]:
+    """The homography from frame pixels to the reading view (the board and a margin round it) and its size."""
+    w, h = BOARD_VIEW
+    shift = np.array([[SCALE, 0.0, SCALE * MARGIN * w], [0.0, SCALE, SCALE * MARGIN * h], [0.0, 0.0, 1.0]])
+    m = shift @ calibration.homography
+    return np.asarray(m / m[2, 2], np.float64), (
+        round(SCALE * w * (1 + 2 * MARGIN)),
+        round(SCALE * h * (1 + 2 * MARGIN)),
+    )
+
+
+def _to_board(view_xy: NDArray[np.float64]) -> NDArray[np.float64]:
+    w, h = BOARD_VIEW
+    return np.asarray(view_xy / SCALE - np.array([MARGIN * w, MARGIN * h]), np.float64)
+
+
+def find_tops(
+    image: NDArray[np.uint8], calibration: Calibration
+) -> tuple[list[tuple[float, float]], list[NDArray[np.float64]]]:
+    """Every round top of a checker's size: centres (canonical board pixels) and each top's mean Lab colour."""
+    m, size = reading_view(calibration)
+    view = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    r = SCALE * CHECKER / 2
+    found = cv2.HoughCircles(
+        grey,
+        cv2.HOUGH_GRADIENT,
+        1,
+        minDist=r * 1.5,
+        param1=80,
+        param2=14,
+        minRadius=int(r * 0.8),
+        maxRadius=int(r * 1.15),
+    )
+    if found is None:
+        return [], []
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float64)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    inner = int(r * 0.55)
+    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
+    disk = xx**2 + yy**2 <= inner**2
+    centres: list[tuple[float, float]] = []
+    colours: list[NDArray[np.float64]] = []
+    for x, y, _ in found[0]:
+        cx, cy = int(round(x)), int(round(y))
+        if cx - inner < 0 or cy - inner < 0 or cx + inner >= size[0] or cy + inner >= size[1]:
+            continue
+        patch = lab[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
+        board = _to_board(np.array([[x, y]], np.float64))[0]
+        centres.append((float(board[0]), float(board[1])))
+        colours.append(np.median(patch, axis=0))
+    return centres, colours
+
+
+def _two_colours(
+    colours: NDArray[np.float64],
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]] | None:
+    """Each top's colour (0 light, 1 dark) and whether it is doubtful; None when the picture shows no two colours."""
+    if len(colours) < 2:
+        return None
+    data = colours.astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
+    _, labels, centres = cv2.kmeans(data, 2, np.zeros((len(data), 1), np.int32), criteria, 4, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    apart = float(np.linalg.norm(centres[0] - centres[1]))
+    if apart < MIN_CONTRAST:
+        return None
+    light = int(np.argmax(centres[:, 0]))
+    which = np.where(labels == light, 0, 1).astype(np.int64)
+    dist = np.linalg.norm(data - centres[labels], axis=1)
+    return which, np.asarray(centres, np.float64), np.asarray(dist > OUTLIER * apart)
+
+
+def _column(x: float) -> int | None:
+    """The point column (0-5 in the left half, 6-11 in the right) under ``x``, or None on the bar or the frame."""
+    if FIELD_X[0] - CHECKER * 0.3 <= x < BAR_X[0] + CHECKER * 0.1:
+        pitch = (BAR_X[0] - FIELD_X[0]) / 6
+        return int(np.clip((x - FIELD_X[0]) // pitch, 0, 5))
+    if BAR_X[1] - CHECKER * 0.1 < x <= FIELD_X[1] + CHECKER * 0.3:
+        pitch = (FIELD_X[1] - BAR_X[1]) / 6
+        return 6 + int(np.clip((x - BAR_X[1]) // pitch, 0, 5))
+    return None
+
+
+def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_colour: Colour) -> CheckerReading:
+    """Read every checker on a settled board (see the module's docstring)."""
+    centres, colours = find_tops(image, calibration)
+    doubts: list[str] = []
+    split = _two_colours(np.asarray(colours, np.float64).reshape(-1, 3))
+    if split is None:
+        empty = (0,) * POINTS
+        return CheckerReading(empty, (0, 0), (0, 0), False, ("the checkers' two colours are not told apart",))
+    which, _, doubtful = split
+    bottom_index = 0 if bottom_colour == "light" else 1
+    tops = tuple(
+        Top(x, y, "light" if w == 0 else "dark", bool(d)) for (x, y), w, d in zip(centres, which, doubtful, strict=True)
+    )
+    if any(t.doubtful for t in tops):
+        doubts.append(f"{sum(t.doubtful for t in tops)} round shapes of neither checker colour")
+    rows: dict[tuple[int, int], list[Top]] = {}  # (row 0 top / 1 bottom, column) -> tops
+    bar = [0, 0]
+    off = [0, 0]
+    w, h = BOARD_VIEW
+    for t, wi in zip(tops, which, strict=True):
+        side = 0 if wi == bottom_index else 1
+        if t.x < 0 or t.x > w or t.y < 0 or t.y > h:
+            off[side] += 1
+            continue
+        if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2:
+            bar[side] += 1
+            continue
+        near_bar = BAR_X[0] - CHECKER * 1.2 <= t.x <= BAR_X[1] + CHECKER * 1.2
+        if near_bar and MIDDLE[0] <= t.y <= MIDDLE[1]:
+            bar[side] += 1
+            continue
+        col = _column(t.x)
+        if col is None or not FIELD_Y[0] - CHECKER * 0.3 <= t.y <= FIELD_Y[1] + CHECKER * 0.3:
+            doubts.append(f"a checker on the frame at ({t.x:.0f}, {t.y:.0f})")
+            continue
+        rows.setdefault((0 if t.y < h / 2 else 1, col), []).append(t)
+    points = [0] * POINTS
+    for (row, col), stack in rows.items():
+        kinds = {t.colour for t in stack}
+        if len(kinds) > 1:
+            doubts.append(f"two colours on one point (row {row}, column {col})")
+        colour = max(kinds, key=lambda k: sum(t.colour == k for t in stack))
+        sign = 1 if colour == bottom_colour else -1
+        points[row * 12 + col] = sign * len(stack)
+        doubts.extend(_stack_doubts(stack, row))
+    problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+    doubts.extend(problems)
+    return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
+
+
+def _stack_doubts(stack: list[Top], row: int) -> list[str]:
+    """A point's checkers stand in a row from the rim, one checker apart: a top off those places (a die, the cube,
+    a shadow taken for a checker) or a gap in the row is a doubt. Boards differ in their frame and their checkers
+    in size, so the row is measured from its own first checker."""
+    rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+    depth = sorted(abs(t.y - rim) for t in stack)
+    if depth[0] > CHECKER * (0.5 + SLOT_SLACK):
+        return ["a point's first checker stands off the rim"]
+    gaps = np.diff(depth) / CHECKER
+    if len(gaps) and (gaps.min() < 1 - SLOT_SLACK or gaps.max() > 1 + SLOT_SLACK):
+        return ["a point's checkers are not one checker apart"]
+    return []
