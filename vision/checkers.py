@@ -30,9 +30,13 @@ BAR_X = (463.0, 537.0)  # the bar between the two halves
 CHECKER = 64.0  # a checker's diameter, canonical pixels (31-36 mm on a 480-580 mm board)
 MIDDLE = (368.0, 432.0)  # the band between the two rows of points, where a checker beside the bar waits to enter
 
+STRICT = (80.0, 14.0)  # Hough's edge threshold and votes for a checker top taken as found
+SENSITIVE = (50.0, 11.0)  # and for one kept only when it has a checker's colour
+LOOSE_FIT = 0.3  # a sensitive find's colour lies within this share of the two colours' distance from one of them
 SCALE = 0.5  # the reading view's pixels per canonical pixel: a checker about 32 px across
 MARGIN = 0.16  # the view reaches this share of the board beyond each edge: the borne-off checkers lie there
 MIN_CONTRAST = 18.0  # the two checker colours must differ at least this much (Lab distance) to be told apart
+MIN_LIGHTER = 10.0  # the lighter colour's L* must exceed the darker one's by this (a lamp's fall-off can flip less)
 OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
 SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
 
@@ -96,43 +100,54 @@ def _to_board(view_xy: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(view_xy / SCALE - np.array([MARGIN * w, MARGIN * h]), np.float64)
 
 
-def find_tops(
-    image: NDArray[np.uint8], calibration: Calibration
-) -> tuple[list[tuple[float, float]], list[NDArray[np.float64]]]:
-    """Every round top of a checker's size: centres (canonical board pixels) and each top's mean Lab colour."""
+@dataclass(frozen=True)
+class Candidate:
+    """A round shape of a checker's size: centre in canonical board pixels, median Lab colour, and whether the
+    strict look found it (the sensitive look also finds a dark checker against a dark frame, and patches of the
+    board)."""
+
+    x: float
+    y: float
+    lab: NDArray[np.float64] = field(repr=False)
+    strict: bool
+
+
+def find_tops(image: NDArray[np.uint8], calibration: Calibration) -> list[Candidate]:
+    """Every round top of a checker's size, found twice: strictly, and sensitively where the strict look has none."""
     m, size = reading_view(calibration)
     view = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
     grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     r = SCALE * CHECKER / 2
-    found = cv2.HoughCircles(
-        grey,
-        cv2.HOUGH_GRADIENT,
-        1,
-        minDist=r * 1.5,
-        param1=80,
-        param2=14,
-        minRadius=int(r * 0.8),
-        maxRadius=int(r * 1.15),
-    )
-    if found is None:
-        return [], []
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float64)
     lab[..., 0] *= 100 / 255
     lab[..., 1:] -= 128
     inner = int(r * 0.55)
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
     disk = xx**2 + yy**2 <= inner**2
-    centres: list[tuple[float, float]] = []
-    colours: list[NDArray[np.float64]] = []
-    for x, y, _ in found[0]:
-        cx, cy = int(round(x)), int(round(y))
-        if cx - inner < 0 or cy - inner < 0 or cx + inner >= size[0] or cy + inner >= size[1]:
-            continue
-        patch = lab[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
-        board = _to_board(np.array([[x, y]], np.float64))[0]
-        centres.append((float(board[0]), float(board[1])))
-        colours.append(np.median(patch, axis=0))
-    return centres, colours
+    found: list[Candidate] = []
+    for edge, votes in (STRICT, SENSITIVE):
+        circles = cv2.HoughCircles(
+            grey,
+            cv2.HOUGH_GRADIENT,
+            1,
+            minDist=r * 1.5,
+            param1=edge,
+            param2=votes,
+            minRadius=int(r * 0.8),
+            maxRadius=int(r * 1.15),
+        )
+        strict = not found
+        kept = [(c.x, c.y) for c in found]
+        for x, y, _ in [] if circles is None else circles[0]:
+            cx, cy = int(round(x)), int(round(y))
+            if cx - inner < 0 or cy - inner < 0 or cx + inner >= size[0] or cy + inner >= size[1]:
+                continue
+            board = _to_board(np.array([[x, y]], np.float64))[0]
+            if not strict and any(np.hypot(board[0] - kx, board[1] - ky) < CHECKER * 0.75 for kx, ky in kept):
+                continue
+            patch = lab[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
+            found.append(Candidate(float(board[0]), float(board[1]), np.median(patch, axis=0), strict))
+    return found
 
 
 def _two_colours(
@@ -151,7 +166,33 @@ def _two_colours(
     light = int(np.argmax(centres[:, 0]))
     which = np.where(labels == light, 0, 1).astype(np.int64)
     dist = np.linalg.norm(data - centres[labels], axis=1)
-    return which, np.asarray(centres, np.float64), np.asarray(dist > OUTLIER * apart)
+    ordered = np.asarray(centres[[light, 1 - light]], np.float64)  # light, dark
+    return which, ordered, np.asarray(dist > OUTLIER * apart)
+
+
+def _depth(y: float) -> float:
+    """How far ``y`` lies from the nearer rim, in checkers."""
+    return min(abs(y - FIELD_Y[0]), abs(y - FIELD_Y[1])) / CHECKER
+
+
+def _column_centre(col: int) -> float:
+    left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
+    return left + (right - left) / 6 * (col % 6 + 0.5)
+
+
+def _continues_a_row(c: Candidate, kept: list[Candidate]) -> bool:
+    """A sensitive find counts only where a checker can stand: on a point's column at the rim, or one checker
+    beyond a top already kept on that column."""
+    col = _column(c.x)
+    if col is None or abs(c.x - _column_centre(col)) > CHECKER * 0.3:
+        return False
+    slot = _depth(c.y) - 0.5
+    if abs(slot - round(slot)) > 0.3:
+        return False
+    if round(slot) == 0:
+        return True
+    same_half = [k for k in kept if (k.y < BOARD_VIEW[1] / 2) == (c.y < BOARD_VIEW[1] / 2) and _column(k.x) == col]
+    return any(abs(_depth(k.y) - _depth(c.y) + 1) < 0.3 for k in same_half)
 
 
 def _column(x: float) -> int | None:
@@ -167,16 +208,30 @@ def _column(x: float) -> int | None:
 
 def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_colour: Colour) -> CheckerReading:
     """Read every checker on a settled board (see the module's docstring)."""
-    centres, colours = find_tops(image, calibration)
+    found = find_tops(image, calibration)
+    strict = [c for c in found if c.strict]
     doubts: list[str] = []
-    split = _two_colours(np.asarray(colours, np.float64).reshape(-1, 3))
+    split = _two_colours(np.asarray([c.lab for c in strict], np.float64).reshape(-1, 3))
     if split is None:
         empty = (0,) * POINTS
         return CheckerReading(empty, (0, 0), (0, 0), False, ("the checkers' two colours are not told apart",))
-    which, _, doubtful = split
+    which_strict, centres, doubtful_strict = split
+    if centres[0][0] - centres[1][0] < MIN_LIGHTER:
+        doubts.append("which of the two colours is the lighter is not clear")
+    apart = float(np.linalg.norm(centres[0] - centres[1]))
+    kept = list(strict)
+    which = list(which_strict)
+    doubtful = list(doubtful_strict)
+    loose = sorted((c for c in found if not c.strict), key=lambda c: _depth(c.y))
+    for c in loose:
+        dist = np.linalg.norm(centres - c.lab, axis=1)
+        if dist.min() < LOOSE_FIT * apart and _continues_a_row(c, kept):
+            kept.append(c)
+            which.append(int(np.argmin(dist)))
+            doubtful.append(False)
     bottom_index = 0 if bottom_colour == "light" else 1
     tops = tuple(
-        Top(x, y, "light" if w == 0 else "dark", bool(d)) for (x, y), w, d in zip(centres, which, doubtful, strict=True)
+        Top(c.x, c.y, "light" if w == 0 else "dark", bool(d)) for c, w, d in zip(kept, which, doubtful, strict=True)
     )
     if any(t.doubtful for t in tops):
         doubts.append(f"{sum(t.doubtful for t in tops)} round shapes of neither checker colour")
@@ -211,8 +266,36 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
         points[row * 12 + col] = sign * len(stack)
         doubts.extend(_stack_doubts(stack, row))
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+    if not doubts and problems:
+        placed = _place_hidden(points, off)
+        if placed:
+            problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+            doubts.append(f"{placed} checkers hidden under others, placed where a higher layer can only be")
     doubts.extend(problems)
     return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
+
+
+def _place_hidden(points: list[int], off: list[int]) -> int:
+    """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
+    only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
+    that side's checkers they can only be there (unless a lone checker was missed: the reading stays unsure, the
+    players confirm it). With two places or more the reading stays short. Returns how many were placed."""
+    placed = 0
+    for side, sign in ((0, 1), (1, -1)):
+        seen = sum(p * sign for p in points if p * sign > 0) + off[side]
+        short = CHECKERS_A_SIDE - seen
+        if short <= 0:
+            continue
+        full = [i for i, p in enumerate(points) if p * sign == 5]
+        places = len(full) + (1 if off[side] else 0)
+        if places != 1:
+            continue
+        if full:
+            points[full[0]] += sign * short
+        else:
+            off[side] += short
+        placed += short
+    return placed
 
 
 def _stack_doubts(stack: list[Top], row: int) -> list[str]:
