@@ -118,9 +118,6 @@ def find_tops(image: NDArray[np.uint8], calibration: Calibration) -> list[Candid
     view = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
     grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     r = SCALE * CHECKER / 2
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float64)
-    lab[..., 0] *= 100 / 255
-    lab[..., 1:] -= 128
     inner = int(r * 0.55)
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
     disk = xx**2 + yy**2 <= inner**2
@@ -145,9 +142,15 @@ def find_tops(image: NDArray[np.uint8], calibration: Calibration) -> list[Candid
             board = _to_board(np.array([[x, y]], np.float64))[0]
             if not strict and any(np.hypot(board[0] - kx, board[1] - ky) < CHECKER * 0.75 for kx, ky in kept):
                 continue
-            patch = lab[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
-            found.append(Candidate(float(board[0]), float(board[1]), np.median(patch, axis=0), strict))
+            patch = view[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
+            found.append(Candidate(float(board[0]), float(board[1]), _lab(np.median(patch, axis=0)), strict))
     return found
+
+
+def _lab(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
+    """One BGR colour (0-255) as CIE Lab (L* 0-100): the median is taken in BGR, only it is converted."""
+    pixel = (np.asarray(bgr, np.float32) / 255).reshape(1, 1, 3)
+    return np.asarray(cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB).reshape(3), np.float64)
 
 
 def _two_colours(
@@ -158,16 +161,23 @@ def _two_colours(
         return None
     data = colours.astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
-    _, labels, centres = cv2.kmeans(data, 2, np.zeros((len(data), 1), np.int32), criteria, 4, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    apart = float(np.linalg.norm(centres[0] - centres[1]))
-    if apart < MIN_CONTRAST:
-        return None
+    inliers = np.ones(len(data), bool)
+    for _ in range(2):  # the second split without the shapes of neither colour (a die, the cube, the board)
+        if inliers.sum() < 2:
+            return None
+        _, _, centres = cv2.kmeans(
+            data[inliers], 2, np.zeros((int(inliers.sum()), 1), np.int32), criteria, 4, cv2.KMEANS_PP_CENTERS
+        )
+        near = np.linalg.norm(data[:, None, :] - centres[None, :, :], axis=2)
+        labels = np.argmin(near, axis=1)
+        apart = float(np.linalg.norm(centres[0] - centres[1]))
+        if apart < MIN_CONTRAST:
+            return None
+        inliers = near.min(axis=1) <= OUTLIER * apart
     light = int(np.argmax(centres[:, 0]))
     which = np.where(labels == light, 0, 1).astype(np.int64)
-    dist = np.linalg.norm(data - centres[labels], axis=1)
     ordered = np.asarray(centres[[light, 1 - light]], np.float64)  # light, dark
-    return which, ordered, np.asarray(dist > OUTLIER * apart)
+    return which, ordered, np.asarray(~inliers)
 
 
 def _depth(y: float) -> float:
@@ -233,13 +243,13 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
     tops = tuple(
         Top(c.x, c.y, "light" if w == 0 else "dark", bool(d)) for c, w, d in zip(kept, which, doubtful, strict=True)
     )
-    if any(t.doubtful for t in tops):
-        doubts.append(f"{sum(t.doubtful for t in tops)} round shapes of neither checker colour")
     rows: dict[tuple[int, int], list[Top]] = {}  # (row 0 top / 1 bottom, column) -> tops
     bar = [0, 0]
     off = [0, 0]
     w, h = BOARD_VIEW
     for t, wi in zip(tops, which, strict=True):
+        if t.doubtful:  # of neither colour: not a checker (a checker missed so makes its side come short)
+            continue
         side = 0 if wi == bottom_index else 1
         if t.x < 0 or t.x > w or t.y < 0 or t.y > h:
             off[side] += 1
