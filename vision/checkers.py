@@ -35,7 +35,8 @@ SENSITIVE = (50.0, 11.0)  # and for one kept only when it has a checker's colour
 LOOSE_FIT = 0.3  # a sensitive find's colour lies within this share of the two colours' distance from one of them
 SCALE = 0.5  # the reading view's pixels per canonical pixel: a checker about 32 px across
 MARGIN = 0.16  # the view reaches this share of the board beyond each edge: the borne-off checkers lie there
-MIN_CONTRAST = 18.0  # the two checker colours must differ at least this much (Lab distance) to be told apart
+MIN_CONTRAST = 8.0  # the two checker colours must differ at least this much (Lab distance) to be told apart
+SEPARATION = 4.0  # and by this many times the tops' mean distance from their own colour
 MIN_LIGHTER = 10.0  # the lighter colour's L* must exceed the darker one's by this (a lamp's fall-off can flip less)
 OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
 SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
@@ -174,6 +175,8 @@ def _two_colours(
         if apart < MIN_CONTRAST:
             return None
         inliers = near.min(axis=1) <= OUTLIER * apart
+    if apart < SEPARATION * float(near.min(axis=1)[inliers].mean()):
+        return None
     light = int(np.argmax(centres[:, 0]))
     which = np.where(labels == light, 0, 1).astype(np.int64)
     ordered = np.asarray(centres[[light, 1 - light]], np.float64)  # light, dark
