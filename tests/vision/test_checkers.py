@@ -111,6 +111,17 @@ def test_a_checker_the_picture_cannot_show_makes_the_reading_unsure() -> None:
     assert any("14 checkers" in d for d in reading.doubts)
 
 
+def test_hidden_checkers_are_proposed_where_only_one_layer_can_be_but_asked() -> None:
+    race = [0] * 24
+    race[0:4] = [-5, -4, -3, -3]  # the top player: all 15 in sight
+    race[12:15] = [7, 4, 4]  # the bottom player: two checkers lie on its only full row of five
+    image = drawn_board(tuple(race))
+    reading = read_position(image, Calibration.from_corners(list(CORNERS)), "light")
+    assert (reading.points, reading.bar, reading.off) == (tuple(race), (0, 0), (0, 0))
+    assert not reading.sure  # a lone checker missed elsewhere would look the same: the players confirm
+    assert any("hidden" in d for d in reading.doubts)
+
+
 def test_command_contract(tmp_path: Path) -> None:
     image = tmp_path / "board.png"
     cv2.imwrite(str(image), drawn_board(START))
