@@ -111,6 +111,14 @@ def test_a_checker_the_picture_cannot_show_makes_the_reading_unsure() -> None:
     assert any("14 checkers" in d for d in reading.doubts)
 
 
+@pytest.mark.parametrize("kind", ["grey", "noise"])
+def test_a_picture_without_checkers_is_never_read_sure(kind: str) -> None:
+    rng = np.random.default_rng(7)
+    image = np.full((720, 1280, 3), 128, np.uint8) if kind == "grey" else rng.integers(0, 256, (720, 1280, 3), np.uint8)
+    reading = read_position(image, Calibration.from_corners(list(CORNERS)), "dark")
+    assert not reading.sure and reading.doubts
+
+
 def test_hidden_checkers_are_proposed_where_only_one_layer_can_be_but_asked() -> None:
     race = [0] * 24
     race[0:4] = [-5, -4, -3, -3]  # the top player: all 15 in sight
