@@ -113,10 +113,15 @@ class Candidate:
     strict: bool
 
 
-def find_tops(image: NDArray[np.uint8], calibration: Calibration) -> list[Candidate]:
-    """Every round top of a checker's size, found twice: strictly, and sensitively where the strict look has none."""
+def board_view(image: NDArray[np.uint8], calibration: Calibration) -> NDArray[np.uint8]:
+    """The frame seen through the reading view."""
     m, size = reading_view(calibration)
-    view = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
+    return np.asarray(cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA), np.uint8)
+
+
+def find_tops(view: NDArray[np.uint8]) -> list[Candidate]:
+    """Every round top of a checker's size, found twice: strictly, and sensitively where the strict look has none."""
+    size = (view.shape[1], view.shape[0])
     grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     r = SCALE * CHECKER / 2
     inner = int(r * 0.55)
@@ -166,9 +171,9 @@ def _two_colours(
     for _ in range(2):  # the second split without the shapes of neither colour (a die, the cube, the board)
         if inliers.sum() < 2:
             return None
-        _, _, centres = cv2.kmeans(
-            data[inliers], 2, np.zeros((int(inliers.sum()), 1), np.int32), criteria, 4, cv2.KMEANS_PP_CENTERS
-        )
+        part = data[inliers]
+        start = (part[:, 0] < np.median(part[:, 0])).astype(np.int32).reshape(-1, 1)  # the lighter half first
+        _, _, centres = cv2.kmeans(part, 2, start, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
         near = np.linalg.norm(data[:, None, :] - centres[None, :, :], axis=2)
         labels = np.argmin(near, axis=1)
         apart = float(np.linalg.norm(centres[0] - centres[1]))
@@ -221,7 +226,8 @@ def _column(x: float) -> int | None:
 
 def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_colour: Colour) -> CheckerReading:
     """Read every checker on a settled board (see the module's docstring)."""
-    found = find_tops(image, calibration)
+    view = board_view(image, calibration)
+    found = find_tops(view)
     strict = [c for c in found if c.strict]
     doubts: list[str] = []
     split = _two_colours(np.asarray([c.lab for c in strict], np.float64).reshape(-1, 3))
@@ -283,17 +289,71 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
         placed = _place_hidden(points, off)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
-            doubts.append(f"{placed} checkers hidden under others, placed where a higher layer can only be")
+            unseen = _unseen(view, rows, centres, apart) + sum(t.doubtful for t in tops)
+            on_rows = [bottom_index if side == 0 else 1 - bottom_index for side, (_, o) in placed.items() if not o]
+            if unseen or problems or any(_lies_off(view, centres[c], apart) for c in on_rows):
+                hidden = sum(n for n, _ in placed.values())
+                doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
     doubts.extend(problems)
     return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
 
 
-def _place_hidden(points: list[int], off: list[int]) -> int:
+def _unseen(
+    view: NDArray[np.uint8], rows: dict[tuple[int, int], list[Top]], centres: NDArray[np.float64], apart: float
+) -> int:
+    """How many of the places where a point's next checker would stand show a checker's colour: a checker the
+    look missed, which the shortfall of its side would otherwise be taken for."""
+    r = SCALE * CHECKER / 2
+    inner = max(2, int(r * 0.35))
+    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
+    disk = xx**2 + yy**2 <= inner**2
+    w, h = BOARD_VIEW
+    count = 0
+    for row in (0, 1):
+        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+        step = 1.0 if row == 0 else -1.0
+        for col in range(12):
+            stack = rows.get((row, col), [])
+            if len(stack) >= 5:
+                continue
+            if stack:
+                x = float(np.mean([t.x for t in stack]))
+                y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
+            else:
+                x, y = _column_centre(col), rim + step * CHECKER / 2
+            vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+            patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
+            if patch.shape[:2] != disk.shape:
+                continue
+            lab = _lab(np.median(patch[disk], axis=0))
+            if np.linalg.norm(centres - lab, axis=1).min() < LOOSE_FIT * apart:
+                count += 1
+    return count
+
+
+def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float) -> bool:
+    """Whether the ground round the board shows half a checker or more of ``colour``: checkers borne off that the
+    look did not find (in a tray, a pile), which a shortfall would otherwise be taken for."""
+    w, h = BOARD_VIEW
+    small = view[::2, ::2]  # every other pixel: a checker still covers about 200 of them
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    near = np.linalg.norm(lab - colour.astype(np.float32), axis=2) < LOOSE_FIT * apart
+    x0, y0 = round(MARGIN * w * SCALE / 2), round(MARGIN * h * SCALE / 2)
+    x1, y1 = round((1 + MARGIN) * w * SCALE / 2), round((1 + MARGIN) * h * SCALE / 2)
+    near[y0:y1, x0:x1] = False  # the board itself
+    area = np.pi * (SCALE * CHECKER / 4) ** 2
+    return bool(near.sum() >= area / 2)
+
+
+def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
     """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
     only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
     that side's checkers they can only be there (unless a lone checker was missed: the reading stays unsure, the
-    players confirm it). With two places or more the reading stays short. Returns how many were placed."""
-    placed = 0
+    players confirm it). With two places or more the reading stays short. Returns how many of each side's
+    (0 bottom, 1 top) were placed, and whether off."""
+    placed: dict[int, tuple[int, bool]] = {}
     for side, sign in ((0, 1), (1, -1)):
         seen = sum(p * sign for p in points if p * sign > 0) + off[side]
         short = CHECKERS_A_SIDE - seen
@@ -307,7 +367,7 @@ def _place_hidden(points: list[int], off: list[int]) -> int:
             points[full[0]] += sign * short
         else:
             off[side] += short
-        placed += short
+        placed[side] = (short, not full)
     return placed
 
 

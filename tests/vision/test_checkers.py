@@ -119,15 +119,24 @@ def test_a_picture_without_checkers_is_never_read_sure(kind: str) -> None:
     assert not reading.sure and reading.doubts
 
 
-def test_hidden_checkers_are_proposed_where_only_one_layer_can_be_but_asked() -> None:
+def _race() -> list[int]:
     race = [0] * 24
     race[0:4] = [-5, -4, -3, -3]  # the top player: all 15 in sight
     race[12:15] = [7, 4, 4]  # the bottom player: two checkers lie on its only full row of five
-    image = drawn_board(tuple(race))
+    return race
+
+
+def test_hidden_checkers_lie_on_the_only_full_row() -> None:
+    reading = read_position(drawn_board(tuple(_race())), Calibration.from_corners(list(CORNERS)), "light")
+    assert (reading.points, reading.bar, reading.off, reading.sure) == (tuple(_race()), (0, 0), (0, 0), True)
+
+
+def test_hidden_checkers_are_asked_when_their_colour_lies_unread_beside_the_board() -> None:
+    image = drawn_board(tuple(_race()))
+    cv2.rectangle(image, (150, 300), (225, 330), LIGHT, -1)  # a tray of the bottom player's checkers, not round
     reading = read_position(image, Calibration.from_corners(list(CORNERS)), "light")
-    assert (reading.points, reading.bar, reading.off) == (tuple(race), (0, 0), (0, 0))
-    assert not reading.sure  # a lone checker missed elsewhere would look the same: the players confirm
-    assert any("hidden" in d for d in reading.doubts)
+    assert reading.points == tuple(_race())  # proposed on the full row
+    assert not reading.sure and any("hidden" in d for d in reading.doubts)
 
 
 def test_command_contract(tmp_path: Path) -> None:
