@@ -289,7 +289,7 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
         placed = _place_hidden(points, off)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
-            unseen = _unseen(view, rows, centres, apart) + sum(t.doubtful for t in tops)
+            unseen = _unseen(view, rows, tops, centres, apart) + sum(t.doubtful for t in tops)
             on_rows = [bottom_index if side == 0 else 1 - bottom_index for side, (_, o) in placed.items() if not o]
             if unseen or problems or any(_lies_off(view, centres[c], apart) for c in on_rows):
                 hidden = sum(n for n, _ in placed.values())
@@ -299,16 +299,21 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
 
 
 def _unseen(
-    view: NDArray[np.uint8], rows: dict[tuple[int, int], list[Top]], centres: NDArray[np.float64], apart: float
+    view: NDArray[np.uint8],
+    rows: dict[tuple[int, int], list[Top]],
+    tops: tuple[Top, ...],
+    centres: NDArray[np.float64],
+    apart: float,
 ) -> int:
-    """How many of the places where a point's next checker would stand show a checker's colour: a checker the
-    look missed, which the shortfall of its side would otherwise be taken for."""
+    """How many of the places where a missed checker would stand show a checker's colour: each point's next place,
+    and the bar and the field's edge beside it. A checker the look missed there would otherwise be taken for one
+    hidden in a higher layer."""
     r = SCALE * CHECKER / 2
     inner = max(2, int(r * 0.35))
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
     disk = xx**2 + yy**2 <= inner**2
     w, h = BOARD_VIEW
-    count = 0
+    places: list[tuple[float, float]] = []
     for row in (0, 1):
         rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
         step = 1.0 if row == 0 else -1.0
@@ -317,17 +322,24 @@ def _unseen(
             if len(stack) >= 5:
                 continue
             if stack:
-                x = float(np.mean([t.x for t in stack]))
                 y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
+                places.append((float(np.mean([t.x for t in stack])), y))
             else:
-                x, y = _column_centre(col), rim + step * CHECKER / 2
-            vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
-            patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
-            if patch.shape[:2] != disk.shape:
-                continue
-            lab = _lab(np.median(patch[disk], axis=0))
-            if np.linalg.norm(centres - lab, axis=1).min() < LOOSE_FIT * apart:
-                count += 1
+                places.append((_column_centre(col), rim + step * CHECKER / 2))
+    middle = h / 2
+    for x in (BAR_X[0] - CHECKER / 2, w / 2, BAR_X[1] + CHECKER / 2):
+        for y in (middle - CHECKER, middle, middle + CHECKER):
+            if all(np.hypot(t.x - x, t.y - y) > CHECKER * 0.75 for t in tops):
+                places.append((x, y))
+    count = 0
+    for x, y in places:
+        vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
+        if patch.shape[:2] != disk.shape:
+            continue
+        lab = _lab(np.median(patch[disk], axis=0))
+        if np.linalg.norm(centres - lab, axis=1).min() < LOOSE_FIT * apart:
+            count += 1
     return count
 
 
