@@ -3,8 +3,9 @@
 A careful classical reader, not a learned one: the board plane is rectified from the four tapped corners, the
 checkers' round tops are found as circles of the size a checker has on a board, their two colours are told apart
 by clustering (light and dark), and each top is placed on a point, the bar or off the board by the board's
-geometry. Only what the picture shows for certain is counted: a checker lying on another one in a higher layer
-shows no top of its own, so a side that comes short of 15 (or over) makes the reading unsure, never guessed.
+geometry. A checker lying on another one in a higher layer shows no top of its own: a side that comes short of
+15 is completed only where one place alone can hold the rest and nothing in the picture points to a checker
+missed; otherwise (and for a side over 15) the reading is unsure, never guessed.
 """
 
 from __future__ import annotations
@@ -362,9 +363,9 @@ def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float
 def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
     """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
     only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
-    that side's checkers they can only be there (unless a lone checker was missed: the reading stays unsure, the
-    players confirm it). With two places or more the reading stays short. Returns how many of each side's
-    (0 bottom, 1 top) were placed, and whether off."""
+    that side's checkers they can only be there, unless a checker was missed (``_unseen``, ``_lies_off`` look for
+    one). With two places or more the reading stays short. Returns how many of each side's (0 bottom, 1 top) were
+    placed, and whether off."""
     placed: dict[int, tuple[int, bool]] = {}
     for side, sign in ((0, 1), (1, -1)):
         seen = sum(p * sign for p in points if p * sign > 0) + off[side]
