@@ -19,32 +19,8 @@ from vision.checkers import BAR_X, CHECKER, FIELD_X, FIELD_Y, read_position, sum
 from .conftest import ROOT
 
 FOREIGN = ROOT / ".." / "shared" / "foreign_positions"
-START = (
-    -5,
-    0,
-    0,
-    0,
-    3,
-    0,
-    5,
-    0,
-    0,
-    0,
-    0,
-    -2,
-    5,
-    0,
-    0,
-    0,
-    -3,
-    0,
-    -5,
-    0,
-    0,
-    0,
-    0,
-    2,
-)  # bottom player's home on the right
+# the starting position, the bottom player's home on the right: the top row, then the bottom row
+START = (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2) + (-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2)
 CORNERS = ((240.0, 60.0), (1040.0, 70.0), (1030.0, 700.0), (250.0, 690.0))
 LIGHT, DARK = (215, 235, 240), (40, 40, 60)
 
@@ -87,7 +63,7 @@ def test_sum_rules() -> None:
     assert sum_problems(START, (0, 0), (0, 0)) == []
     assert sum_problems(START, (1, 0), (0, 0)) == ["the bottom player has 16 checkers, not 15"]
     short = list(START)
-    short[0] = -4
+    short[12] = -4
     assert sum_problems(short, (0, 0), (0, 0)) == ["the top player has 14 checkers, not 15"]
     assert sum_problems(short, (0, 0), (0, 1)) == []  # the fifteenth borne off
     assert sum_problems(START[:23], (0, 0), (0, 0))[0] == "23 points, not 24"
@@ -103,8 +79,8 @@ def test_a_drawn_start_position_is_read_right_and_sure(bottom: str) -> None:
 
 def test_a_checker_the_picture_cannot_show_makes_the_reading_unsure() -> None:
     stacked = list(START)
-    stacked[6], stacked[18] = 6, -6  # a sixth checker on a row of five lies on top of it (not drawn)
-    stacked[4], stacked[16] = 2, -2
+    stacked[18], stacked[6] = 6, -6  # a sixth checker on a row of five lies on top of it (not drawn)
+    stacked[16], stacked[4] = 2, -2
     image = drawn_board(tuple(stacked))
     reading = read_position(image, Calibration.from_corners(list(CORNERS)), "light")
     assert not reading.sure
