@@ -51,6 +51,7 @@ class Top:
     y: float
     colour: Colour
     doubtful: bool = False
+    strict: bool = True
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,29 @@ def _continues_a_row(c: Candidate, kept: list[Candidate]) -> bool:
     return any(abs(_depth(k.y) - _depth(c.y) + 1) < 0.3 for k in same_half)
 
 
+def _alone(c: Candidate, kept: list[Candidate]) -> bool:
+    """Whether no top kept so far stands on the point of ``c``."""
+    col, top_half = _column(c.x), c.y < BOARD_VIEW[1] / 2
+    return not any(_column(k.x) == col and (k.y < BOARD_VIEW[1] / 2) == top_half for k in kept)
+
+
+def _like_its_point(view: NDArray[np.uint8], c: Candidate, to_checker: float) -> bool:
+    """Whether a sensitive find alone on its point looks more like the point (sampled two checkers further in)
+    than like a checker: the broad base of a pale point under pale checkers is round enough for the sensitive
+    look."""
+    w, h = BOARD_VIEW
+    inward = 1.0 if c.y < h / 2 else -1.0
+    r = SCALE * CHECKER / 2
+    inner = max(2, int(r * 0.3))
+    for depth in (2.0, 2.5):
+        y = c.y + inward * CHECKER * depth
+        vx, vy = round((c.x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1].reshape(-1, 3)
+        if len(patch) and float(np.linalg.norm(_lab(np.median(patch, axis=0)) - c.lab)) < to_checker:
+            return True
+    return False
+
+
 def _column(x: float) -> int | None:
     """The point column (0-5 in the left half, 6-11 in the right) under ``x``, or None on the bar or the frame."""
     if FIELD_X[0] - CHECKER * 0.3 <= x < BAR_X[0] + CHECKER * 0.1:
@@ -245,13 +269,15 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
     loose = sorted((c for c in found if not c.strict), key=lambda c: _depth(c.y))
     for c in loose:
         dist = np.linalg.norm(centres - c.lab, axis=1)
-        if dist.min() < LOOSE_FIT * apart and _continues_a_row(c, kept):
+        fits = dist.min() < LOOSE_FIT * apart and _continues_a_row(c, kept)
+        if fits and not (_alone(c, kept) and _like_its_point(view, c, dist.min())):
             kept.append(c)
             which.append(int(np.argmin(dist)))
             doubtful.append(False)
     bottom_index = 0 if bottom_colour == "light" else 1
     tops = tuple(
-        Top(c.x, c.y, "light" if w == 0 else "dark", bool(d)) for c, w, d in zip(kept, which, doubtful, strict=True)
+        Top(c.x, c.y, "light" if w == 0 else "dark", bool(d), c.strict)
+        for c, w, d in zip(kept, which, doubtful, strict=True)
     )
     rows: dict[tuple[int, int], list[Top]] = {}  # (row 0 top / 1 bottom, column) -> tops
     bar = [0, 0]
@@ -290,7 +316,8 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
         placed = _place_hidden(points, off)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
-            unseen = _unseen(view, rows, tops, centres, apart) + sum(t.doubtful for t in tops)
+            # the completion rests on the count of what shows: every top counted must be a sure find
+            unseen = _unseen(view, rows, tops, centres, apart) + sum(t.doubtful or not t.strict for t in tops)
             on_rows = [bottom_index if side == 0 else 1 - bottom_index for side, (_, o) in placed.items() if not o]
             if unseen or problems or any(_lies_off(view, centres[c], apart) for c in on_rows):
                 hidden = sum(n for n, _ in placed.values())

@@ -4,8 +4,9 @@ board's outer corners as a referee taps them, scored as the referee uses a readi
     .venv/bin/python tests/vision/bench_checkers.py [--show]
 
 Prints boards read exactly, wrong readings marked sure (the worst outcome), the share asked, the same per case
-(stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers) and the time a
-1280x720 frame takes on one core. ``--show`` also lists every board that was not read right and sure.
+(stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers; the boards with
+thrown dice beside the same boards just before the throw) and the CPU time a 1280x720 frame takes on one core.
+``--show`` also lists every board that was not read right and sure.
 """
 
 from __future__ import annotations
@@ -61,6 +62,18 @@ def cases_of(case: Case, label: dict[str, object]) -> list[str]:
     return kinds
 
 
+def _show(case: Case) -> None:
+    """One line for a board not read right and sure, and the reading beside the truth when it is wrong."""
+    reading, truth = case.reading, case.truth
+    if case.exact and reading.sure:
+        return
+    verdict = "SURE AND WRONG" if reading.sure else ("asked, right" if case.exact else "asked")
+    print(f"{case.name}: {verdict}: {'; '.join(reading.doubts[:3])}")
+    if not case.exact:
+        print(f"   read  {list(reading.points)} bar {list(reading.bar)} off {list(reading.off)}")
+        print(f"   truth {truth['points']} bar {truth['bar']} off {truth['off']}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--show", action="store_true", help="list every board not read right and sure")
@@ -86,14 +99,20 @@ def main() -> int:
         case = Case(path.stem, truth, reading, ms)
         for kind in cases_of(case, label):
             rows.setdefault(kind, []).append(case)
-        if args.show and not (case.exact and reading.sure):
-            verdict = "SURE AND WRONG" if reading.sure else ("asked, right" if case.exact else "asked")
-            print(f"{case.name}: {verdict}: {'; '.join(reading.doubts[:3])}")
-            if not case.exact:
-                print(f"   read  {list(reading.points)} bar {list(reading.bar)} off {list(reading.off)}")
-                print(f"   truth {truth['points']} bar {truth['bar']} off {truth['off']}")
+        if args.show:
+            _show(case)
+        before = path.with_name(f"{path.stem}_before.jpg")
+        if before.is_file():  # the same board just before the throw: no dice on it
+            calm = Case(
+                before.stem, truth, read_position(load_image(str(before)), calibration, truth["bottom_colour"]), 0
+            )
+            rows.setdefault("the same, before the throw", []).append(calm)
+            rows.setdefault("with the dice thrown", []).append(case)
+            if args.show:
+                _show(calm)
     print(f"{'case':26} {'boards':>6} {'exact':>6} {'sure+right':>10} {'sure+WRONG':>10} {'asked':>7}")
-    for kind in ("all", "stacks of 6-15", "bar", "borne off", "dice/cube among checkers", "none of these"):
+    kinds = ("all", "stacks of 6-15", "bar", "borne off", "dice/cube among checkers", "none of these")
+    for kind in (*kinds, "with the dice thrown", "the same, before the throw"):
         group = rows.get(kind, [])
         if not group:
             continue
