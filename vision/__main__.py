@@ -277,12 +277,17 @@ def cmd_check_setup(args: argparse.Namespace) -> int:
     return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
 
 
+def _dice_boxes(image: NDArray[np.uint8], calibration: Calibration) -> list[tuple[int, int, int, int]]:
+    """Where the dice lie: a pale die among pale checkers can pass for a checker's top."""
+    return [d.box for d in DiceReader(threads=1).dice(image, calibration)]
+
+
 def cmd_checkers(args: argparse.Namespace) -> int:
     """One position read from one picture of a calibrated board; bad input is an error (exit 2), not a reading."""
     calibration = parse_corners(args.corners)
     image = load_image(args.image)
     try:
-        reading = read_position(image, calibration, args.bottom_colour)
+        reading = read_position(image, calibration, args.bottom_colour, lambda: _dice_boxes(image, calibration))
     except (cv2.error, MemoryError) as exc:
         raise VisionError(f"{args.image}: cannot be read ({_first_line(exc)})") from None
     if args.json:

@@ -10,6 +10,7 @@ missed; otherwise (and for a side over 15) the reading is unsure, never guessed.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,6 +21,7 @@ from numpy.typing import NDArray
 from vision.calibration import BOARD_VIEW, Calibration
 
 Colour = Literal["light", "dark"]
+Box = tuple[int, int, int, int]
 CHECKERS_A_SIDE = 15
 POINTS = 24
 
@@ -249,8 +251,15 @@ def _column(x: float) -> int | None:
     return None
 
 
-def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_colour: Colour) -> CheckerReading:
-    """Read every checker on a settled board (see the module's docstring)."""
+def read_position(
+    image: NDArray[np.uint8],
+    calibration: Calibration,
+    bottom_colour: Colour,
+    dice: Callable[[], Iterable[Box]] | None = None,
+) -> CheckerReading:
+    """Read every checker on a settled board (see the module's docstring). ``dice`` gives the boxes (x0, y0, x1, y1,
+    image pixels) of the dice in the picture, asked for only when the reading would be sure: a pale die among pale
+    checkers can pass for one, and a top counted where a die lies makes the reading unsure."""
     view = board_view(image, calibration)
     found = find_tops(view)
     strict = [c for c in found if c.strict]
@@ -323,6 +332,10 @@ def read_position(image: NDArray[np.uint8], calibration: Calibration, bottom_col
                 hidden = sum(n for n, _ in placed.values())
                 doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
     doubts.extend(problems)
+    if not doubts and dice is not None:
+        on = _on_dice([t for t in tops if not t.doubtful], calibration, dice())
+        if on:
+            doubts.append(f"{on} checkers counted where a die lies")
     return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
 
 
@@ -409,6 +422,16 @@ def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, boo
             off[side] += short
         placed[side] = (short, not full)
     return placed
+
+
+def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> int:
+    """How many tops lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
+    further off: a checker's radius and half a die)."""
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
+    if not centres:
+        return 0
+    board = calibration.to_board(np.asarray(centres, np.float64))
+    return sum(bool(np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)) for t in tops)
 
 
 def _stack_doubts(stack: list[Top], row: int) -> list[str]:

@@ -1,7 +1,7 @@
 """How well the camera reads the checkers: the foreign positions (../shared/foreign_positions), read with the
 board's outer corners as a referee taps them, scored as the referee uses a reading.
 
-    .venv/bin/python tests/vision/bench_checkers.py [--show]
+    .venv/bin/python tests/vision/bench_checkers.py [--show] [--jitter PX]
 
 Prints boards read exactly, wrong readings marked sure (the worst outcome), the share asked, the same per case
 (stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers; the boards with
@@ -19,10 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
+from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from vision import DiceReader  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.checkers import CheckerReading, read_position  # noqa: E402
 from vision.sources import load_image  # noqa: E402
@@ -62,6 +65,11 @@ def cases_of(case: Case, label: dict[str, object]) -> list[str]:
     return kinds
 
 
+def boxes(dice: DiceReader, image: NDArray[np.uint8], calibration: Calibration) -> list[tuple[int, int, int, int]]:
+    """The dice in the picture, as the command finds them."""
+    return [d.box for d in dice.dice(image, calibration)]
+
+
 def _show(case: Case) -> None:
     """One line for a board not read right and sure, and the reading beside the truth when it is wrong."""
     reading, truth = case.reading, case.truth
@@ -77,7 +85,12 @@ def _show(case: Case) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--show", action="store_true", help="list every board not read right and sure")
+    ap.add_argument(
+        "--jitter", type=float, default=0.0, metavar="PX", help="move each tapped corner up to PX pixels (a hasty tap)"
+    )
     args = ap.parse_args()
+    rng = np.random.default_rng(1)
+    dice = DiceReader(threads=1)
     cv2.setNumThreads(1)
     labels = sorted(FOREIGN.glob("p*[0-9].json"))
     if not labels:
@@ -89,11 +102,12 @@ def main() -> int:
         label = json.loads(path.read_text())
         image = load_image(str(path.with_suffix(".jpg")))
         truth = label["position"]
-        calibration = Calibration.from_corners(label["board_corners_px"])
+        corners = np.asarray(label["board_corners_px"], np.float64)
+        calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
         ms = float("inf")
         for _ in range(REPEATS):  # CPU time, the fastest of a few: the machine is shared
             start = time.process_time()
-            reading = read_position(image, calibration, truth["bottom_colour"])
+            reading = read_position(image, calibration, truth["bottom_colour"], lambda: boxes(dice, image, calibration))
             ms = min(ms, (time.process_time() - start) * 1000)
         times.append(ms)
         case = Case(path.stem, truth, reading, ms)

@@ -96,6 +96,20 @@ def test_a_picture_without_checkers_is_never_read_sure(kind: str) -> None:
     assert not reading.sure and reading.doubts
 
 
+def test_a_top_counted_where_a_die_lies_makes_the_reading_unsure() -> None:
+    calibration = Calibration.from_corners(list(CORNERS))
+    image = drawn_board(START)
+    clear = read_position(image, calibration, "light", lambda: [])
+    assert clear.sure
+    x, y = FIELD_X[0] + (BAR_X[0] - FIELD_X[0]) / 12, FIELD_Y[0] + CHECKER / 2  # the top-left point's first checker
+    cx, cy = cv2.perspectiveTransform(np.array([[[x, y]]]), np.linalg.inv(calibration.homography))[0, 0]
+    die = (int(cx) - 10, int(cy) - 10, int(cx) + 10, int(cy) + 10)
+    on_die = read_position(image, calibration, "light", lambda: [die])
+    assert not on_die.sure and on_die.doubts == ("1 checkers counted where a die lies",)
+    beside = (die[0] + 60, die[1], die[2] + 60, die[3])  # a die beside the checkers is no doubt
+    assert read_position(image, calibration, "light", lambda: [beside]).sure
+
+
 def _race() -> list[int]:
     race = [0] * 24
     race[0:4] = [-5, -4, -3, -3]  # the top player: all 15 in sight
