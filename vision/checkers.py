@@ -47,7 +47,8 @@ SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place a
 
 @dataclass(frozen=True)
 class Top:
-    """One checker top found in the frame: its centre in canonical board pixels and its colour."""
+    """One round top found in the frame: its centre in canonical board pixels, its colour, whether that colour is
+    of neither checker (``doubtful``: not counted) and whether the strict look found it."""
 
     x: float
     y: float
