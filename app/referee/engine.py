@@ -39,6 +39,7 @@ from app.referee.rulings import Reaction
 from app.referee.setup import MatchSetup
 from app.referee.state import (
     Aids,
+    DeviceFault,
     FlaggedPlay,
     Irregularity,
     LastPlay,
@@ -52,6 +53,7 @@ from app.referee.state import (
 
 __all__ = [
     "Aids",
+    "DeviceFault",
     "FlaggedPlay",
     "Irregularity",
     "LastPlay",

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.referee.rulings import ClockCommand, Level, Ruling, color_name
-from app.referee.state import Irregularity, RefereeState, Stage, Tally
+from app.referee.state import DeviceFault, Irregularity, RefereeState, Stage, Tally
 from rules import cubeful as rc
 from rules.chouette import Chouette
 from rules.errors import IllegalAction
@@ -47,6 +47,13 @@ class Step:
         record = Irregularity(self.state.events, code, color, {k: _json(v) for k, v in named.items()})
         self.set(irregularities=self.state.irregularities + (record,))
         self.say(code, Level.WARNING, player=color, **params)
+
+    def device_fault(self, device: str, fault: str, **params: Any) -> None:
+        """Record a device's fault and announce it as the device's (amber): ruling ``device_fault_<fault>``, never
+        a player's irregularity; what the device sent is ignored."""
+        record = DeviceFault(self.state.events, device, fault, {k: _json(v) for k, v in params.items()})
+        self.set(device_faults=self.state.device_faults + (record,))
+        self.say("device_fault_" + fault, Level.WARNING, device=device, **params)
 
     def set(self, **changes: Any) -> None:
         self.state = replace(self.state, **changes)
@@ -100,7 +107,7 @@ class Step:
         reserve = state.setup.clock.reserve_s * 1000
         times = list(state.times or (reserve, reserve))
         times[color] = remaining_ms
-        self.set(times=(times[0], times[1]))
+        self.set(times=(times[0], times[1]), longest_time_set=max(state.longest_time_set, remaining_ms))
         self.say("time_set", Level.INFO, player=color, ms=remaining_ms)
 
 

@@ -106,6 +106,17 @@ class Irregularity:
 
 
 @dataclass(frozen=True)
+class DeviceFault:
+    """A device's fault (a late board reading, an impossible clock time, a throw nobody can be named for),
+    recorded for the director apart from the players' irregularities: event number, device, fault, details."""
+
+    event: int
+    device: str
+    fault: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Aids:
     """What casual mode shows: pip counts, the legal plays of the dice, the shot odds."""
 
@@ -170,6 +181,11 @@ class RefereeState:
     before_dice: Tally | None = None
     """The match before the dice now in play were thrown (for the director to void or correct them)."""
     irregularities: tuple[Irregularity, ...] = ()
+    device_faults: tuple[DeviceFault, ...] = ()
+    """The devices' faults, never a player's: each was ignored and announced."""
+    longest_time_set: int = 0
+    """The longest remaining time (ms) the director set for either side: with the reserve, the most a clock
+    can ever show in this match (its simple delay never adds to the reserve)."""
     links: tuple[tuple[str, bool], ...] = ()
     accepted_illegal: int = 0
     """Plays accepted as illegal: the rules core's action list no longer describes the match."""

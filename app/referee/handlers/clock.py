@@ -8,13 +8,33 @@ from app.referee import events as ev
 from app.referee.handlers import plays
 from app.referee.handling import Step
 from app.referee.rulings import Level
-from app.referee.state import Stage
+from app.referee.state import RefereeState, Stage
+
+DAY_MS = 24 * 3600 * 1000
+"""Without a time control (no reserve) a clock can still show its own times, never more than a day."""
+
+
+def time_ceiling(state: RefereeState) -> int:
+    """The most time (ms) a side can ever have left in this match: the reserve, or a longer time the director
+    set; the clock's simple delay never adds to the reserve."""
+    reserve = state.setup.clock.reserve_s * 1000
+    return max(reserve or DAY_MS, state.longest_time_set)
 
 
 def on_clock_pressed(step: Step, event: ev.ClockPressed) -> None:
     state = step.state
     if event.white_ms is not None and event.black_ms is not None:
-        step.set(times=(event.white_ms, event.black_ms))
+        ceiling = time_ceiling(state)
+        if all(0 <= ms <= ceiling for ms in (event.white_ms, event.black_ms)):
+            step.set(times=(event.white_ms, event.black_ms))
+        else:  # the press counts; the times it came with cannot be
+            step.device_fault(
+                "clock",
+                "clock_time",
+                white_s=event.white_ms // 1000,
+                black_s=event.black_ms // 1000,
+                limit_s=ceiling // 1000,
+            )
     stage = state.stage
     if stage in (Stage.OVER, Stage.HALTED, Stage.ILLEGAL, Stage.OPENING):
         step.run_clock(None)  # both clocks stand still now: stop one a press may have started

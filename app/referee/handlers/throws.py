@@ -27,6 +27,9 @@ def throw(step: Step, values: tuple[int, int] | None, void: ev.VoidReason | None
     if not step.ready(stage):
         return
     if stage in (Stage.DOUBLE, Stage.RESIGNATION):
+        if values is None and thrower is None:  # no die seen: the camera cannot say who threw, nobody is blamed
+            step.device_fault("camera", "thrower_unknown", reason=void.value if void is not None else "unreadable")
+            return
         step.irregular("throw_before_answer", thrower if thrower is not None else state.mover, waiting=state.to_act)
         return
     if stage is Stage.NAME_DOUBLE:
