@@ -59,6 +59,17 @@ class BoardReadings:
 
     def __init__(self) -> None:
         self.last: int | None = None
+        self.boot: tuple[str, int] | None = None
+        """The board's serial and boot number at its last connection."""
+
+    def connected(self, status: LinkStatus) -> None:
+        """A board (re)connected: one that booted again, or another board, numbers its readings afresh; the same
+        boot reconnecting goes on (a frame it repeats then is still a repeat)."""
+        hello = status.hello
+        boot = (hello.serial, hello.boot_id) if hello is not None else None
+        if status.restarted or boot is None or boot != self.boot:
+            self.last = None
+        self.boot = boot
 
     def late(self, snapshot: dm.BoardSnapshot) -> bool:
         """True when ``snapshot`` is older than, or the same as, the last reading taken; else it is taken."""
@@ -90,6 +101,8 @@ def device_event(message: object, position: Position, readings: BoardReadings | 
         kind = ev.LiftSeen if isinstance(message, dm.CheckerLifted) else ev.PlaceSeen
         return kind(color, point)
     if isinstance(message, LinkStatus):
+        if readings is not None and message.kind is dm.DeviceKind.BOARD and message.state is LinkState.CONNECTED:
+            readings.connected(message)
         device = _DEVICE.get(message.kind)
         if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
             return None

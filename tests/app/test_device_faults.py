@@ -17,6 +17,7 @@ from app.sim.world import snapshot_of
 from app.table.devices import BoardReadings, device_event, drain, layout_counts
 from app.table.dice import throw_event
 from device import messages as dm
+from device.driver import LinkState, LinkStatus
 from rules.position import Color, Position
 from tests.app.table import Table
 from vision.verdict import ThrowObservation
@@ -69,6 +70,24 @@ def test_board_readings_tell_late_and_repeated_numbers_from_new_ones_and_start_a
     assert not readings.late(snapshot(2, position))
     readings.last = 0xFFFF
     assert not readings.late(snapshot(0, position)) and readings.late(snapshot(0xFFFF, position))  # wraps round
+
+
+def hello_link(boot_id: int, restarted: bool = False) -> LinkStatus:
+    hello = dm.Hello(dm.DeviceKind.BOARD, 2, 0, "board-1.0", "BOARD7", boot_id)
+    return LinkStatus(dm.DeviceKind.BOARD, LinkState.CONNECTED, "/dev/ttyUSB1", "board BOARD7", hello, restarted)
+
+
+def test_board_readings_go_on_across_a_reconnect_of_the_same_boot_and_start_again_for_a_new_one() -> None:
+    readings = BoardReadings()
+    position = Table().referee.position
+    device_event(hello_link(3), position, readings)
+    assert not readings.late(snapshot(40, position))
+    device_event(hello_link(3), position, readings)  # the cable came back: the same boot
+    assert readings.late(snapshot(40, position))  # a frame repeated across the reconnect
+    device_event(hello_link(4), position, readings)  # the board booted again while unplugged
+    assert not readings.late(snapshot(3, position))
+    device_event(hello_link(4, restarted=True), position, readings)
+    assert not readings.late(snapshot(1, position))
 
 
 def test_a_repeated_board_frame_through_the_station_path_is_journaled_as_the_boards_fault() -> None:
