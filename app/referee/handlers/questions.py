@@ -66,7 +66,7 @@ def answer(step: Step, by: Color, how: str, values: tuple[int, int] | None) -> N
     if by not in question.asked:
         step.say("not_asked", Level.WARNING, player=by, asked=list(question.asked))
         return
-    if any(answer[0] is by for answer in question.answers):
+    if any(given[0] is by for given in question.answers):
         step.say("already_answered", Level.WARNING, player=by)
         return
     answers = question.answers + ((by, how, values),)
