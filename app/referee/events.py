@@ -156,22 +156,18 @@ class ManualDice(Event):
 class BoardSeen(Event):
     """Where the sensing board sees every checker: 26 counts per side in its own numbering.
 
-    ``reading`` is the board's own number for the reading (None when not known); ``late`` says the board sent
-    it after a reading numbered later, or sent it twice (:class:`app.table.devices.BoardReadings`): the
-    board's fault, never a move."""
+    ``late`` says the board sent this reading after a later one, or sent it twice
+    (:class:`app.table.devices.BoardReadings`): the board's fault, never a move. The board's own reading
+    numbers stay out of the journal: they start again whenever the board boots, the match does not."""
 
     kind: ClassVar[str] = "board_snapshot"
     white: tuple[int, ...]
     black: tuple[int, ...]
-    reading: int | None = None
     late: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "white", _counts(self.white, "white"))
         object.__setattr__(self, "black", _counts(self.black, "black"))
-        reading = self.reading
-        if reading is not None and (isinstance(reading, bool) or not isinstance(reading, int) or reading < 0):
-            raise ValueError(f"a board reading's number is a whole number from 0, not {reading!r}")
         if not isinstance(self.late, bool):
             raise ValueError(f"late is true or false, not {self.late!r}")
 

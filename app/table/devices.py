@@ -94,7 +94,7 @@ def device_event(message: object, position: Position, readings: BoardReadings | 
     if isinstance(message, dm.BoardSnapshot):
         late = readings is not None and readings.late(message)
         white, black = own_counts(message, Color.WHITE, position), own_counts(message, Color.BLACK, position)
-        return ev.BoardSeen(white, black, reading=message.snapshot_id, late=late)
+        return ev.BoardSeen(white, black, late=late)
     if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
         color = _COLOR[message.colour]
         point = board_point(_slot(message.point), color, position)

@@ -29,7 +29,7 @@ _IN_HAND = Status.TOO_FEW_WHITE | Status.TOO_FEW_BLACK
 def on_board_snapshot(step: Step, event: ev.BoardSeen) -> None:
     state = step.state
     if event.late:  # an old reading sent again: it says nothing of where the checkers stand now
-        step.device_fault("board", "board_late", reading=event.reading)
+        step.device_fault("board", "board_late")
         return
     raw = type(state.position).unchecked(event.white, event.black, state.mover)
     board = state.position.read_snapshot(raw)  # pins and checkers still to enter, as the variant reads them
