@@ -17,7 +17,7 @@ from app.record.session import Session
 from app.referee import events as ev
 from app.referee.rulings import Reaction
 from app.table.camera import LiveCamera, Post
-from app.table.devices import ClockLink, drain
+from app.table.devices import BoardReadings, ClockLink, drain
 from app.table.dice import Image, Shot, shot
 from app.table.learning import PracticeThrow
 from device import messages as dm
@@ -47,6 +47,8 @@ class LiveStation:
         self.session: Session | None = None
         self.notify = notify
         self.device_queue: queue.Queue[object] = queue.Queue()
+        self.board_readings = BoardReadings()
+        """The sensing board's reading numbers seen so far (a late or repeated one is the board's fault)."""
         self.software_clock = SoftwareClock(self.device_queue)
         self.clock_driver: ClockDriver | None = None
         self.board_driver: BoardDriver | None = None
@@ -115,7 +117,7 @@ class LiveStation:
         session = self.session
         if session is None:
             return
-        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
+        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note, self.board_readings)
 
     def learn_dice(self, calibration: Calibration | None, practice: Callable[[PracticeThrow], None]) -> bool:
         """Read throws before the match, each handed to ``practice`` (the learning step); False without a
