@@ -23,7 +23,8 @@ min-width:520px} button{margin:2px} #summary{margin-bottom:6px;font-size:13px}
 <div id="summary"></div>
 <div id="layout"><div>
 <table id="boards"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Score</th><th>Cube</th>
-<th>Clocks</th><th>Turn</th><th>Flags</th><th>Entries</th><th>Gaps/dups</th><th>Status</th></tr></thead>
+<th>Clocks</th><th>Turn</th><th>Flags</th><th>Entries</th><th>Gaps/dups</th><th>Set aside</th><th>Status</th></tr>
+</thead>
 <tbody></tbody></table>
 <h2>Results</h2>
 <table id="results"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Score</th><th>Winner</th>
@@ -52,6 +53,7 @@ function flags(b) {
   if (b.stage === "illegal") f.push("illegal play");
   if (b.over && !b.confirmed) f.push("result to confirm");
   if (b.problem) f.push(b.problem);
+  if (b.set_aside) f.push(b.set_aside + " message(s) set aside: " + b.last_set_aside);
   return f.join("; ");
 }
 async function refresh() {
@@ -64,7 +66,8 @@ async function refresh() {
     return `<tr class="${cls}" data-board="${esc(b.board)}"><td>${esc(b.board)}</td><td>${esc(p[0])}</td>
       <td>${esc(p[1])}</td><td>${s[0]}-${s[1]}${b.length ? " /" + b.length : ""}</td><td>${esc(cube(b.cube))}</td>
       <td>${clocks(b.clock)}</td><td>${esc(b.turn || "-")}</td><td>${esc(flags(b))}</td><td>${b.held}</td>
-      <td>${b.gaps}/${b.duplicates}</td><td>${esc(b.status)}</td></tr>`;
+      <td>${b.gaps}/${b.duplicates}</td><td class="aside" title="${esc(b.last_set_aside)}">${b.set_aside}</td>
+      <td>${esc(b.status)}</td></tr>`;
   });
   document.querySelector("#boards tbody").innerHTML = rows.join("");
   document.querySelectorAll("#boards tr.board").forEach(r => r.onclick = () => { open = r.dataset.board; detail(); });
@@ -84,7 +87,7 @@ async function refresh() {
   if (open) detail();
 }
 function drawBoard(board) {
-  if (!board) return "";
+  if (!board || typeof board !== "object") return "";
   const W = 520, H = 300, pw = 36, left = 14, bar = 20;
   const x = i => left + i * pw + (i >= 6 ? bar : 0);
   let svg = `<svg id="position" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">
