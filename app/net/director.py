@@ -302,6 +302,34 @@ class Director:
             feed.sent.append(record)
         return record
 
+    def can_confirm(self, board: str) -> bool:
+        """Whether ``board`` has a finished match whose result the director can confirm."""
+        with self._lock:
+            feed = self.boards.get(board)
+            return feed is not None and bool(feed.snapshot.get("result"))
+
+    def scores(self) -> list[dict[str, Any]]:
+        """The spectators' view: players, score and state of every board, nothing of the journals."""
+        with self._lock:
+            rows = []
+            for name in sorted(self.boards, key=_board_order):
+                feed = self.boards[name]
+                snap = feed.snapshot
+                result = snap.get("result") or {}
+                rows.append(
+                    {
+                        "board": name,
+                        "players": snap.get("players"),
+                        "score": snap.get("score"),
+                        "length": snap.get("length"),
+                        "over": bool(snap.get("over")),
+                        "winner": result.get("winner"),
+                        "confirmed": feed.confirmed,
+                        "online": feed.status == "online",
+                    }
+                )
+            return rows
+
     def confirm(self, board: str) -> bool:
         """The director confirms a finished board's result; False if there is none to confirm."""
         with self._lock:
