@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 DEFAULT_PREFIX = "tavla/tournament"
 
 
-def _broker_arguments(parser: argparse.ArgumentParser, user: str | None) -> None:
-    parser.add_argument("--broker", required=True, help="the MQTT broker, HOST:PORT")
+def _broker_arguments(parser: argparse.ArgumentParser, user: str | None, required: bool = True) -> None:
+    parser.add_argument("--broker", required=required, help="the MQTT broker, HOST:PORT")
     parser.add_argument("--tournament", default=DEFAULT_PREFIX, help=f"topic prefix (default {DEFAULT_PREFIX})")
     parser.add_argument("--user", default=user, help="user name at the broker")
     parser.add_argument("--password-file", help="file holding the password (or set TAVLA_MQTT_PASSWORD)")
@@ -45,8 +45,27 @@ def _broker_arguments(parser: argparse.ArgumentParser, user: str | None) -> None
 
 
 def add_net_parsers(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    director = subparsers.add_parser("director", help="the tournament director's page: every board live")
-    _broker_arguments(director, DIRECTOR_USER)
+    director = subparsers.add_parser(
+        "director",
+        help="the tournament director's page: every board live; 'director broker' writes the broker's files",
+        description="Without a command: run the director's page against the broker (--broker is needed).",
+    )
+    commands = director.add_subparsers(dest="director_command", metavar="COMMAND")
+    hall = commands.add_parser(
+        "broker",
+        help="write everything Mosquitto needs for this tournament into a folder: configuration, CA and server "
+        "certificate, one account per board and the director's, the access rules",
+    )
+    hall.add_argument("folder", help="a new folder for the broker's files")
+    hall.add_argument("--boards", required=True, help="the boards, e.g. 1-12 or 1-8,final")
+    hall.add_argument(
+        "--host", action="append", required=True, help="the hall PC's name or IP as stations reach it (repeatable)"
+    )
+    hall.add_argument("--port", type=int, default=8883, help="the broker's TLS port (default 8883)")
+    hall.add_argument("--bind", help="listen on this address only (default: every address)")
+    hall.add_argument("--tournament", default=DEFAULT_PREFIX, help=f"topic prefix (default {DEFAULT_PREFIX})")
+    hall.add_argument("--days", type=int, default=30, help="how long the certificates last (default 30)")
+    _broker_arguments(director, DIRECTOR_USER, required=False)
     director.add_argument(
         "--http", default="127.0.0.1:8080", help="where the page is served, HOST:PORT (beyond localhost: HTTPS only)"
     )
@@ -129,8 +148,42 @@ def _wait_for_signal() -> None:
     done.wait()
 
 
+def write_hall(args: argparse.Namespace) -> int:
+    """``director broker``: the broker's folder written, and what to do next."""
+    try:
+        from app.net.hall import parse_boards, write_broker_files
+    except ImportError as error:
+        print(f"director broker: {error}: install the net extra (pip install -e '.[net]')", file=sys.stderr)
+        return 2
+    try:
+        prefix = tournament_prefix(args.tournament)
+        files = write_broker_files(
+            args.folder, prefix, parse_boards(args.boards), args.host, args.port, args.bind, args.days
+        )
+    except (ValueError, OSError) as error:
+        print(f"director broker: {error}", file=sys.stderr)
+        return 2
+    folder, host = files.folder, args.host[0]
+    print(
+        f"director broker: {len(files.passwords) - 1} boards and the director written to {folder}\n"
+        f"  start the broker:   mosquitto -c {files.config}\n"
+        f"  start the director: python -m app director --broker {host}:{args.port} --ca {files.ca}"
+        f" --password-file {folder / 'director.password'} --tournament {prefix}"
+        f" --http 0.0.0.0:8443 --https-cert {files.certificate} --https-key {files.key}\n"
+        f"  each station: the broker {host}:{args.port}, its board number, its password from"
+        f" {folder / 'accounts.txt'} and the CA file {files.ca}",
+        flush=True,
+    )
+    return 0
+
+
 def run_net(args: argparse.Namespace) -> int:
     """Run the director or a publisher until interrupted (paho-mqtt, the ``net`` extra, is imported here only)."""
+    if args.command == "director" and args.director_command == "broker":
+        return write_hall(args)
+    if not args.broker:
+        print(f"{args.command}: --broker HOST:PORT is needed", file=sys.stderr)
+        return 2
     try:
         from app.net.actions import DirectorJournal
         from app.net.auth import Accounts

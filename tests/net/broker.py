@@ -17,12 +17,19 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Protocol
 
 from app.net.client import BrokerConfig
 from app.net.topics import DIRECTOR_USER, acl_text
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+class Broker(Protocol):
+    """A running broker that knows each account's way in."""
+
+    def config(self, user: str) -> BrokerConfig: ...
 
 
 def available() -> str | None:

@@ -21,7 +21,7 @@ from app.record.journal import Journal
 from app.record.session import Session
 from app.referee.events import CallDirector, Event
 from app.referee.setup import MatchSetup
-from tests.net.broker import Mosquitto
+from tests.net.broker import Broker, Mosquitto
 from tests.net.conftest import PREFIX, wait_for
 
 Recording = tuple[MatchSetup, list[Event]]
@@ -132,7 +132,7 @@ def test_a_station_without_a_broker_keeps_refereeing_and_catches_up_later(
         session.close()
 
 
-def _publish_as(broker: Mosquitto, user: str, topic: str, payload: bytes, retain: bool = False) -> int:
+def _publish_as(broker: Broker, user: str, topic: str, payload: bytes, retain: bool = False) -> int:
     """Publish once as ``user`` with QoS 1; the broker's reason code in its acknowledgement."""
     client = make_client(broker.config(user), f"probe-{user}")
     done = threading.Event()
