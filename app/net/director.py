@@ -105,6 +105,7 @@ class BoardFeed:
             "waiting": len(self.waiting),
             "chain_breaks": self.chain_breaks,
             "set_aside": self.set_aside,
+            "station_set_aside": snap.get("set_aside", 0),
             "last_set_aside": self.last_set_aside,
             "players": snap.get("players"),
             "score": snap.get("score"),

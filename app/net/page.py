@@ -114,6 +114,7 @@ function flags(b) {
   if (b.over && !b.confirmed) f.push("result to confirm");
   if (b.problem) f.push(b.problem);
   if (b.set_aside) f.push(b.set_aside + " message(s) set aside: " + b.last_set_aside);
+  if (b.station_set_aside) f.push("the board set aside " + b.station_set_aside + " message(s) from here");
   return f.join("; ");
 }
 async function refresh() {

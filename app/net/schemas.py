@@ -146,6 +146,7 @@ SNAPSHOT: dict[str, Any] = {
         },
         "result": {"anyOf": [{"type": "null"}, RESULT]},
         "flag": _COLOR_OR_NONE,
+        "set_aside": _COUNT,
         "xgid": {"anyOf": [_TEXT, {"type": "null"}]},
         "position_id": {"anyOf": [_TEXT, {"type": "null"}]},
         "match_id": {"anyOf": [_TEXT, {"type": "null"}]},

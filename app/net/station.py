@@ -6,7 +6,8 @@ the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
 - ``status`` (retained): ``online``; the broker publishes ``offline`` as the
   station's last will when the connection dies without a goodbye.
 - ``snapshot`` (retained, QoS 1): the whole board, at most every
-  ``snapshot_every`` seconds and whenever the station (re)connects.
+  ``snapshot_every`` seconds and whenever the station (re)connects, with how
+  many messages from the broker it set aside.
 - ``events`` (QoS 1): every journal entry with its sequence number and hashes.
 
 The director acknowledges the highest sequence number it holds without a
@@ -227,7 +228,7 @@ class Station:
             self._last_snapshot = now
             self.client.publish(
                 self.topics.snapshot(self.config.board),
-                dumps(self.state.snapshot(self.config.board)),
+                dumps({**self.state.snapshot(self.config.board), "set_aside": self.set_aside}),
                 qos=1,
                 retain=True,
             )
@@ -352,3 +353,5 @@ class Station:
             self.set_aside += 1
             self.refused.append(reason[:300])
             del self.refused[:-20]
+        self._snapshot_due = True  # the director's page shows the count against this board
+        self._wake.set()

@@ -245,6 +245,7 @@ def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
         wait_for(lambda: len(station.refused) == 3, 15, "three refusals")
         assert "undo_play" in station.refused[0] and "not JSON" in station.refused[1] and "red" in station.refused[2]
         assert len(session.journal) == before and len(received) == 2
+        wait_for(lambda: director.table()[-1]["station_set_aside"] == 3, 15, "the count on the director's page")
     finally:
         station.stop()
         director.stop()
