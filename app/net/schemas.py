@@ -41,6 +41,8 @@ _PAIR_OF_COUNTS = {"type": "array", "items": _COUNT, "minItems": 2, "maxItems": 
 _CHECKERS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "minItems": 26, "maxItems": 26}
 _BOARD_ID = {"type": "string", "pattern": f"^{BOARD_PATTERN.pattern}$"}
 _PARAMS = {"type": "object", "maxProperties": 50}
+_TEXT_OR_NONE = {"type": ["string", "null"], "maxLength": MAX_STRING}
+# "X or null" is written as a list of types, not anyOf: the compiled check then tries no branch that fails
 
 RULING: dict[str, Any] = {
     "type": "object",
@@ -80,8 +82,8 @@ RESULT: dict[str, Any] = {
         "variant": _TEXT,
         "length": _COUNT,
         "score": _PAIR_OF_COUNTS,
-        "winner": {"anyOf": [_TEXT, {"type": "null"}]},
-        "end": {"anyOf": [_TEXT, {"type": "null"}]},
+        "winner": _TEXT_OR_NONE,
+        "end": _TEXT_OR_NONE,
         "games": {"type": "array", "items": {"type": "object"}, "maxItems": MAX_GAMES},
     },
 }
@@ -94,19 +96,19 @@ SNAPSHOT: dict[str, Any] = {
         "board": {
             "reason": "a snapshot's board is the board's name, or its checkers once the match is set up",
             "anyOf": [
-                _BOARD_ID,
                 {
                     "type": "object",
                     "required": ["white", "black"],
                     "properties": {"white": _CHECKERS, "black": _CHECKERS},
                 },
+                _BOARD_ID,
             ],
         },
         "seq": _COUNT,
         "head": _TEXT,
         "at": _TEXT,
         "recent": {"type": "array", "items": RULING, "maxItems": MAX_RULINGS},
-        "problem": {"anyOf": [{"type": "string", "maxLength": 1000}, {"type": "null"}]},
+        "problem": {"type": ["string", "null"], "maxLength": 1000},
         "players": {"type": "array", "items": _TEXT, "minItems": 2, "maxItems": 2},
         "variant": _TEXT,
         "length": _COUNT,
@@ -114,42 +116,32 @@ SNAPSHOT: dict[str, Any] = {
         "game": _COUNT,
         "stage": _TEXT,
         "turn": _COLOR_OR_NONE,
-        "dice": {
-            "anyOf": [
-                {"type": "null"},
-                {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 4},
-            ]
-        },
+        "dice": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 4},
         "clock": {
             "type": "object",
             "properties": {
                 "running": _COLOR_OR_NONE,
-                "times_ms": {"anyOf": [{"type": "null"}, _PAIR_OF_COUNTS]},
+                "times_ms": {**_PAIR_OF_COUNTS, "type": ["array", "null"]},
                 "reserve_ms": _COUNT,
             },
         },
         "called": {"type": "boolean"},
         "over": {"type": "boolean"},
         "cube": {
-            "anyOf": [
-                {"type": "null"},
-                {
-                    "type": "object",
-                    "required": ["value"],
-                    "properties": {
-                        "value": {"type": "integer", "minimum": 1, "maximum": 1 << 20},
-                        "owner": _COLOR_OR_NONE,
-                        "offered": _COLOR_OR_NONE,
-                    },
-                },
-            ]
+            "type": ["object", "null"],
+            "required": ["value"],
+            "properties": {
+                "value": {"type": "integer", "minimum": 1, "maximum": 1 << 20},
+                "owner": _COLOR_OR_NONE,
+                "offered": _COLOR_OR_NONE,
+            },
         },
-        "result": {"anyOf": [{"type": "null"}, RESULT]},
+        "result": {**RESULT, "type": ["object", "null"]},
         "flag": _COLOR_OR_NONE,
         "set_aside": _COUNT,
-        "xgid": {"anyOf": [_TEXT, {"type": "null"}]},
-        "position_id": {"anyOf": [_TEXT, {"type": "null"}]},
-        "match_id": {"anyOf": [_TEXT, {"type": "null"}]},
+        "xgid": _TEXT_OR_NONE,
+        "position_id": _TEXT_OR_NONE,
+        "match_id": _TEXT_OR_NONE,
     },
 }
 
