@@ -20,6 +20,7 @@ from app.net.auth import MAX_FAILURES, Accounts
 from app.net.cli import page_tls
 from app.net.client import BrokerConfig
 from app.net.director import Director
+from app.net.hall import make_certificates
 from app.net.messages import dumps
 from app.net.snapshot import BoardState
 from app.net.topics import Topics
@@ -27,7 +28,6 @@ from app.net.web import DirectorServer, tls_context
 from app.record.session import Session
 from app.referee.events import Event
 from app.referee.setup import MatchSetup
-from tests.net.broker import make_certificates
 from tests.net.conftest import PREFIX
 
 PASSWORDS = {"director": "uzun-bir-parola", "deputy": "yardimci-parola"}
@@ -194,7 +194,9 @@ def test_the_public_view_shows_scores_and_nothing_else(tmp_path: Path, finished_
 
 
 def test_the_page_beyond_localhost_is_https_with_a_secure_cookie(tmp_path: Path, finished_snapshot: bytes) -> None:
-    make_certificates(tmp_path)
+    ca, _, certificate, key = make_certificates(PREFIX, ["127.0.0.1"], days=1)
+    for name, pem in (("ca.crt", ca), ("server.crt", certificate), ("server.key", key)):
+        (tmp_path / name).write_bytes(pem)
     with pytest.raises(ValueError, match="HTTPS"):
         page_tls(_args(None, None), "0.0.0.0")
     tls = page_tls(_args(str(tmp_path / "server.crt"), str(tmp_path / "server.key")), "0.0.0.0")
