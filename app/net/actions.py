@@ -8,11 +8,12 @@ is a ``note`` entry. A director restarted on the same file goes on appending to 
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
-from app.record.journal import Journal
+from app.record.journal import Journal, JournalError
 
 RECENT = 50
 
@@ -31,14 +32,20 @@ class DirectorJournal:
         self._lock = threading.Lock()
 
     def record(self, who: str, action: str, address: str, **detail: Any) -> None:
-        """One action, durably written before the caller carries it out."""
+        """One action, durably written before the caller carries it out; JournalError if it cannot be."""
         with self._lock:
-            self._journal.append("note", {"who": who, "action": action, "from": address, **detail})
+            try:
+                self._journal.append("note", {"who": who, "action": action, "from": address, **detail})
+            except (sqlite3.Error, OSError) as error:  # a full disk, a file gone: the caller must not go on
+                raise JournalError(f"{self.path}: {error}") from None
 
     def recent(self, count: int = RECENT) -> list[dict[str, Any]]:
         """The latest actions, newest first, for the page."""
         with self._lock:
-            entries = list(self._journal.entries())[-count:]
+            try:
+                entries = list(self._journal.entries())[-count:]
+            except (sqlite3.Error, OSError) as error:
+                raise JournalError(f"{self.path}: {error}") from None
         return [{"seq": e.seq, "at": e.at, **e.payload} for e in reversed(entries) if e.kind == "note"]
 
     def close(self) -> None:

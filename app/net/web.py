@@ -29,6 +29,7 @@ from app.net.auth import Accounts, Session, same_token
 from app.net.director import Director
 from app.net.messages import dumps, parse_director_message
 from app.net.page import LOGIN_PAGE, PAGE, SCORES_PAGE
+from app.record.journal import JournalError
 
 log = logging.getLogger("app.net.web")
 
@@ -190,6 +191,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._get(self.path.split("?", 1)[0])
         except HttpError as error:
             self._error(error.status, str(error))
+        except JournalError as error:
+            self._error(500, f"the director's journal cannot be read: {error}")
 
     def _get(self, path: str) -> None:
         director = self.server.director
@@ -236,6 +239,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._post(self.path.split("?", 1)[0])
         except HttpError as error:
             self._error(error.status, str(error))
+        except JournalError as error:  # journaled first: an action that cannot be journaled is not carried out
+            log.error("page: the director's journal cannot be written: %s", error)
+            self._error(500, f"the director's journal cannot be written, nothing was done: {error}")
 
     def _body(self) -> dict[str, Any]:
         kind = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()

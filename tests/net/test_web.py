@@ -226,3 +226,16 @@ def test_the_director_needs_a_long_enough_password() -> None:
 
 def _args(cert: str | None, key: str | None) -> argparse.Namespace:
     return argparse.Namespace(https_cert=cert, https_key=key)
+
+
+def test_an_action_that_cannot_be_journaled_is_not_carried_out(
+    page: tuple[DirectorServer, Director, DirectorJournal],
+) -> None:
+    server, director, journal = page
+    browser = Browser(server)
+    assert browser.login() == 200
+    journal.close()  # the journal's file gone from under the page (a full disk, a pulled stick)
+    assert browser.post("/api/confirm", {"board": "4"}) == 500
+    assert not director.boards["4"].confirmed
+    assert browser.request("GET", "/api/actions")[0] == 500
+    assert browser.request("GET", "/api/boards")[0] == 200  # the rest of the page goes on
