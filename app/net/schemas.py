@@ -41,8 +41,8 @@ _PAIR_OF_COUNTS = {"type": "array", "items": _COUNT, "minItems": 2, "maxItems": 
 _CHECKERS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "minItems": 26, "maxItems": 26}
 _BOARD_ID = {"type": "string", "pattern": f"^{BOARD_PATTERN.pattern}$"}
 _PARAMS = {"type": "object", "maxProperties": 50}
-_TEXT_OR_NONE = {"type": ["string", "null"], "maxLength": MAX_STRING}
 # "X or null" is written as a list of types, not anyOf: the compiled check then tries no branch that fails
+_TEXT_OR_NONE = {"type": ["string", "null"], "maxLength": MAX_STRING}
 
 RULING: dict[str, Any] = {
     "type": "object",
