@@ -224,9 +224,9 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
-    """One device at one corruption rate: delivery, duplicates, order and latency, as a table row."""
-    faults = Faults(corrupt=rate, seed=31), Faults(corrupt=rate, seed=32)
+def noisy_row(kind: str, setting: dict[str, float], n: int, limit_s: float) -> str:
+    """One device on one faulty line: delivery, duplicates, order and latency, as a table row."""
+    faults = Faults(seed=31, **setting), Faults(seed=32, **setting)  # type: ignore[arg-type]
     sim: SimulatedDevice
     if kind == "clock":
         sim = ClockSimulator(faults=faults[0], inbound_faults=faults[1])
@@ -306,7 +306,7 @@ def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
     return " | ".join(
         (
             kind,
-            f"{100 * rate:.0f} %",
+            _describe(setting),
             f"{connect_s:.1f} s",
             f"{len(want) - lost}/{len(want)}",
             str(duplicated + wrong),
@@ -321,19 +321,42 @@ def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
     )
 
 
+def _describe(setting: dict[str, float]) -> str:
+    """ "10 % corrupted + 2 % dropped" for {"corrupt": 0.1, "drop": 0.02}."""
+    words = {"corrupt": "corrupted", "drop": "dropped", "duplicate": "duplicated"}
+    return " + ".join(f"{100 * rate:.0f} % {words[name]}" for name, rate in setting.items())
+
+
 def corruption(n: int, limit_s: float) -> None:
     print(
         f"\nPart 3: clock and board simulators and drivers over pty pairs, bytes corrupted both ways from the start, "
         f"{n} presses or moves each (a board move is a lift, a placement and a settled snapshot), "
         f"default timings, at most {limit_s:.0f} s a row"
     )
-    print(
-        "device | corrupted | connected after | events delivered | duplicated or wrong | in order | "
-        "latency p50 ms | p95 ms | max ms | frames lost | frames repaired | noisy warning | link states | wall"
-    )
+    print(ROW_HEADER)
     for rate in (0.01, 0.05, 0.10):
         for kind in ("clock", "board"):
-            print(corruption_row(kind, rate, n, limit_s), flush=True)
+            print(noisy_row(kind, {"corrupt": rate}, n, limit_s), flush=True)
+
+
+ROW_HEADER = (
+    "device | faults | connected after | events delivered | duplicated or wrong | in order | "
+    "latency p50 ms | p95 ms | max ms | frames lost | frames repaired | noisy warning | link states | wall"
+)
+
+DROPS = [{"drop": 0.01}, {"drop": 0.05}, {"drop": 0.10}, {"corrupt": 0.10, "drop": 0.02}]
+"""Lines that lose bytes: each lost byte must cost at most its own frame, which is sent again."""
+
+
+def drops(n: int, limit_s: float) -> None:
+    print(
+        f"\nPart 4: clock and board simulators and drivers over pty pairs, bytes dropped (and corrupted) both ways "
+        f"from the start, {n} presses or moves each, default timings, at most {limit_s:.0f} s a row"
+    )
+    print(ROW_HEADER)
+    for setting in DROPS:
+        for kind in ("clock", "board"):
+            print(noisy_row(kind, setting, n, limit_s), flush=True)
 
 
 def main() -> None:
@@ -343,11 +366,15 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=30, help="presses or board moves per row of part 3")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds a row of part 3 may take")
     parser.add_argument("--corruption-only", action="store_true", help="part 3 only")
+    parser.add_argument("--drops-only", action="store_true", help="part 4 only")
     args = parser.parse_args()
-    if not args.corruption_only:
+    if not (args.corruption_only or args.drops_only):
         virtual(args.messages)
         real_pty(args.pty_messages)
-    corruption(args.events, args.limit)
+    if not args.drops_only:
+        corruption(args.events, args.limit)
+    if not args.corruption_only:
+        drops(args.events, args.limit)
 
 
 if __name__ == "__main__":
