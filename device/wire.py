@@ -10,7 +10,7 @@ Frame on the line: the codeword ``RS(body + crc32_le(body))``, where ``body =
 flags_version, seq, type, payload...`` and RS appends Reed-Solomon parity
 (three times the body, at least 64 bytes), cut into rows of four bytes, each
 sent as a packet ``0x00 | S | tag_row, size, row bytes, check`` (``check`` the
-low byte of the packet's CRC-32, S a value the packet does not hold, standing
+low two bytes of the packet's CRC-32, S a value the packet does not hold, standing
 in for its zeros), and one closing ``0x00``. A byte lost, added or damaged
 spoils its packet only: the zeros around it resynchronise at once, the check
 throws it away, and the parity restores the bytes of lost packets (erasures,
@@ -402,8 +402,8 @@ ROW = 4
 MIN_PARITY = 64
 PARITY_FACTOR = 3
 """Parity bytes per message byte: a frame decodes from about a quarter of its packets."""
-PACKET_MAX = 4 + ROW
-"""A packet between zeros: zero substitute, tag and row, body size, ROW codeword bytes, check."""
+PACKET_MAX = 5 + ROW
+"""A packet between zeros: zero substitute, tag and row, body size, ROW codeword bytes, two check bytes."""
 
 
 def frame_parity(size: int) -> int:
@@ -435,9 +435,11 @@ def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags:
     for row in range((len(word) + ROW - 1) // ROW):
         packet = bytearray((((tag & 3) << 6) | row, size))
         packet += word[row * ROW : row * ROW + ROW]
-        packet.append(crc32(packet) & 0xFF)
+        check = crc32(packet)
+        packet.append(check & 0xFF)
+        packet.append((check >> 8) & 0xFF)
         sub = 1
-        while _holds(packet, sub):  # at most 7 bytes: a value is always free
+        while _holds(packet, sub):  # at most 8 bytes: a value is always free
             sub += 1
         out.append(0)
         out.append(sub)
@@ -522,7 +524,7 @@ class Deframer:
         return results
 
     def _packet(self, block: bytearray, results: list[tuple[int, int, int, int, int, bytes]]) -> None:
-        if len(block) < 5:
+        if len(block) < 6:
             self.bad_packets += 1
             return
         sub = block[0]
@@ -531,12 +533,13 @@ class Deframer:
             if packet[i] == sub:
                 packet[i] = 0
         size = packet[1]
-        if crc32(packet[:-1]) & 0xFF != packet[-1] or size < HEADER_SIZE + CRC_SIZE or size > MAX_BODY + CRC_SIZE:
+        check = packet[-2] | (packet[-1] << 8)
+        if crc32(packet[:-2]) & 0xFFFF != check or size < HEADER_SIZE + CRC_SIZE or size > MAX_BODY + CRC_SIZE:
             self.bad_packets += 1
             return
         key = ((packet[0] >> 6) << 8) | size
         row = packet[0] & 0x3F
-        chunk = packet[2:-1]
+        chunk = packet[2:-2]
         partial = None
         for kept in self.partials:
             if kept.key == key:
