@@ -490,7 +490,8 @@ class Deframer:
     long or fails its check is dropped (counted in ``bad_packets``); its frame
     is decoded as soon as enough packets are in. Frames are gathered by tag and
     size, a few at once, so a stray packet does not end the frame it interrupts,
-    and the packets of a repeated frame join those kept from its first sending.
+    and the packets of a repeated frame join those kept from its first sending;
+    a frame decoded ends those gathered before it.
     """
 
     KEPT = 3
@@ -595,6 +596,10 @@ class Deframer:
         if crc32(body) != crc:
             return
         partial.done = True
+        # Frames gathered before this one were sent before it: no packet of theirs is still to come,
+        # and rows of a later frame that happen to match must never complete them.
+        while self.partials[0] is not partial:
+            self.partials.pop(0)
         if body[0] >> 4 != FRAME_VERSION:
             results.append((ERR_VERSION, 0, 0, 0, 0, b""))
             return

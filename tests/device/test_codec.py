@@ -160,6 +160,19 @@ def test_the_packets_of_a_repeat_join_those_kept_from_the_first_try() -> None:
     assert decoder.feed(b"".join(packets[half : 2 * half]) + b"\x00") == [SAMPLE[2]]
 
 
+def test_rows_of_a_later_frame_never_complete_an_earlier_one() -> None:
+    # Two presses alike but for their sequence numbers share every row but the first and the CRC's;
+    # the first frame's partial rows must not be completed by the third's when the second came between.
+    payload = codec.encode_payload(SAMPLE[1])
+    first, second, third = (
+        _packets(wire.encode_frame(wire.BUTTON, payload, seq, wire.FLAG_RELIABLE, tag))
+        for seq, tag in ((5, 1), (6, 2), (7, 1))
+    )
+    stream = first[0] + first[3] + first[4] + b"".join(second) + third[1] + third[2] + b"\x00"  # rows 1, 2 alike
+    frames = [f for f in Decoder().feed_frames(stream) if not isinstance(f, FrameError)]
+    assert [f.seq for f in frames] == [6]
+
+
 def test_a_repeat_of_a_decoded_frame_is_delivered_again() -> None:
     frame = codec.encode(SAMPLE[0], 4)  # the link acknowledges it again: its first ACK may have been lost
     assert Decoder().feed(frame + frame) == [SAMPLE[0], SAMPLE[0]]
