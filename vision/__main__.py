@@ -27,12 +27,12 @@ from numpy.typing import NDArray
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
+from vision.crop_reader import OnnxModel
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.reader import OnnxModel
+from vision.reader import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
 from vision.settle import watch
 from vision.setupcheck import Grade, check_source
 from vision.sources import load_image, open_source
