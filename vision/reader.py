@@ -231,13 +231,15 @@ class DiceReader:
         """The verdict on one throw. Without calibration the whole image is the throwing area. On a board with
         the frame before the throw, the reading also finds the changes of the board no die read explains
         (``unread``: a die missed leaves one)."""
-        dice, unread, not_dice = self._read(image, calibration, thrower, reference)
+        dice, unread, not_dice, changed = self._read(image, calibration, thrower, reference)
         verdict, reason = judge(dice, calibration is not None)
-        return ThrowObservation(verdict, reason, dice, thrower, timestamp, source, unread=unread, not_dice=not_dice)
+        return ThrowObservation(
+            verdict, reason, dice, thrower, timestamp, source, unread=unread, changed_dice=changed, not_dice=not_dice
+        )
 
     def read_all(self, image: NDArray[np.uint8], source: str | None = None) -> ThrowObservation:
         """Every die in the image, any number, and no verdict (photos of many dice)."""
-        dice, _, not_dice = self._read(image, None, "bottom", None)
+        dice, _, not_dice, _ = self._read(image, None, "bottom", None)
         return ThrowObservation(None, None, dice, "bottom", None, source, not_dice=not_dice)
 
     def dice(
@@ -256,10 +258,11 @@ class DiceReader:
         calibration: Calibration | None,
         thrower: Thrower,
         reference: NDArray[np.uint8] | None,
-    ) -> tuple[tuple[DieReading, ...], Boxes, Boxes]:
+    ) -> tuple[tuple[DieReading, ...], Boxes, Boxes, float]:
         """Every die found, left to right; the changes of the board no die read explains, as frame boxes (none
-        without a board and the frame before the throw: ``vision.change.unread_parts``); and the boxes of what
-        was found and the second stage called not a die."""
+        without a board and the frame before the throw: ``vision.change.unread_parts``); the boxes of what
+        was found and the second stage called not a die; and how much of the board changed, in die areas (0
+        without the frame before)."""
         check_frame(image)
         if reference is not None and reference.shape != image.shape:
             reference = None  # another camera mode since: the frame before tells nothing
@@ -300,11 +303,12 @@ class DiceReader:
         dice = tuple(sorted(readings, key=lambda r: (r.centre[0], r.centre[1])))
         not_dice = tuple(box for box, (values, _) in zip(frame_boxes, heads) if values is None)
         if moved is None:
-            return dice, (), not_dice
+            return dice, (), not_dice, 0.0
+        changed = float(moved.mask.sum()) / (DIE_VIEW_PX / 2) ** 2  # the change map is at half the view's scale
         unread = unread_in(moved, view, [found[i] for i in kept])
         faint_dice = self._faint_dice(image, view, faint)
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
-        return dice, (*apart, *faint_dice), not_dice
+        return dice, (*apart, *faint_dice), not_dice, changed
 
     def _faint_dice(self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]) -> Boxes:
         """The frame boxes of the faint detections the second stage takes for dice (without one: all)."""

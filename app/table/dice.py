@@ -122,15 +122,15 @@ def _questioned_or_not(
 
 def judged_throw(observation: ThrowObservation, referee: Referee) -> tuple[ThrowObservation, Color | None]:
     """The throw judged for whoever threw it, and who that was (None for the opening throw or no die seen)."""
-    dice, unread = observation.dice, observation.unread
+    dice, unread, changed = observation.dice, observation.unread, observation.changed_dice
     if referee.stage is Stage.OPENING:
-        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True, unread=unread), None
+        return judged_for(dice, SEAT[Color.WHITE], True, opening=True, unread=unread, changed_dice=changed), None
     mover = referee.mover
     waiting = mover.other
     thrower = mover
     if dice and all(d.zone == "right_half" for d in seen_by(dice, SEAT[waiting])):
         thrower = waiting  # the waiting player threw (too early, or out of turn)
-    return judged_for(dice, SEAT[thrower], calibrated=True, unread=unread), thrower if dice else None
+    return judged_for(dice, SEAT[thrower], True, unread=unread, changed_dice=changed), thrower if dice else None
 
 
 def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:
