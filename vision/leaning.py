@@ -1,12 +1,12 @@
 """What a cocked die leans on: a die stays tilted only against something that stands up from the playing
 surface (a checker, the other die, the frame or the bar; docs/rules.md section 5).
 
-A die the cocked look calls cocked beyond doubt voids the throw at once. Where the station knows where the
+A die the cocked look calls cocked is asked about (``vision.sureness``). Where the station knows where the
 checkers lie (the referee's position), a die called cocked with nothing within reach to lean on cannot be
 cocked as called: the look took a flat die for a leaning one (on held-out matches, three of the seven wrong
-automatic calls were such dice, each lying in the open), and the throw is asked about rather than thrown
-again. The geometry is in board millimetres from the board's top-left outer corner as the camera's picture
-shows it (x to the right, y down: the bottom player's side is at large y), on the board set-up measured
+automatic calls the look's call alone made were such dice, each lying in the open), and the question says so.
+The geometry is in board millimetres from the board's top-left outer corner as the camera's picture shows it
+(x to the right, y down: the bottom player's side is at large y), on the board set-up measured
 (``vision.calibration.Board``; a typical tournament board until then).
 """
 

@@ -78,8 +78,11 @@ class Sureness:
 
 
 COCKED_SURE_FROM = 0.75
-"""Both settings' cocked band ends here: a die the cocked look calls cocked at less is asked about, not thrown
-again by itself. Chosen on 80 held-out matches no figure is read from (``bench_match --first 80 --tops ...``,
+"""Both settings' cocked band ends here: a die called cocked with nothing within reach is asked about as
+``leans_on_nothing`` alone from here, and with ``borderline_cocked`` too below (a cocked call is a question
+either way: the module's note). What 0.75 means away from the renders the look learned from: of the dice of
+shared/foreign_renders it gave 0.75 or more, fewer than half were cocked (tests/vision/bench_foreign.py prints
+the reliability diagram). Chosen on 80 held-out matches no figure is read from (``bench_match --first 80 --tops ...``,
 3,200 throws played with the dice learned) as the lowest top that lets at most 0.1 % of throws be called wrong
 without a question there. Ending at 0.6, as before, 0.25 % of the throws there were voided needlessly (a flat
 die the look called cocked); ending at 0.75, 0.06 %, for questions 4.8 -> 5.1 % in tournament mode and
