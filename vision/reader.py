@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, Sequence
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -304,7 +305,8 @@ class DiceReader:
         not_dice = tuple(box for box, (values, _) in zip(frame_boxes, heads) if values is None)
         if moved is None:
             return dice, (), not_dice, 0.0
-        changed = float(moved.mask.sum()) / (DIE_VIEW_PX / 2) ** 2  # the change map is at half the view's scale
+        assert calibration is not None  # the change map is made on a board only
+        changed = changed_dice(moved, view, calibration)
         unread = unread_in(moved, view, [found[i] for i in kept])
         faint_dice = self._faint_dice(image, view, faint)
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
@@ -330,6 +332,16 @@ def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8])
     scale)."""
     half = view.scaled(0.5)
     return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+
+
+def changed_dice(moved: Change, view: View, calibration: Calibration) -> float:
+    """How much of the board itself :func:`moved_in`'s change map shows changed, in die areas: a die thrown off
+    the board changes the view round it, not the board."""
+    half = view.scaled(0.5)
+    outline = np.round(half.to_view_points(np.array(calibration.corners, np.float64))).astype(np.int32)
+    board = np.zeros_like(moved.mask)
+    cv2.fillConvexPoly(board, outline, 1)
+    return float((moved.mask & board).sum()) / (DIE_VIEW_PX / 2) ** 2  # the map is at half the view's scale
 
 
 def unread_in(moved: Change, view: View, read: Sequence[Detection]) -> Boxes:

@@ -160,3 +160,16 @@ def test_a_reading_the_size_of_the_doubling_cube_is_no_die_but_a_question() -> N
     other = die_at(WIDTH - 60, 60)
     assert doubts(throw(flat, other), MEASURED, SHAPE, TOURNAMENT) == ()
     assert doubts(throw(cube, other), MEASURED, SHAPE, TOURNAMENT) == ("third_object",)
+
+
+def test_a_die_against_the_frame_or_the_bar_is_asked_about_even_read_flat() -> None:
+    """A die against a wall may lean on it whatever the look says (the foreign renders' dice leaning on a wall
+    read flat at 0.01 and 0.09); a die a die's width and more from it does not."""
+    other = die_at(WIDTH * 0.75, DEPTH / 2)
+    against_frame = die_at(WIDTH - FRAME_MM[0] - 0.5 * DIE_MM, DEPTH / 3)
+    against_bar = die_at(WIDTH / 2 + BAR_MM / 2 + 0.5 * DIE_MM, DEPTH / 3)
+    clear = die_at(WIDTH - FRAME_MM[0] - 1.5 * DIE_MM, DEPTH / 3)
+    for setting in (TOURNAMENT, CASUAL):
+        assert doubts(throw(against_frame, other), MEASURED, SHAPE, setting) == ("near_frame",)
+        assert doubts(throw(against_bar, other), MEASURED, SHAPE, setting) == ("near_bar",)
+        assert doubts(throw(clear, other), MEASURED, SHAPE, setting) == ()
