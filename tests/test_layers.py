@@ -127,7 +127,7 @@ def test_imports_go_down_the_layers(path: Path) -> None:
         ("app.record.session", "def f():\n    from app.ui import main", "app.record may not reach app.ui"),
         ("app.table.dice", "from app.sim.camera import SimulatedCamera", "app.table may not reach app.sim"),
         ("app.sim.camera", "from vision.train import render", "app.sim may not reach vision.train"),
-        ("vision.pipeline", "import device.wire", "vision may not reach device"),
+        ("vision.reader_protocol", "import device.wire", "vision may not reach device"),
         ("rules.game", "import numpy", "the library numpy"),
         ("app.referee.engine", "from ..record import journal", "app.referee may not reach app.record"),
     ],

@@ -1,9 +1,9 @@
 """Dice reading for the referee: camera frames in, one verdict per throw out (docs/rules.md section 5).
 
 Flow: a frame source (``vision.sources``) -> settle detection (``vision.settle``) -> the board rectified to a
-fixed die size (``vision.rectify``) -> the learned detector finds every die (``vision.detector``,
+fixed die size (``vision.rectify``) -> the learned detector finds every die (``vision.reader``,
 ``models/detector.onnx``) -> its second stage reads each from a crop of the full frame as 1-6, cocked or not a
-die (``models/detector_head.onnx``, through ``vision.reader``: onnxruntime or cv2.dnn) -> on a calibrated
+die (``models/detector_head.onnx``, through ``vision.crop_reader``: onnxruntime or cv2.dnn) -> on a calibrated
 board the cocked look makes the cocked call with the slant a flat die shows there (``vision.look``,
 ``vision.slant``) -> each die is placed on the board (``vision.calibration``) -> the verdict
 (``vision.verdict``). Imports numpy, OpenCV and onnxruntime only.
@@ -43,10 +43,10 @@ the CLI and the app need of a reader (tests give fixed readings).
 """
 
 from vision.calibration import Calibration, detect_board, parse_corners
-from vision.detector import DiceReader
 from vision.errors import CalibrationError, ImageReadError, ModelError, SourceError, VisionError
 from vision.fairness import FairnessMonitor, FairnessReport
-from vision.pipeline import Reader
+from vision.reader import DiceReader
+from vision.reader_protocol import Reader
 from vision.settle import SettleDetector, watch
 from vision.sources import Frame, FrameSource, load_image, open_source
 from vision.verdict import DieReading, ThrowObservation

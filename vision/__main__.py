@@ -28,16 +28,16 @@ from numpy.typing import NDArray
 
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
-from vision.calibration import Calibration, detect_board, parse_corners
+from vision.calibration import DIE_MM, Calibration, detect_board, parse_corners
 from vision.checkers import read_position
-from vision.detector import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
+from vision.crop_reader import OnnxModel
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
 from vision.fairness_picture import fairness_picture
 from vision.markers import calibrate_from_markers, marker_sheet
-from vision.reader import OnnxModel
+from vision.reader import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
 from vision.settle import watch
-from vision.setupcheck import Grade, check_source
+from vision.setupcheck import BoardEntry, Grade, check_source
 from vision.sources import load_image, open_source
 from vision.verdict import ThrowObservation
 
@@ -269,9 +269,20 @@ def cmd_learn_dice(args: argparse.Namespace) -> int:
 
 def cmd_check_setup(args: argparse.Namespace) -> int:
     """Exit 0 for a good set-up, 1 for a borderline one, 3 for one not good enough."""
+    entry = None
+    if args.field_corners or args.field_mm:
+        if not (args.field_corners and args.field_mm and args.corners):
+            raise VisionError("measuring the board needs --corners, --field-corners and --field-mm together")
+        try:
+            width, depth, bar = (float(v) for v in args.field_mm.split(","))
+        except ValueError as exc:
+            raise VisionError(f"--field-mm must be WIDTH,DEPTH,BAR in millimetres, not {args.field_mm!r}") from exc
+        field = parse_corners(args.field_corners).corners
+        entry = BoardEntry(field, (width, depth), bar, args.die_mm)
     report = check_source(
         int(args.source) if args.source.isdigit() else args.source,
         parse_corners(args.corners) if args.corners else None,
+        entry=entry,
     )
     print(json.dumps(report.to_dict()) if args.json else report.text())
     return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
@@ -344,6 +355,9 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check-setup", help="is this camera set-up good enough to referee with? what to change")
     c.add_argument("source", metavar="SOURCE", help="camera index, video file or a picture from the camera")
     c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')
+    c.add_argument("--field-corners", help='the playing field\'s corners in image pixels: "x,y x,y x,y x,y"')
+    c.add_argument("--field-mm", help="the playing field's width and depth (bar included) and the bar's: W,D,BAR mm")
+    c.add_argument("--die-mm", type=float, default=DIE_MM, help=f"the dice's side in mm (default {DIE_MM})")
     c.add_argument("--json", action="store_true", help="one JSON object")
     c.set_defaults(func=cmd_check_setup)
     k = sub.add_parser("checkers", help="read where the checkers stand on a calibrated board (one JSON object)")

@@ -28,9 +28,9 @@ from typing import Any, Literal, Sequence, Union
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector import second_stage_crops
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, face_contrast, softmax
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, CROP, OnnxModel, face_contrast, softmax
+from vision.reader import second_stage_crops
 from vision.verdict import Boxes, DieReading
 
 PROFILE_VERSION = 3

@@ -1,13 +1,12 @@
 """What a cocked die leans on: a die stays tilted only against something that stands up from the playing
 surface (a checker, the other die, the frame or the bar; docs/rules.md section 5).
 
-A die the cocked look calls cocked beyond doubt voids the throw at once. Where the station knows where the
+A die the cocked look calls cocked is asked about (``vision.sureness``). Where the station knows where the
 checkers lie (the referee's position), a die called cocked with nothing within reach to lean on cannot be
-cocked as called: the look took a flat die for a leaning one (on held-out matches, the flat dice the look
-calls cocked beyond doubt lie in the open), and the throw is asked about rather than thrown again. The
-geometry is in board millimetres from the board's top-left outer corner as the camera's picture shows it (x to
-the right, y down: the bottom player's side is at large y), the calibration's canonical board scaled to a
-typical tournament board (``vision.calibration``).
+cocked as called: the look took a flat die for a leaning one, and the question says so.
+The geometry is in board millimetres from the board's top-left outer corner as the camera's picture shows it
+(x to the right, y down: the bottom player's side is at large y), on the board set-up measured
+(``vision.calibration.Board``; a typical tournament board until then).
 """
 
 from __future__ import annotations
@@ -18,22 +17,30 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.calibration import BAR_MM, BOARD_DEPTH_MM, BOARD_MM, DIE_MM, FRAME_MM, Calibration
+from vision.calibration import DEFAULT_BOARD, Board, Calibration
 from vision.errors import VisionError
 from vision.verdict import DieReading
 
 POINTS_A_ROW = 12
-POINT_MM = (BOARD_MM - 2 * FRAME_MM - BAR_MM) / POINTS_A_ROW  # a point's width
-CHECKER_RADIUS_MM = 0.48 * POINT_MM  # checkers nearly fill a point's width
+CHECKER_OF_POINT = 0.48  # a checker's radius, in a point's width: checkers nearly fill a point's width
+
+
+def point_mm(board: Board) -> float:
+    """A point's width on ``board``."""
+    return (board.width_mm - 2 * board.frame_mm - board.bar_mm) / POINTS_A_ROW
+
+
+POINT_MM = point_mm(DEFAULT_BOARD)  # on the first-guess board
+CHECKER_RADIUS_MM = CHECKER_OF_POINT * POINT_MM
 IN_A_LINE = 5
 """A point's checkers lie in one line from the frame, up to this many; more lie on top of them (a line of
 six would reach the board's middle)."""
 REACH = 1.0
 """A die leaning on something has its centre (as the camera sees it) at most this many die sides from that
 thing's edge: a leaning die's foot touches it, and the die's own height seen from above shifts its picture by a
-fraction of a side. Generous on purpose: what lies within reach keeps the call automatic. A die side
-is the larger of a typical precision die's (``DIE_MM``) and the die's box as the board's calibration measures
-it (dice and boards come in many sizes; a box is a little larger than its die)."""
+fraction of a side. Generous on purpose: a die with anything within reach is never said to lean on nothing. A
+die side is the larger of the station's dice as set-up measured them and the die's box on the board (a box is a
+little larger than its die)."""
 OTHER_DIE_REACH = 2.0
 """Two dice, one leaning on the other, have their centres at most this many die sides apart."""
 
@@ -47,7 +54,7 @@ class Checker:
     radius: float = CHECKER_RADIUS_MM
 
 
-def point_checkers(top: Sequence[int], bottom: Sequence[int]) -> tuple[Checker, ...]:
+def point_checkers(top: Sequence[int], bottom: Sequence[int], board: Board = DEFAULT_BOARD) -> tuple[Checker, ...]:
     """The checkers of a position as they lie on the points: ``top`` and ``bottom`` say how many checkers
     each of the twelve points along the picture's top and bottom edge holds, left to right (both colours
     counted; the checkers on the bar and those borne off lie elsewhere)."""
@@ -56,27 +63,29 @@ def point_checkers(top: Sequence[int], bottom: Sequence[int]) -> tuple[Checker, 
     if any(count < 0 for count in (*top, *bottom)):
         raise VisionError("a point cannot hold fewer than no checkers")
     out = []
+    width = point_mm(board)
+    radius = CHECKER_OF_POINT * width
     for row, counts in (("top", top), ("bottom", bottom)):
         for column, count in enumerate(counts):
-            x = FRAME_MM + (column + 0.5) * POINT_MM + (BAR_MM if column >= POINTS_A_ROW // 2 else 0.0)
+            x = board.frame_mm + (column + 0.5) * width + (board.bar_mm if column >= POINTS_A_ROW // 2 else 0.0)
             for k in range(min(count, IN_A_LINE)):
-                from_edge = FRAME_MM + CHECKER_RADIUS_MM * (1 + 2 * k)
-                out.append(Checker(x, from_edge if row == "top" else BOARD_DEPTH_MM - from_edge))
+                from_edge = board.frame_depth_mm + radius * (1 + 2 * k)
+                out.append(Checker(x, from_edge if row == "top" else board.depth_mm - from_edge, radius))
     return tuple(out)
 
 
-def both_ways_round(checkers: Sequence[Checker]) -> tuple[Checker, ...]:
+def both_ways_round(checkers: Sequence[Checker], board: Board = DEFAULT_BOARD) -> tuple[Checker, ...]:
     """The checkers as they lie, and as they would lie on the board set up the other way round (home boards on
     the other side: each mirrored across the bar). A station is not told which way round the players set the
     board up: a die lies in the open only when it does either way."""
-    return (*checkers, *(Checker(BOARD_MM - c.x, c.y, c.radius) for c in checkers))
+    return (*checkers, *(Checker(board.width_mm - c.x, c.y, c.radius) for c in checkers))
 
 
 def die_side_mm(die: DieReading, calibration: Calibration) -> float:
-    """How large a die is on the board: its box's side in board millimetres, at least a typical die's."""
+    """How large a die is on the board: its box's side in board millimetres, at least the station's dice's."""
     x0, y0, x1, y1 = die.box
     corners = calibration.to_board_mm(np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64))
-    return max(DIE_MM, float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32))))))
+    return max(calibration.board.die_mm, float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32))))))
 
 
 def leans_on_nothing(

@@ -2,7 +2,7 @@
 
 The look (``models/cocked_look.onnx``) is a two-class crop classifier, flat or cocked, read only on a calibrated
 board. Its input has four planes: the crop's three colour planes, each crop brought to zero mean and unit
-spread as the second stage's are (``vision.reader.preprocess``), and the slant's ramp (``vision.slant``).
+spread as the second stage's are (``vision.crop_reader.preprocess``), and the slant's ramp (``vision.slant``).
 Reading and training both build it here, so the look learns from exactly what it reads.
 """
 
@@ -14,8 +14,8 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.crop_reader import Backend, OnnxModel, preprocess, softmax
 from vision.errors import ModelError
-from vision.reader import Backend, OnnxModel, preprocess, softmax
 from vision.slant import ramp
 
 PLANES = 4  # blue, green, red, slant
@@ -29,7 +29,7 @@ class Look(Protocol):
 
 def look_input(crops: NDArray[np.uint8], slants: NDArray[np.float32]) -> NDArray[np.float32]:
     """N wide crops (BGR) and their slants (N x 2) -> the look's input, N x H x W x 4 (channels last, so that
-    ``vision.reader.every_turn`` turns the ramp with its crop)."""
+    ``vision.crop_reader.every_turn`` turns the ramp with its crop)."""
     if len(crops) != len(slants):
         raise ValueError(f"{len(crops)} crops and {len(slants)} slants")
     colour = preprocess(crops).transpose(0, 2, 3, 1)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import BOARD_MM, BOARD_VIEW, DIE_MM, Calibration
+from vision.calibration import BOARD_VIEW, Calibration
 
 DIE_VIEW_PX = 26.0  # die side in the rectified board view, pixels
 BOARD_MARGIN = 0.08  # the rectified view reaches this share of the board's width and height beyond each edge
@@ -96,7 +96,8 @@ def _round_up(v: float) -> int:
 
 def board_view(calibration: Calibration, die_px: float = DIE_VIEW_PX, margin: float = BOARD_MARGIN) -> View:
     """The board plane seen from straight above at ``die_px`` pixels a die, with ``margin`` round the board."""
-    scale = die_px / (DIE_MM * BOARD_VIEW[0] / BOARD_MM)  # view pixels per canonical board pixel
+    board = calibration.board  # a die of the station's own size comes out ``die_px`` wide
+    scale = die_px / (board.die_mm * BOARD_VIEW[0] / board.width_mm)  # view pixels per canonical board pixel
     bw, bh = BOARD_VIEW
     shift = np.array([[1.0, 0.0, margin * bw], [0.0, 1.0, margin * bh], [0.0, 0.0, 1.0]])
     zoom = np.diag([scale, scale, 1.0])

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration, Thrower
-from vision.pipeline import Reader
+from vision.reader_protocol import Reader
 from vision.sources import Frame
 from vision.verdict import ThrowObservation
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import Calibration, detect_board
+from vision.calibration import DIE_MM, Board, Calibration, Point, detect_board
 from vision.errors import CalibrationError, SourceError
 from vision.sources import Camera, VideoFile, open_source
 
@@ -112,13 +112,33 @@ def edge_blur_px(image: NDArray[np.uint8], mask: NDArray[np.uint8] | None = None
     return max(contrast / (steepest * math.sqrt(2 * math.pi)), 0.0)
 
 
+@dataclass(frozen=True)
+class BoardEntry:
+    """What set-up is told about the board once: the playing field's corners as tapped (image pixels), its width
+    and depth (bar included) and the bar's width in millimetres, and the dice's side (measured on the set-up
+    throws: ``vision.calibration.die_mm_of``)."""
+
+    field_px: tuple[Point, Point, Point, Point]
+    field_mm: tuple[float, float]
+    bar_mm: float
+    die_mm: float = DIE_MM
+
+    def board(self, calibration: Calibration) -> Board:
+        """The board measured on ``calibration``'s outer corners (CalibrationError when it cannot be)."""
+        return Board.from_field(self.field_mm, calibration.corners, self.field_px, self.bar_mm, self.die_mm)
+
+
 def check_frames(
-    frames: Sequence[NDArray[np.uint8]], fps: float | None = None, calibration: Calibration | None = None
+    frames: Sequence[NDArray[np.uint8]],
+    fps: float | None = None,
+    calibration: Calibration | None = None,
+    entry: BoardEntry | None = None,
 ) -> SetupReport:
     """Judge a set-up from a few consecutive frames of its camera (the last one is examined closely).
 
     ``fps`` is the frame rate the source delivered (None when it cannot be known, as for photos);
-    without ``calibration`` the board is looked for in the picture.
+    without ``calibration`` the board is looked for in the picture; with an ``entry`` the board is measured
+    (``board size``: whether the picture allows it).
     """
     if not frames:
         return SetupReport(
@@ -177,6 +197,28 @@ def check_frames(
                 "" if inside else "raise the camera or widen its view so the whole board shows",
             )
         )
+        if entry is not None:
+            try:
+                board = entry.board(calibration)
+                calibration = calibration.measured(board)
+                checks.append(
+                    Check(
+                        "board size",
+                        Grade.GOOD,
+                        f"measured {board.width_mm:.0f} x {board.depth_mm:.0f} mm, frame {board.frame_mm:.0f} and "
+                        f"{board.frame_depth_mm:.0f} mm, bar {board.bar_mm:.0f} mm, dice {board.die_mm:.1f} mm",
+                    )
+                )
+            except CalibrationError as exc:
+                checks.append(
+                    Check(
+                        "board size",
+                        Grade.NOT_GOOD,
+                        f"cannot be measured: {exc}",
+                        "tap the playing field's four corners where it meets the frame, in a picture that shows "
+                        "the whole board, and check the sizes entered",
+                    )
+                )
         die = calibration.die_px()
         checks.append(
             Check(
@@ -220,7 +262,9 @@ def _picture_checks(image: NDArray[np.uint8], mask: NDArray[np.uint8] | None, di
     return [focus, exposure, glare]
 
 
-def check_source(spec: str | int, calibration: Calibration | None = None, frames: int = 30) -> SetupReport:
+def check_source(
+    spec: str | int, calibration: Calibration | None = None, frames: int = 30, entry: BoardEntry | None = None
+) -> SetupReport:
     """Judge the set-up of a camera index, a video file or a picture: up to ``frames`` consecutive frames.
 
     The frame rate is the camera's measured one, or the video file's own; a picture has none.
@@ -244,4 +288,4 @@ def check_source(spec: str | int, calibration: Calibration | None = None, frames
         fps = (len(stamps) - 1) / (stamps[-1] - stamps[0])
     elif isinstance(source, VideoFile):
         fps = source.fps
-    return check_frames(taken, fps, calibration)
+    return check_frames(taken, fps, calibration, entry)

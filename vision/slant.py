@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import BOARD_DEPTH_MM, BOARD_MM, BOARD_VIEW, DIE_MM, Calibration
+from vision.calibration import Calibration
 
 # the focal length the pose is solved with, in image widths (a lens of 64 degrees across, between the 60 to 78
 # of common UVC webcams): a near-vertical camera does not show its lens in the board's outline, and a lens off
@@ -37,13 +37,14 @@ def slant(calibration: Calibration, shape: tuple[int, ...], points: NDArray[np.f
     h, w = shape[:2]
     focal = FOCAL_GUESS * w
     lens = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]], np.float64)
-    board = np.array([[0, 0, 0], [BOARD_MM, 0, 0], [BOARD_MM, BOARD_DEPTH_MM, 0], [0, BOARD_DEPTH_MM, 0]], np.float64)
+    b = calibration.board  # the station's board as set-up measured it: its outline fixes the camera's pose
+    board = np.array([[0, 0, 0], [b.width_mm, 0, 0], [b.width_mm, b.depth_mm, 0], [0, b.depth_mm, 0]], np.float64)
     _, rvec, tvec = cv2.solvePnP(board, np.array(calibration.corners, np.float64), lens, None, flags=cv2.SOLVEPNP_IPPE)
     rotation, _ = cv2.Rodrigues(rvec)
     up = np.array([0.0, 0.0, 1.0 if rotation[2, 2] < 0 else -1.0])  # the board's side the camera is on
-    on_board = calibration.to_board(pts) * (np.array([BOARD_MM, BOARD_DEPTH_MM]) / np.array(BOARD_VIEW))
+    on_board = calibration.to_board_mm(pts)
     foot = np.column_stack([on_board, np.zeros(len(pts))])
-    where = np.concatenate([foot, foot + DIE_MM * up, foot + [DIE_MM, 0.0, 0.0]])
+    where = np.concatenate([foot, foot + b.die_mm * up, foot + [b.die_mm, 0.0, 0.0]])
     image, _ = cv2.projectPoints(where, rvec, tvec, lens, None)
     foot_px, top_px, beside_px = image.reshape(3, len(pts), 2)
     side = np.maximum(np.linalg.norm(beside_px - foot_px, axis=1), 1e-6)

@@ -67,6 +67,9 @@ class ThrowObservation:
     """Parts of the board the throw changed, each the size of a die, that no die read explains, as boxes (x0,
     y0, x1, y1, image pixels; read on a board with the frame before the throw, none otherwise): a die the reader
     missed leaves one, a die off the board none."""
+    changed_dice: float = field(default=0.0, compare=False)
+    """How much of the board the throw changed, in die areas (the station's die, with its shadow; 0 without the
+    frame before the throw): two touching dice read as one changed the board by more than one die."""
     not_dice: Boxes = field(default=(), compare=False)
     """What the detector found and the second stage called not a die, as the boxes it was read from (x0, y0, x1,
     y1, image pixels, not clipped to the image): a throw people confirm teaches these as "not a die" too
@@ -135,9 +138,11 @@ def judged_for(
     calibrated: bool,
     opening: bool = False,
     unread: Boxes = (),
+    changed_dice: float = 0.0,
 ) -> ThrowObservation:
     """The throw ``dice`` (zoned as the bottom player sees them) make when ``thrower`` threw them, judged
-    (``unread``: the reading's changed parts no die explains, which do not depend on who threw)."""
+    (``unread``: the reading's changed parts no die explains, ``changed_dice``: how much of the board the throw
+    changed; neither depends on who threw)."""
     seen = seen_by(dice, thrower)
     verdict, reason = judge(seen, calibrated, opening)
-    return ThrowObservation(verdict, reason, seen, thrower, unread=unread)
+    return ThrowObservation(verdict, reason, seen, thrower, unread=unread, changed_dice=changed_dice)

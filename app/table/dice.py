@@ -82,8 +82,8 @@ def box_crops(image: Image, boxes: Sequence[tuple[int, int, int, int]], margin: 
 def shot(image: Image, observation: ThrowObservation, referee: Referee, calibration: Calibration | None = None) -> Shot:
     """The settled throw in ``image`` (``observation``: as the bottom player sees it), ready for the referee;
     ``calibration``, the board the reader placed the dice on, lets a die near the bar or the frame be doubted."""
-    event, thrower = throw_event(observation, referee, calibration, image.shape)
-    judged, _ = judged_throw(observation, referee)
+    judged, thrower = judged_throw(observation, referee)
+    event = _questioned_or_not(judged, thrower, referee, calibration, image.shape)
     return Shot(image, observation.dice, event, thrower, judged, calibration, observation.not_dice)
 
 
@@ -101,25 +101,36 @@ def throw_event(
     """The referee's event for a settled throw (read as the bottom player sees it), and who threw it (None for
     the opening throw, or when no die was seen): a :class:`ThrowQuestioned` when the call is not sure."""
     judged, thrower = judged_throw(observation, referee)
+    return _questioned_or_not(judged, thrower, referee, calibration, image_shape), thrower
+
+
+def _questioned_or_not(
+    judged: ThrowObservation,
+    thrower: Color | None,
+    referee: Referee,
+    calibration: Calibration | None,
+    image_shape: tuple[int, ...] | None,
+) -> ev.DiceObserved | ev.ThrowQuestioned:
+    """The event for a throw already judged for its thrower: a question when the call is not sure."""
     event = _event(judged, thrower)
     lying, sensed = where_checkers_lie(referee) if calibration is not None else (None, False)
     doubted = doubts(judged, calibration, image_shape, sureness_for(referee), lying, sensed)
     if not doubted:
-        return event, thrower
-    return ev.ThrowQuestioned(event.values, event.void, doubted, event.confidences, event.thrower), thrower
+        return event
+    return ev.ThrowQuestioned(event.values, event.void, doubted, event.confidences, event.thrower)
 
 
 def judged_throw(observation: ThrowObservation, referee: Referee) -> tuple[ThrowObservation, Color | None]:
     """The throw judged for whoever threw it, and who that was (None for the opening throw or no die seen)."""
-    dice, unread = observation.dice, observation.unread
+    dice, unread, changed = observation.dice, observation.unread, observation.changed_dice
     if referee.stage is Stage.OPENING:
-        return judged_for(dice, SEAT[Color.WHITE], calibrated=True, opening=True, unread=unread), None
+        return judged_for(dice, SEAT[Color.WHITE], True, opening=True, unread=unread, changed_dice=changed), None
     mover = referee.mover
     waiting = mover.other
     thrower = mover
     if dice and all(d.zone == "right_half" for d in seen_by(dice, SEAT[waiting])):
         thrower = waiting  # the waiting player threw (too early, or out of turn)
-    return judged_for(dice, SEAT[thrower], calibrated=True, unread=unread), thrower if dice else None
+    return judged_for(dice, SEAT[thrower], True, unread=unread, changed_dice=changed), thrower if dice else None
 
 
 def _event(judged: ThrowObservation, thrower: Color | None) -> ev.DiceObserved:

@@ -22,8 +22,8 @@ from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
 from vision import DiceReader, DieReading, Reader, ThrowObservation, VisionError
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, LearnedWithAnotherModel, Said, examples
-from vision.detector import DEFAULT_HEAD
-from vision.reader import OnnxModel
+from vision.crop_reader import OnnxModel
+from vision.reader import DEFAULT_HEAD
 from vision.verdict import Boxes
 
 LEARNING_THROWS = 10

@@ -18,7 +18,7 @@ import pytest
 from app.record.library import DiceSets
 from tests.app.test_ui import display, drive
 from vision.adapt import DiceProfile
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE
 
 __all__ = ["display"]  # the Xvfb fixture, shared with the other window tests
 

@@ -26,8 +26,8 @@ from rules.position import Color
 from tests.app.test_livecamera import drain
 from vision import Calibration, DieReading
 from vision.adapt import DiceProfile, model_digest
-from vision.detector import DEFAULT_HEAD
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE
+from vision.reader import DEFAULT_HEAD
 from vision.train.heldout import throw_video
 
 NAME = "kulüp kırmızı"

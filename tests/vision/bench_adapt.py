@@ -26,8 +26,8 @@ from tests.vision.bench_detector import CASINO, Scene, scenes_of, score
 from tests.vision.bench_sureness import Case, photo_case, report
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, second_stage_crops
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, OnnxModel
+from vision.reader import DEFAULT_DETECTOR, DEFAULT_HEAD, second_stage_crops
 from vision.sureness import TOURNAMENT, doubts
 from vision.train.detector_data import Die
 

@@ -33,8 +33,8 @@ from tests.vision.bench_sureness import HELDOUT_KINDS
 from vision import DiceReader
 from vision.adapt import label_of
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_HEAD, HEAD_NOT_DIE, moved_in, second_stage_crops
-from vision.reader import CLASS_NOT_DIE, OnnxReader, every_turn, softmax
+from vision.crop_reader import CLASS_NOT_DIE, OnnxReader, every_turn, softmax
+from vision.reader import DEFAULT_HEAD, HEAD_NOT_DIE, moved_in, second_stage_crops
 from vision.rectify import board_view
 from vision.sureness import CASUAL, TOURNAMENT
 from vision.train.heldout import heldout_match_throw

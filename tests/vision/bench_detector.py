@@ -21,8 +21,8 @@ import numpy as np
 from tests.progress import tracked
 from vision import DiceReader
 from vision.calibration import Calibration
-from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD, PEAK_MIN
-from vision.reader import Backend
+from vision.crop_reader import Backend
+from vision.reader import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD, PEAK_MIN
 from vision.scoring import Label, Score
 from vision.sources import load_image
 from vision.train.blender_set import load_set

@@ -37,8 +37,8 @@ from tests.progress import tracked
 from tests.vision.bench_sureness import HELDOUT_KINDS, Case, calls, confidences, figures, heldout_case
 from vision import DiceReader
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
-from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_HEAD
-from vision.reader import OnnxModel
+from vision.crop_reader import OnnxModel
+from vision.reader import DEFAULT_COCKED_LOOK, DEFAULT_HEAD
 from vision.sureness import SETTINGS, TOURNAMENT, Sureness, doubts
 from vision.train.heldout import HeldoutThrow, heldout_match_throw
 from vision.verdict import DieReading, ThrowObservation

@@ -26,8 +26,8 @@ from unittest import mock
 import numpy as np
 
 from vision.adapt import RIDGE, STEPS, DiceProfile, FeatureReader, normalised
-from vision.detector import DEFAULT_HEAD
-from vision.reader import CLASSES, CROP, OnnxModel, softmax
+from vision.crop_reader import CLASSES, CROP, OnnxModel, softmax
+from vision.reader import DEFAULT_HEAD
 
 
 @functools.cache

@@ -23,9 +23,9 @@ from tests.progress import tracked
 from tests.vision.bench_detector import detector_reader
 from vision import DiceReader
 from vision.calibration import Calibration
-from vision.detector import COCKED_SURE
+from vision.crop_reader import Backend
 from vision.fairness import FairnessMonitor
-from vision.reader import Backend
+from vision.reader import COCKED_SURE
 from vision.scoring import Label, Score
 from vision.settle import watch
 from vision.sources import Frame

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from vision import DiceReader
-from vision.detector import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD
+from vision.reader import DEFAULT_COCKED_LOOK, DEFAULT_DETECTOR, DEFAULT_HEAD
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real_dice" / "webcam_white_dice"

@@ -25,9 +25,9 @@ from vision.adapt import (
     label_of,
     model_digest,
 )
-from vision.detector import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DiceReader
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, softmax
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CLASSES, OnnxModel, softmax
+from vision.reader import DEFAULT_DETECTOR, DEFAULT_HEAD, SIZE_REF, DiceReader
 from vision.rectify import STRIDE
 from vision.train.detector_data import real_scene, scene_paths
 
@@ -109,7 +109,7 @@ def test_both_backends_give_the_second_stage_features(backend: str) -> None:
 def another_camera(photo: np.ndarray) -> np.ndarray:
     """The photo dim and flat, its contrast cut to a seventh, and a little out of focus: a poor camera under a
     weak lamp. (Colours alone no longer make dice the reader has not seen: it reads each die in its face's own
-    colours, ``vision.reader.face_contrast``, so the photo in negative under a warm cast reads as well as the
+    colours, ``vision.crop_reader.face_contrast``, so the photo in negative under a warm cast reads as well as the
     photo.)"""
     f = photo.astype(np.float32)
     flat = np.asarray(np.clip(f.mean() + (f - f.mean()) * 0.15, 0, 255), np.uint8)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision import Calibration, DiceReader
-from vision.detector import DEFAULT_HEAD, second_stage_crops
-from vision.reader import OnnxReader
+from vision.crop_reader import OnnxReader
+from vision.reader import DEFAULT_HEAD, second_stage_crops
 from vision.rectify import board_view
 from vision.train.heldout import heldout_throw
 
@@ -47,7 +47,7 @@ def test_the_reader_gives_the_same_verdicts_on_both_backends() -> None:
 
 def test_without_onnxruntime_the_reader_runs_on_opencv(monkeypatch: pytest.MonkeyPatch) -> None:
     """A station installs no onnxruntime (it does not even start under some emulators): cv2.dnn is the default."""
-    from vision import reader
+    from vision import crop_reader as reader
 
     real = reader.importlib.util.find_spec
     monkeypatch.setattr(

@@ -326,7 +326,7 @@ def desk_scene(folder: Path, name: str = "desk_00000") -> Path:
 
 
 def test_a_desk_scenes_patch_has_no_empty_frame_and_its_dice_are_cut_with_their_values(tmp_path: Path) -> None:
-    from vision.detector import DetectorNet
+    from vision.reader import DetectorNet
     from vision.train.crop_data import blender_desk_crops
 
     (patch,) = load_training_patches(desk_scene(tmp_path))

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.__main__ import _reader, parser
-from vision.detector import READABLE_FROM
+from vision.reader import READABLE_FROM
 from vision.train.heldout import throw_video
 
 from .conftest import ROOT, need_real_photos

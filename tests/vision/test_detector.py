@@ -8,7 +8,10 @@ import pytest
 
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
 from vision.calibration import BOARD_MM, DIE_MM, Calibration
-from vision.detector import (
+from vision.crop_reader import OnnxModel, OnnxReader, every_turn
+from vision.errors import ModelError
+from vision.look import PLANES
+from vision.reader import (
     CHANNELS,
     DEFAULT_DETECTOR,
     DEFAULT_HEAD,
@@ -18,9 +21,6 @@ from vision.detector import (
     decode,
     peaks,
 )
-from vision.errors import ModelError
-from vision.look import PLANES
-from vision.reader import OnnxModel, OnnxReader, every_turn
 from vision.rectify import ALIGN, DIE_VIEW_PX, STRIDE, board_view, photo_view
 from vision.slant import ramp, slant
 from vision.sureness import doubts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.reader import CLASS_NOT_DIE, CROP
+from vision.crop_reader import CLASS_NOT_DIE, CROP
 from vision.synth import render
 from vision.train.crop_data import OBLIQUE_TILTS, clutter_crop, colour, painted, recoloured
 from vision.train.dataset import TRAIN_DICE

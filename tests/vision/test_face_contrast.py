@@ -1,12 +1,12 @@
-"""The second stage reads each die in its face's own colours (``vision.reader.face_contrast``): dice of colours it
+"""The second stage reads each die in its face's own colours (``vision.crop_reader.face_contrast``): dice of colours it
 never saw reach it as the light face with dark pips it knows best."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.detector import DEFAULT_HEAD, HEAD_NOT_DIE, second_stage_crops
-from vision.reader import CLASS_NOT_DIE, OnnxReader, every_turn, face_contrast
+from vision.crop_reader import CLASS_NOT_DIE, OnnxReader, every_turn, face_contrast
+from vision.reader import DEFAULT_HEAD, HEAD_NOT_DIE, second_stage_crops
 from vision.train.detector_data import real_scene, scene_paths
 
 from .conftest import need_real_photos

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision.calibration import DIE_MM, Calibration
+from vision.crop_reader import CROP, preprocess
 from vision.look import PLANES, look_input
-from vision.reader import CROP, preprocess
 from vision.slant import RAMP_GAIN, ramp, slant
 from vision.synth import render
 from vision.train.dataset import TRAIN_DICE

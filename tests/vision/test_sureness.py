@@ -58,8 +58,10 @@ def test_a_borderline_cocked_probability_is_in_doubt_on_either_side_of_the_call(
     assert leaning_more.reason == "cocked"
     for setting in (TOURNAMENT, CASUAL):  # a good throw voided with nobody asked is a wrong call too
         assert doubts(leaning_more, CAL, SHAPE, setting) == ("borderline_cocked",)
-    surely_cocked = throw(die(700, cocked=0.95), die(800, 300, confidence=0.75))
-    assert doubts(surely_cocked, CAL, SHAPE, TOURNAMENT) == ()  # void either way
+    look_sure = throw(die(700, cocked=0.95), die(800, 300))
+    for setting in (TOURNAMENT, CASUAL):  # the look alone is no evidence a referee would sign: a question
+        assert doubts(look_sure, CAL, SHAPE, setting) == ("borderline_cocked",)
+        assert doubts(look_sure, None, SHAPE, setting) == ("borderline_cocked",)
 
 
 def test_a_die_near_the_bar_or_the_frame_is_in_doubt() -> None:
@@ -98,8 +100,9 @@ def test_an_unreadable_die_is_asked_about_and_a_missing_one_thrown_again() -> No
     assert unreadable.reason == "unreadable"
     assert doubts(unreadable, CAL, SHAPE, TOURNAMENT) == doubts(unreadable, CAL, SHAPE, CASUAL) == ("low_confidence",)
     assert doubts(throw(die(700, confidence=0.9)), CAL, SHAPE) == ()
-    surely_cocked = throw(die(700, value=None, confidence=0.4), die(800, 300, cocked=0.95))
-    assert surely_cocked.reason == "cocked" and doubts(surely_cocked, CAL, SHAPE) == ()
+    called_cocked = throw(die(700, value=None, confidence=0.4), die(800, 300, cocked=0.95))
+    assert called_cocked.reason == "cocked"
+    assert doubts(called_cocked, CAL, SHAPE) == ("low_confidence", "borderline_cocked")
 
 
 def test_a_die_not_seen_is_asked_about_only_when_something_unread_changed_on_the_board() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.reader import CROP, OnnxReader
+from vision.crop_reader import CROP, OnnxReader
 
 
 def need_training() -> None:
@@ -50,8 +50,8 @@ def test_the_recipe_makes_the_second_stage_as_wide_as_the_shipped_one() -> None:
 def test_the_one_command_smoke_run_makes_three_models_the_reader_reads(tmp_path: Path) -> None:
     """Every step of ``python -m vision.train --smoke`` for a few steps, each from the one before (half a minute)."""
     need_training()
-    from vision.detector import CHANNELS, DetectorNet
     from vision.look import OnnxLook, look_input
+    from vision.reader import CHANNELS, DetectorNet
     from vision.train.__main__ import main
 
     out = tmp_path / "models"
@@ -67,7 +67,7 @@ def test_the_one_command_smoke_run_makes_three_models_the_reader_reads(tmp_path:
 
 def test_detector_training_smoke_run_exports_a_graph_both_backends_read(tmp_path: Path) -> None:
     need_training()
-    from vision.detector import CHANNELS, DetectorNet
+    from vision.reader import CHANNELS, DetectorNet
     from vision.train.detector_trainer import main as train_detector
 
     out = tmp_path / "detector.onnx"
@@ -84,7 +84,7 @@ def smoke_trained(tmp_path: Path, trainer: str, *args: str) -> Path:
     need_training()
     import importlib
 
-    from vision.detector import DEFAULT_DETECTOR
+    from vision.reader import DEFAULT_DETECTOR
 
     out = tmp_path / f"{trainer}.onnx"
     argv = ["--detector", str(DEFAULT_DETECTOR), *args, "--smoke", "--out", str(out)]
@@ -110,7 +110,7 @@ def test_second_stage_training_smoke_run_exports_logits_and_features(
     tmp_path: Path, width: str, features: int, pips: list[str]
 ) -> None:
     from vision.adapt import FeatureReader
-    from vision.reader import OnnxModel
+    from vision.crop_reader import OnnxModel
 
     out = smoke_trained(
         tmp_path, "crop_head", *real_and_cached(tmp_path), "--oblique", "3", "--painted", "3", *pips, "--width", width

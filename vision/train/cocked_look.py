@@ -1,5 +1,5 @@
 """Training of the cocked look: a second, wider look at each die the detector finds on a calibrated board, that
-says only whether it is cocked (``models/cocked_look.onnx``, read by ``vision.detector``).
+says only whether it is cocked (``models/cocked_look.onnx``, read by ``vision.reader``).
 
 Why a model of its own: the second stage reads values from a crop round the die and calls few leaning dice
 cocked (61 of 100 rendered cocked dice under 0.5 at their true boxes); no threshold or mixture of what it and the
@@ -23,8 +23,8 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from vision.detector import DetectorNet
 from vision.look import PLANES, look_input
+from vision.reader import DetectorNet
 from vision.train.crop_data import colour, look_crops
 from vision.train.crop_head import crop_training_arguments, fit_one_cycle, started
 from vision.train.trainer import build_model, class_weighted_loss, export, lit, turned

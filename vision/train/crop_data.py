@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.detector import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
+from vision.crop_reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, CROP_MARGIN, crop_square
 from vision.errors import VisionError
-from vision.reader import CLASS_COCKED, CLASS_NOT_DIE, CROP, CROP_MARGIN, crop_square
+from vision.reader import COCKED_LOOK_MARGIN, SIZE_REF, DetectorNet, decode
 from vision.rectify import View, board_view, photo_view
 from vision.slant import slant
 from vision.synth import render

@@ -6,7 +6,7 @@ on 128 px patches on a CPU, reads values badly and invents dice on clutter. Cutt
 resolution and reading it at one scale lets every real die crop teach the values, and lets the detector's own
 false peaks on training photos (pieces of dice, buttons, the doubling cube, checkers) be learned as "not a
 die": hard negatives a hand-written proposer never gives. Crops are learned as they are read, in their face's
-colours (``vision.reader.face_contrast``, the training loop's default input).
+colours (``vision.crop_reader.face_contrast``, the training loop's default input).
 
 Training only: the app never imports this module (torch).
 """
@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from vision.detector import DetectorNet
-from vision.reader import CLASS_NOT_DIE, CROP
+from vision.crop_reader import CLASS_NOT_DIE, CROP
+from vision.reader import DetectorNet
 from vision.train.crop_data import (
     Crop,
     blender_desk_crops,

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.detector import SIZE_REF
+from vision.reader import SIZE_REF
 from vision.rectify import STRIDE, board_view
 from vision.scoring import labelled_dice
 from vision.synth import render

@@ -19,7 +19,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from vision.detector import CHANNELS
+from vision.reader import CHANNELS
 from vision.train import detector_data as dd
 
 

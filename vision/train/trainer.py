@@ -13,7 +13,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from vision.reader import CLASSES, CROP, face_contrast
+from vision.crop_reader import CLASSES, CROP, face_contrast
 
 ArrayT = TypeVar("ArrayT", bound=np.generic)
 

@@ -1,4 +1,4 @@
-"""The ``Reader`` protocol that ``watch``, the CLI and the app need (``vision.detector.DiceReader``, or a test's
+"""The ``Reader`` protocol that ``watch``, the CLI and the app need (``vision.reader.DiceReader``, or a test's
 fixed readings), and the check that a frame is an image at all."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from vision.verdict import DieReading, ThrowObservation
 
 
 class Reader(Protocol):
-    """What ``watch``, the CLI and the app need of a reader (``vision.detector.DiceReader``; tests give fixed
+    """What ``watch``, the CLI and the app need of a reader (``vision.reader.DiceReader``; tests give fixed
     readings)."""
 
     def dice(

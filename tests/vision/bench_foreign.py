@@ -1,0 +1,236 @@
+"""The reader before and after, side by side: ``.venv/bin/python -m tests.vision.bench_foreign [--own N]``.
+
+Reads the throws of a scene builder the project did not write (``shared/foreign_renders``: never trained on) and
+a sample of the project's own held-out renders (``--own N`` throws, the sureness bench's mix) as the watch path
+does (the frame before the throw given, the board's tapped corners), and scores each throw as the referee uses
+it: a question to the players, or an automatic call that is right or wrong (a needless rethrow, a void throw
+counted, wrong values). "before" is the reader of the checkout at ``--before`` (git main), run in its own process
+on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the outer and
+playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the cocked
+probability on the foreign dice and the after reader's latency on a settled 1280x720 frame. Prints figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+FOREIGN = ROOT.parent / "shared" / "foreign_renders"
+MAIN = Path("/work/main")
+KINDS = ("valid",) * 7 + ("cocked", "wrong_half", "off_board")  # the sureness bench's mix, seven valid in ten
+SETTING_NAMES = ("tournament", "casual")
+
+
+def foreign_throws() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(FOREIGN.glob("r*.json"))]
+
+
+def truth_of(label: dict[str, Any]) -> list[int] | None:
+    """The dice that count (sorted), or None when the throw is void."""
+    if label["expected_verdict"] != "valid":
+        return None
+    return sorted(int(d["value"]) for d in label["dice"])
+
+
+def _scored(observation: Any, truth: list[int] | None, asked: dict[str, bool]) -> dict[str, str]:
+    values = observation.values
+    got = None if values is None else sorted(values)
+    return {name: "asked" if asked[name] else ("right" if got == truth else "wrong") for name in SETTING_NAMES}
+
+
+def _dice_of(observation: Any) -> list[list[float]]:
+    return [[d.centre[0], d.centre[1], d.cocked_probability, d.value or 0] for d in observation.dice]
+
+
+def read_before(own: int) -> list[dict[str, Any]]:
+    """Every throw read and judged with the reader and board of the checkout this process imports (the API both
+    share: corners, the frame before, the checkers where they lie)."""
+    from vision import Calibration, DiceReader, load_image
+    from vision.leaning import Checker, both_ways_round
+    from vision.sureness import SETTINGS, doubts
+    from vision.train.heldout import heldout_throw
+
+    reader = DiceReader(threads=1)
+    out = []
+    for label in foreign_throws():
+        image = load_image(FOREIGN / label["image"])
+        before = load_image(FOREIGN / label["image"].replace(".jpg", "_before.jpg"))
+        cal = Calibration.from_corners([tuple(p) for p in label["board_corners_px"]])
+        start = time.perf_counter()
+        observation = reader.read(image, cal, "bottom", reference=before)
+        took = 1000 * (time.perf_counter() - start)
+        mm = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
+        checkers = both_ways_round([Checker(float(x), float(y)) for x, y in mm])
+        asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        out.append(
+            {
+                "set": "foreign",
+                "name": label["image"],
+                "case": label["case"],
+                "calls": _scored(observation, truth_of(label), asked),
+                "dice": _dice_of(observation),
+                "ms": took,
+            }
+        )
+    for index in range(own):
+        throw = heldout_throw(index, KINDS[index % len(KINDS)], with_reference=True)
+        cal = Calibration.from_corners(throw.corners)
+        observation = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
+        checkers = both_ways_round(throw.checkers)
+        asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        truth = sorted(throw.values) if throw.kind == "valid" else None
+        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
+    return out
+
+
+def read_after(own: int) -> tuple[list[dict[str, Any]], list[float], list[tuple[float, bool]]]:
+    """:func:`read_before` with this tree's reader on the board set-up measures; also each foreign throw's reading
+    time (ms) and every foreign die's cocked probability with whether it is truly cocked."""
+    from vision import Calibration, DiceReader, load_image
+    from vision.calibration import Board
+    from vision.leaning import Checker, both_ways_round
+    from vision.sureness import SETTINGS, doubts
+    from vision.train.heldout import heldout_throw
+
+    reader = DiceReader(threads=1)
+    out, times, cocked = [], [], []
+    for label in foreign_throws():
+        image = load_image(FOREIGN / label["image"])
+        before = load_image(FOREIGN / label["image"].replace(".jpg", "_before.jpg"))
+        mm = label["board_mm"]
+        board = Board.from_field(
+            field_mm=(mm["field_w"], mm["field_h"]),
+            outer_px=[tuple(p) for p in label["board_corners_px"]],
+            field_px=[tuple(p) for p in label["field_corners_px"]],
+            bar_mm=mm["bar_w"],
+            die_mm=label["style"]["die_mm"],  # what set-up measures from its throws (vision.calibration.die_mm_of)
+        )
+        cal = Calibration.from_corners([tuple(p) for p in label["board_corners_px"]], board)
+        start = time.perf_counter()
+        observation = reader.read(image, cal, "bottom", reference=before)
+        times.append(1000 * (time.perf_counter() - start))
+        at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
+        checkers = both_ways_round([Checker(float(x), float(y)) for x, y in at], board)
+        asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        out.append(
+            {
+                "set": "foreign",
+                "name": label["image"],
+                "case": label["case"],
+                "calls": _scored(observation, truth_of(label), asked),
+                "dice": _dice_of(observation),
+            }
+        )
+        for die in observation.dice:
+            truth = min(
+                label["dice"],
+                key=lambda t: np.hypot(t["centre_px"][0] - die.centre[0], t["centre_px"][1] - die.centre[1]),
+            )
+            cocked.append((die.cocked_probability, bool(truth["cocked"])))
+    for index in range(own):
+        throw = heldout_throw(index, KINDS[index % len(KINDS)], with_reference=True)
+        cal = Calibration.from_corners(throw.corners)
+        observation = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
+        checkers = both_ways_round(throw.checkers)
+        asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        truth = sorted(throw.values) if throw.kind == "valid" else None
+        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
+    return out, times, cocked
+
+
+def reliability(cocked: list[tuple[float, bool]], bins: int = 5) -> tuple[list[str], float]:
+    """The reliability diagram's rows (probability band: dice, mean probability, share truly cocked) and the
+    expected calibration error."""
+    p = np.array([c[0] for c in cocked])
+    y = np.array([c[1] for c in cocked], float)
+    rows, ece = [], 0.0
+    edges = np.linspace(0, 1, bins + 1)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        inside = (p >= lo) & ((p < hi) if hi < 1 else (p <= hi))
+        if inside.any():
+            ece += inside.mean() * abs(p[inside].mean() - y[inside].mean())
+            rows.append(
+                f"  {lo:.1f}-{hi:.1f}: {int(inside.sum()):4d} dice, mean p {p[inside].mean():.2f}, "
+                f"truly cocked {100 * y[inside].mean():5.1f}%"
+            )
+    return rows, ece
+
+
+def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """Per set and case (and all): throws, then wrong automatic calls and questions, before and after, a setting
+    a column pair."""
+    print(f"{'set':8} {'case':15} {'n':>4}  " + "  ".join(f"{s + ' wrong/asked %':>30}" for s in SETTING_NAMES))
+    print(f"{'':8} {'':15} {'':>4}  " + "  ".join(f"{'before':>14} {'after':>15}" for _ in SETTING_NAMES))
+    for which in ("foreign", "own"):
+        b_rows = [r for r in before if r["set"] == which]
+        a_rows = {r["name"]: r for r in after if r["set"] == which}
+        if not b_rows:
+            continue
+        groups: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+        for row in b_rows:
+            groups[row["case"]].append((row, a_rows[row["name"]]))
+            groups["ALL"].append((row, a_rows[row["name"]]))
+        for case, pairs in sorted(groups.items(), key=lambda kv: (kv[0] == "ALL", kv[0])):
+            cells = []
+            for setting in SETTING_NAMES:
+                for side in (0, 1):
+                    calls = Counter(pair[side]["calls"][setting] for pair in pairs)
+                    n = len(pairs)
+                    cells.append(f"{100 * calls['wrong'] / n:6.1f}/{100 * calls['asked'] / n:5.1f}")
+            print(
+                f"{which:8} {case:15} {len(pairs):4d}  "
+                + "  ".join(f"{cells[2 * i]:>14} {cells[2 * i + 1]:>15}" for i in range(len(SETTING_NAMES)))
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--own", type=int, default=100, help="the project's own held-out renders (default 100)")
+    parser.add_argument("--before", type=Path, default=MAIN, help="the checkout whose reader is 'before'")
+    parser.add_argument("--emit-before", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
+    args = parser.parse_args()
+    if args.emit_before:
+        print(json.dumps(read_before(args.own)))
+        return
+    env = dict(os.environ, PYTHONPATH=str(args.before))
+    done = subprocess.run(
+        [sys.executable, __file__, "--emit-before", "--own", str(args.own)],
+        env=env,
+        cwd=args.before,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the before reader failed:\n{done.stderr[-2000:]}")
+    before = json.loads(done.stdout.splitlines()[-1])
+    after, times, cocked = read_after(args.own)
+    print(f"foreign renders: {sum(r['set'] == 'foreign' for r in after)} throws; own renders: {args.own} throws")
+    table(before, after)
+    rows, ece = reliability(cocked)
+    print(f"cocked probability on the foreign dice (after): expected calibration error {ece:.3f}")
+    print("\n".join(rows))
+    high = [truly for p, truly in cocked if p >= 0.75]
+    print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
+    print("latency, settled 1280x720 frame with the frame before, one thread (foreign throws):")
+    for side, ms in (("before", [r["ms"] for r in before if "ms" in r]), ("after", times)):
+        print(f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    if args.wrong:
+        for row in after:
+            if "wrong" in row["calls"].values():
+                print(row["set"], row["name"], row["case"], row["calls"], row.get("dice"))
+
+
+if __name__ == "__main__":
+    main()
