@@ -180,6 +180,8 @@ class Director:
         self.set_aside_elsewhere = 0
         """Messages that failed where no board could be named (counted, logged)."""
         self._lock = threading.RLock()
+        self.lock = self._lock
+        """Held while the book or a board's feed changes: a reader of :attr:`book` takes it too."""
         self._ack_due: set[str] = set()
         self._stopping = threading.Event()
         self._acker: threading.Thread | None = None

@@ -17,14 +17,13 @@ from typing import Iterator
 import pytest
 
 from app.net.director import Director
-from app.net.station import Station, StationConfig
 from app.net.tournament import Bracket, Tournament
 from app.net.tournament_book import TournamentBook
-from app.record.session import Session
-from app.referee.events import Event, ResultConfirmed
+from app.referee.events import Event
 from app.referee.setup import MatchSetup
 from tests.net.broker import Mosquitto, available
 from tests.net.conftest import PREFIX, wait_for
+from tests.net.hall_boards import Boards
 
 PLAYERS = ["Ayşe", "Mehmet", "Deniz", "Ece", "Can", "Elif", "Okan", "Selin"]
 BOARDS = ["1", "2", "3", "4"]
@@ -37,34 +36,6 @@ def hall(tmp_path: Path) -> Iterator[Mosquitto]:
         pytest.fail(problem)
     with Mosquitto(tmp_path / "broker", PREFIX, BOARDS) as mosquitto:
         yield mosquitto
-
-
-class Boards:
-    """The hall's stations: each board plays the match it was given into a new journal and publishes it."""
-
-    def __init__(self, hall: Mosquitto, events: list[Event], folder: Path) -> None:
-        self.hall, self.events, self.folder = hall, events, folder
-        self.stations: dict[str, Station] = {}
-        self.played = 0
-
-    def play(self, board: str, setup: MatchSetup) -> None:
-        """Both players confirmed the match; it is played to the end and both confirm the result sheet."""
-        self.played += 1
-        session = Session.create(self.folder / f"board{board}-{self.played}.sqlite", setup)
-        for event in self.events:
-            session.submit(event)
-        for side in ("white", "black"):
-            session.submit(ResultConfirmed(by=side))  # type: ignore[arg-type]
-        path = session.journal.path
-        session.close()
-        old = self.stations.pop(board, None)
-        if old is not None:
-            old.stop()
-        self.stations[board] = Station(path, StationConfig(self.hall.config(board), board, PREFIX)).start()
-
-    def stop(self) -> None:
-        for station in self.stations.values():
-            station.stop()
 
 
 def _setup(sent: dict[str, object]) -> MatchSetup:
