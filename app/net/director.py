@@ -374,7 +374,11 @@ class Director:
                 self.book.tournament.station_setup(str(action.get("match", "")))  # two players known, or refused
                 tournament = self.book.do({"do": "assign", "match": action["match"], "board": board}, by)
                 self.send(board, DirectorMessage("match", setup=tournament.station_setup(action["match"]), by=by))
-                return tournament
+                feed = self.boards[board]
+                if feed.agreed is not None and not feed.match:  # the board played it before it was assigned
+                    feed.taken = ""
+                    self._take_result(feed)
+                return self.book.tournament
             return self.book.do(action, by)
 
     def _ack_loop(self) -> None:
