@@ -40,7 +40,7 @@ from app.net import schemas
 from app.net.client import BrokerConfig, connect, make_client
 from app.net.messages import DirectorMessage, dumps
 from app.net.topics import Topics, board_id
-from app.net.tournament import BYE, Tournament, TournamentError
+from app.net.tournament import BYE, Tournament, TournamentError, results_csv, results_json
 from app.net.tournament_book import TournamentBook
 from app.record.journal import JournalError
 
@@ -361,6 +361,7 @@ class Director:
             return
         feed.match = match.id
         self.book_problem = ""
+        self._write_results()
         log.info("director: %s won by %s on board %s", match.id, result["winner"], feed.board)
 
     def act(self, action: dict[str, Any], by: str) -> Tournament:
@@ -378,8 +379,11 @@ class Director:
                 if feed.agreed is not None and not feed.match:  # the board played it before it was assigned
                     feed.taken = ""
                     self._take_result(feed)
+                self._write_results()
                 return self.book.tournament
-            return self.book.do(action, by)
+            tournament = self.book.do(action, by)
+            self._write_results()
+            return tournament
 
     def _ack_loop(self) -> None:
         """Acknowledge at most every ``ACK_EVERY`` seconds per board: what each holds without a gap, and whether
@@ -507,7 +511,13 @@ class Director:
     def _write_results(self) -> None:
         if self.results_dir is None:
             return
-        texts = (("results.csv", self.results_csv()), ("results.json", self.results_json()))
+        texts: tuple[tuple[str, str], ...] = (
+            ("results.csv", self.results_csv()),
+            ("results.json", self.results_json()),
+        )
+        if self.book is not None:  # every match its own row, keyed by its id, whichever board played it
+            tournament = self.book.tournament
+            texts += (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
         if texts == self._written:
             return
         self._written = texts
