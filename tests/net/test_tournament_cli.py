@@ -119,3 +119,10 @@ def test_no_book_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str
     code, _, err = run(capsys, "create", "Cup", "--last-chance", "--book", str(tmp_path / "b.sqlite"))
     assert code == 2 and "consolation" in err
     assert not (tmp_path / "b.sqlite").exists()
+
+
+def test_the_directors_help_names_the_tournament_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("create", "register", "draw", "assign", "result", "correct", "show", "sheet", "export"):
+        assert f"\n    {command} " in out, command
