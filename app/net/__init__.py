@@ -1,7 +1,8 @@
 """Many boards, one tournament: stations publish their journals to an MQTT broker, the director's station reads them.
 
 - :mod:`app.net.topics` the topic layout and the broker's access list; :mod:`app.net.messages` the
-  director's three messages to a board; :mod:`app.net.schemas` the declared shape of every message taken.
+  director's four messages to a board (the match from the draw among them); :mod:`app.net.schemas` the
+  declared shape of every message taken.
 - :mod:`app.net.tail` the journal read as it is written; :mod:`app.net.snapshot` a board's state folded from it.
 - :mod:`app.net.acks` the acknowledged sequence number, kept beside the journal.
 - :mod:`app.net.client` the broker connection (paho-mqtt, MQTT 5, TLS, credentials).
@@ -9,6 +10,9 @@
   :mod:`app.net.web` and :mod:`app.net.page` the director's page, :mod:`app.net.auth` its accounts and
   sessions, :mod:`app.net.actions` the director's own journal of its actions; :mod:`app.net.hall` the broker's
   files for a tournament; :mod:`app.net.cli` the commands.
+- :mod:`app.net.tournament` the draw, brackets and results as a fold of actions; :mod:`app.net.tournament_book`
+  its sealed journal; :mod:`app.net.bracket_sheet` the printable sheet; :mod:`app.net.tournament_text` the
+  brackets and standings for the terminal and the page.
 
 paho-mqtt, fastjsonschema and cryptography (the ``net`` extra) are imported by the modules that need them
 only, so the rest of the app runs without them.

@@ -8,11 +8,19 @@ acknowledgement (the number held without a gap) tells the station where to
 send again from. Each entry must also follow the previous one's hash, so the
 head hash in the results table is the same one the board's result sheet
 prints.
+
+With a tournament book (:class:`app.net.tournament_book.TournamentBook`) the director also runs the draw: an
+assignment sends the match's set-up to the board's inbox, and a board whose journal reaches a result both
+players confirmed has it written into the book by itself (as "board N", with the head hash and the match's
+start and end), so the winner advances. A board's next match is a new journal (its entry 1 differs): the feed
+starts again, and the earlier match keeps its own row in the book. A result already in the book for that match
+and head is not taken again, so a restarted director that is sent every journal again takes nothing twice.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import io
 import json
@@ -32,6 +40,9 @@ from app.net import schemas
 from app.net.client import BrokerConfig, connect, make_client
 from app.net.messages import DirectorMessage, dumps
 from app.net.topics import Topics, board_id
+from app.net.tournament import BYE, Tournament, TournamentError, results_csv, results_json
+from app.net.tournament_book import TournamentBook
+from app.record.journal import JournalError
 
 log = logging.getLogger("app.net.director")
 
@@ -91,6 +102,15 @@ class BoardFeed:
     set_aside: int = 0
     """Messages from this board that did not fit their schema (never acted on)."""
     last_set_aside: str = ""
+    first: str = ""
+    """The hash of entry 1 of the journal held: a different entry 1 is the board's next match."""
+    first_at: str = ""
+    agreed: tuple[int, str] | None = None
+    """(entry, time) of the latest "both players confirmed the result" in this journal."""
+    taken: str = ""
+    """The head whose result was looked up in the tournament book (taken, or found there already)."""
+    match: str = ""
+    """The tournament's match this journal's result went to."""
 
     def summary(self) -> dict[str, Any]:
         snap = self.snapshot
@@ -122,6 +142,8 @@ class BoardFeed:
             "snapshot_seq": snap.get("seq"),
             "problem": snap.get("problem"),
             "on_the_way": any(m["type"] == "on_the_way" and m["at_seq"] >= self.call_seq() for m in self.sent),
+            "agreed": self.agreed is not None,
+            "match": self.match,
             "station_saw": self.station_saw,
         }
 
@@ -137,8 +159,16 @@ class Director:
     """The director's view of a tournament: subscribes to every board, acknowledges, keeps the results."""
 
     def __init__(
-        self, broker: BrokerConfig, prefix: str, results: Path | None = None, clock: Callable[[], float] = time.time
+        self,
+        broker: BrokerConfig,
+        prefix: str,
+        results: Path | None = None,
+        clock: Callable[[], float] = time.time,
+        book: TournamentBook | None = None,
     ) -> None:
+        self.book = book
+        self.book_problem = ""
+        """Why the latest board result could not be written into the book (for the page)."""
         self.topics = Topics(prefix)
         self.prefix = prefix
         self.results_dir = results
@@ -150,6 +180,8 @@ class Director:
         self.set_aside_elsewhere = 0
         """Messages that failed where no board could be named (counted, logged)."""
         self._lock = threading.RLock()
+        self.lock = self._lock
+        """Held while the book or a board's feed changes: a reader of :attr:`book` takes it too."""
         self._ack_due: set[str] = set()
         self._stopping = threading.Event()
         self._acker: threading.Thread | None = None
@@ -235,6 +267,8 @@ class Director:
                 feed.status = data["state"]
                 if isinstance(data.get("inbox"), dict):
                     feed.station_saw = data["inbox"]
+            if self.book is not None and feed.agreed is not None and feed.taken != feed.head:
+                self._take_result(feed)
             if feed.snapshot.get("result"):
                 # a finished board's row moves with its result and with every entry taken after it (after an
                 # outage the result can come before the entries held up behind it); written only when it changed
@@ -245,6 +279,9 @@ class Director:
         """One event message of ``feed``'s board (checked against :data:`app.net.schemas.EVENT_MESSAGE`): taken
         once, in order, whatever order and how often it comes."""
         seq = data["seq"]
+        if seq == 1 and feed.first and data["hash"] != feed.first:
+            log.info("director: board %s starts a new journal (its next match)", feed.board)
+            self._new_journal(feed)
         if seq <= feed.held or seq in feed.waiting:
             feed.duplicates += 1
             self._ack_due.add(feed.board)
@@ -264,10 +301,89 @@ class Director:
             feed.held += 1
             feed.head = entry["hash"]
             feed.received += 1
+            if feed.held == 1:
+                feed.first, feed.first_at = entry["hash"], entry["at"]
             self._ack_due.add(feed.board)
             for ruling in entry["payload"].get("reaction", {}).get("rulings", []):
                 if ruling["code"] not in ("debug", "hint"):
                     feed.recent.append({"seq": entry["seq"], "at": entry.get("at"), **ruling})
+                if ruling["code"] == "result_agreed":
+                    feed.agreed = (entry["seq"], entry["at"])
+
+    @staticmethod
+    def _new_journal(feed: BoardFeed) -> None:
+        """The board's next match: what was held of the previous journal is let go (its result is in the book)."""
+        feed.held, feed.head, feed.first, feed.first_at = 0, "", "", ""
+        feed.waiting.clear()
+        feed.recent.clear()
+        feed.confirmed, feed.agreed, feed.taken, feed.match = False, None, "", ""
+
+    # ------------------------------------------------------------ the tournament
+
+    def _take_result(self, feed: BoardFeed) -> None:
+        """A confirmed result into the book, once the board's snapshot shows the journal as far as it is held (so
+        the result read is this journal's, not an earlier match's); never twice for one match and head."""
+        snap = feed.snapshot
+        result = snap.get("result")
+        if not result or snap.get("seq") != feed.held or snap.get("head") != feed.head or feed.agreed is None:
+            return
+        assert self.book is not None
+        feed.taken = feed.head
+        names = [str(n) for n in result["players"]]
+        tournament = self.book.tournament
+        mine = [m for m in tournament.matches.values() if m.board == feed.board and _names(tournament, m) == set(names)]
+        done = [m for m in mine if m.result is not None and m.result.head == feed.head]
+        if done:
+            feed.match = done[0].id
+            return  # in the book already: a journal sent again after a restart
+        waiting = [m for m in mine if m.result is None]
+        if not waiting or result.get("winner") not in names:
+            self.book_problem = f"board {feed.board}: {' - '.join(names)} is no match of the draw waiting on this board"
+            log.warning("director: %s; its result is not taken", self.book_problem)
+            return
+        match = waiting[0]
+        first, second = tournament.players_of(match)
+        by_name = dict(zip(names, result["score"]))
+        action = {
+            "do": "result",
+            "match": match.id,
+            "winner": first if tournament.name(first) == result["winner"] else second,
+            "score": [by_name[tournament.name(first)], by_name[tournament.name(second)]],
+            "head": feed.head,
+            "started": feed.first_at,
+            "ended": feed.agreed[1],
+        }
+        try:
+            self.book.do(action, by=f"board {feed.board}")
+        except (TournamentError, JournalError) as error:
+            self.book_problem = f"board {feed.board}: {error}"
+            log.error("director: the result of %s is not taken: %s", match.id, error)
+            return
+        feed.match = match.id
+        self.book_problem = ""
+        self._write_results()
+        log.info("director: %s won by %s on board %s", match.id, result["winner"], feed.board)
+
+    def act(self, action: dict[str, Any], by: str) -> Tournament:
+        """A director's action on the tournament (register, withdraw, draw, result, correct), through the book;
+        an assignment also sends the match's set-up to its board. :class:`TournamentError` if refused."""
+        if self.book is None:
+            raise TournamentError("no tournament book: start the director with --book")
+        with self._lock:
+            if action.get("do") == "assign":
+                board = board_id(str(action.get("board", "")))
+                self.book.tournament.station_setup(str(action.get("match", "")))  # two players known, or refused
+                tournament = self.book.do({"do": "assign", "match": action["match"], "board": board}, by)
+                self.send(board, DirectorMessage("match", setup=tournament.station_setup(action["match"]), by=by))
+                feed = self.boards[board]
+                if feed.agreed is not None and not feed.match:  # the board played it before it was assigned
+                    feed.taken = ""
+                    self._take_result(feed)
+                self._write_results()
+                return self.book.tournament
+            tournament = self.book.do(action, by)
+            self._write_results()
+            return tournament
 
     def _ack_loop(self) -> None:
         """Acknowledge at most every ``ACK_EVERY`` seconds per board: what each holds without a gap, and whether
@@ -286,9 +402,7 @@ class Director:
     def send(self, board: str, message: DirectorMessage) -> dict[str, Any]:
         """Send one of the allowed messages to a board; what was sent, for the page."""
         board_id(board)
-        message = DirectorMessage(
-            message.kind, message.id or uuid.uuid4().hex[:12], message.text, message.color, message.ms
-        )
+        message = dataclasses.replace(message, id=message.id or uuid.uuid4().hex[:12])
         self.client.publish(self.topics.inbox(board), message.to_json(), qos=1)
         with self._lock:
             feed = self.boards.setdefault(board, BoardFeed(board))
@@ -298,6 +412,7 @@ class Director:
                 "text": message.text,
                 "color": message.color,
                 "ms": message.ms,
+                "setup": message.setup,
                 "at_seq": feed.held,
             }
             feed.sent.append(record)
@@ -396,7 +511,13 @@ class Director:
     def _write_results(self) -> None:
         if self.results_dir is None:
             return
-        texts = (("results.csv", self.results_csv()), ("results.json", self.results_json()))
+        texts: tuple[tuple[str, str], ...] = (
+            ("results.csv", self.results_csv()),
+            ("results.json", self.results_json()),
+        )
+        if self.book is not None:  # every match its own row, keyed by its id, whichever board played it
+            tournament = self.book.tournament
+            texts += (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
         if texts == self._written:
             return
         self._written = texts
@@ -405,6 +526,10 @@ class Director:
             temporary = self.results_dir / (name + ".tmp")
             temporary.write_text(text, encoding="utf-8")
             temporary.replace(self.results_dir / name)
+
+
+def _names(tournament: Tournament, match: Any) -> set[str]:
+    return {tournament.name(p) for p in tournament.players_of(match) if p not in (None, BYE)}
 
 
 def _board_order(name: str) -> tuple[int, str]:

@@ -1,8 +1,9 @@
 """The director's few messages to a board, checked at the edge.
 
-Only three kinds reach a station: a message to the players, "director on
-the way", and a time correction (which the station journals as the referee's
-``TimeCorrected`` event, so it is part of the match record like any other decision).
+Only four kinds reach a station: a message to the players, "director on
+the way", a time correction (which the station journals as the referee's
+``TimeCorrected`` event, so it is part of the match record like any other decision), and the match the draw
+gives the board (its set-up, which the players confirm before a journal is started with it).
 Anything else is refused with the reason, for the station's log (the shape of each is declared in
 :mod:`app.net.schemas`).
 """
@@ -29,6 +30,9 @@ class DirectorMessage:
     color: str | None = None
     ms: int | None = None
     by: str = "director"
+    setup: dict[str, Any] | None = None
+    """The match's set-up (kind ``match``): the draw's match id beside :class:`app.referee.setup.MatchSetup`'s
+    fields."""
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {"type": self.kind, "id": self.id, "by": self.by}
@@ -36,6 +40,8 @@ class DirectorMessage:
             data["text"] = self.text
         if self.kind == "time":
             data.update(color=self.color, ms=self.ms)
+        if self.kind == "match":
+            data["setup"] = self.setup
         return dumps(data)
 
     def time_correction(self) -> TimeCorrected:
@@ -66,4 +72,6 @@ def parse_director_message(payload: bytes) -> DirectorMessage:
         return DirectorMessage(kind, ident, text=data["text"].strip(), by=by)
     if kind == "time":
         return DirectorMessage(kind, ident, color=data["color"], ms=data["ms"], by=by)
+    if kind == "match":
+        return DirectorMessage(kind, ident, setup=data["setup"], by=by)
     return DirectorMessage(kind, ident, by=by)

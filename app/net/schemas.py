@@ -163,7 +163,31 @@ ACK: dict[str, Any] = {
     "properties": {"seq": _COUNT, "gap": {"type": "boolean"}},
 }
 
-_KIND_FIELDS = {"message": ["text"], "on_the_way": [], "time": ["color", "ms"]}
+_KIND_FIELDS = {"message": ["text"], "on_the_way": [], "time": ["color", "ms"], "match": ["setup"]}
+
+MATCH_SETUP: dict[str, Any] = {
+    "type": "object",
+    "reason": "a match's set-up is a JSON object",
+    "required": ["match", "players", "variant", "length"],
+    "maxProperties": 60,
+    "properties": {
+        "match": {"type": "string", "minLength": 1, "maxLength": 64, "reason": "the match's id in the draw"},
+        "players": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": MAX_STRING, "pattern": r"\S"},
+            "minItems": 2,
+            "maxItems": 2,
+            "reason": "a match has two players' names",
+        },
+        "variant": _TEXT,
+        "length": {"type": "integer", "minimum": 1, "maximum": 99, "reason": "a match is 1 to 99 points"},
+        "event": _TEXT,
+        "round": _TEXT,
+        "table": _TEXT,
+        "clock": {"type": "object", "maxProperties": 20},
+    },
+}
+"""The match the draw gives a board (:meth:`app.net.tournament.Tournament.station_setup`)."""
 
 DIRECTOR_MESSAGE: dict[str, Any] = {
     "type": "object",
@@ -187,6 +211,7 @@ DIRECTOR_MESSAGE: dict[str, Any] = {
             "maximum": MAX_TIME_MS,
             "reason": f"a time correction gives the remaining milliseconds (0 to {MAX_TIME_MS})",
         },
+        "setup": MATCH_SETUP,
     },
     "allOf": [
         {

@@ -42,6 +42,7 @@ from app.net.topics import Topics, board_id, tournament_prefix
 from app.record.export import redact
 from app.record.journal import Entry, JournalError
 from app.referee.events import Event
+from app.referee.setup import MatchSetup
 
 log = logging.getLogger("app.net.station")
 
@@ -49,6 +50,19 @@ GAP_REWIND_EVERY = 2.0
 """Seconds between two resends for gaps the director reports (entries already on their way fill many)."""
 
 Deliver = Callable[[DirectorMessage], None]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """The match the draw gave this board, as the director sent it: the two players confirm it on the screen
+    before a journal is started with :attr:`setup`."""
+
+    match: str
+    setup: MatchSetup
+    message: str
+    """The director's message id (the station's status names it: the director's page sees it arrived)."""
+
+
 Submit = Callable[[Event], object]
 
 
@@ -117,6 +131,8 @@ class Station:
         """Why director messages were ignored or set aside (the latest few), for the station's screen and the tests."""
         self.set_aside = 0
         """Messages from the broker that did not fit their schema (never acted on)."""
+        self.assigned: Assignment | None = None
+        """The latest match the director assigned to this board (None until one comes)."""
         self._seen_ids: deque[str] = deque(maxlen=200)
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -334,6 +350,14 @@ class Station:
                 self._refuse("a time correction needs the match's session, and this station publishes without one")
                 return
             self.submit(message.time_correction())
+        elif message.kind == "match":
+            assignment = _assignment(message)
+            if assignment is None:
+                self._set_aside(f"match: a set-up this station cannot play: {message.setup}"[:300])
+                return
+            self.assigned = assignment
+            if self.deliver is not None:
+                self.deliver(message)
         elif self.deliver is not None:
             self.deliver(message)
         self.client.publish(
@@ -357,3 +381,13 @@ class Station:
             del self.refused[:-20]
         self._snapshot_due = True  # the director's page shows the count against this board
         self._wake.set()
+
+
+def _assignment(message: DirectorMessage) -> Assignment | None:
+    """The match in a ``match`` message, its set-up checked as the station would journal it; None if unplayable."""
+    setup = dict(message.setup or {})
+    match = str(setup.pop("match", ""))
+    try:
+        return Assignment(match, MatchSetup.from_dict(setup), message.id)
+    except (TypeError, ValueError, KeyError):
+        return None

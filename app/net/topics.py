@@ -22,8 +22,9 @@ from dataclasses import dataclass
 BOARD_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DIRECTOR_USER = "director"
 
-MESSAGE_TYPES = ("message", "on_the_way", "time")
-"""What the director may send a board: a message to the players, "director on the way", a time correction."""
+MESSAGE_TYPES = ("message", "on_the_way", "time", "match")
+"""What the director may send a board: a message to the players, "director on the way", a time correction, and
+the match the draw gives the board (its set-up, for the two players to confirm before they start)."""
 
 
 def board_id(text: str) -> str:

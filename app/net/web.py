@@ -2,13 +2,16 @@
 
 Nothing but the login page is served without a login (:mod:`app.net.auth`), unless the tournament chose a
 public view: ``/scores``, live scores for spectators, no controls, no journal detail. Logged in: GET ``/`` the
-page, ``/api/boards``, ``/api/board/<board>``, ``/api/actions`` (the director's journal), ``/results.csv`` and
-``/results.json``; POST ``/api/send`` one of the allowed messages to a board, ``/api/confirm`` a result
-confirmed, ``/api/logout``. Every POST is JSON (anything else: 415, so no HTML form or ``text/plain`` post
-from another site gets in), comes from the page's own origin, and carries the session's CSRF token in
-``X-CSRF-Token``; every action is written to the director's journal before it is carried out. With a
-certificate the page is served over HTTPS (the handshake on the request's own thread). Anything else gets a
-clear error, never a crash.
+page, ``/api/boards``, ``/api/board/<board>`` (its rulings in words, Turkish and English), ``/api/actions`` (the
+director's journal), ``/results.csv`` and ``/results.json``; with a tournament book ``/api/tournament`` (brackets,
+standings and the book's actions), ``/sheet.html?lang=tr|en`` (the printable bracket sheet),
+``/tournament.csv`` and ``/tournament.json``; POST ``/api/send`` one of the allowed messages to a board,
+``/api/confirm`` a result confirmed, ``/api/tournament`` a tournament action (register, withdraw, draw, assign,
+result, correct: each through the book, with who took it), ``/api/logout``. Every POST is JSON (anything
+else: 415, so no HTML form or ``text/plain`` post from another site gets in), comes from the page's own origin,
+and carries the session's CSRF token in ``X-CSRF-Token``; every action is written to the director's journal
+before it is carried out. With a certificate the page is served over HTTPS (the handshake on the request's own
+thread). Anything else gets a clear error, never a crash.
 """
 
 from __future__ import annotations
@@ -16,24 +19,34 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import random
 import socket
 import ssl
 import threading
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from app.net.actions import DirectorJournal
 from app.net.auth import Accounts, Session, same_token
+from app.net.bracket_sheet import bracket_sheet
 from app.net.director import Director
 from app.net.messages import dumps, parse_director_message
 from app.net.page import LOGIN_PAGE, PAGE, SCORES_PAGE
+from app.net.tournament import results_csv, results_json
+from app.net.tournament_text import page_state
 from app.record.journal import JournalError
+from app.referee.i18n import LANGUAGES, render
+from app.referee.rulings import Ruling
 
 log = logging.getLogger("app.net.web")
 
 MAX_BODY = 10_000
+PAGE_ACTIONS = ("register", "withdraw", "draw", "assign", "result", "correct")
+"""The tournament actions the page may take (the book's creation is the terminal's, ``director create``)."""
+BOOK_ACTIONS = 30
+"""The book's latest actions shown on the page."""
 COOKIE = "tavla_director"
 HANDSHAKE_TIMEOUT = 10.0
 HEADERS = {
@@ -219,7 +232,36 @@ class _Handler(BaseHTTPRequestHandler):
             board = director.board(unquote(path[len("/api/board/") :]))
             if board is None:
                 raise HttpError(404, "no such board")
+            players = (board.get("snapshot") or {}).get("players") or ["White", "Black"]
+            for ruling in board["recent"]:
+                ruling["text"] = in_words(ruling, (str(players[0]), str(players[1])))
             self._json(board)
+        elif path == "/api/tournament":
+            self._logged_in()
+            book = director.book
+            if book is None:
+                self._json({"book": False})
+                return
+            with director.lock:
+                state = page_state(book.tournament)
+                actions = book.actions()[-BOOK_ACTIONS:]
+            self._json({"book": True, **state, "actions": actions[::-1], "problem": director.book_problem})
+        elif path in ("/sheet.html", "/tournament.csv", "/tournament.json"):
+            self._logged_in()
+            if director.book is None:
+                raise HttpError(404, "no tournament book: start the director with --book")
+            with director.lock:
+                tournament = director.book.tournament
+                if path == "/sheet.html":
+                    language = parse_qs(urlsplit(self.path).query).get("lang", ["en"])[0]
+                    if language not in LANGUAGES:
+                        raise HttpError(400, f"a sheet is in {' or '.join(LANGUAGES)}")
+                    body, kind = bracket_sheet(tournament, language), "text/html; charset=utf-8"
+                elif path == "/tournament.csv":
+                    body, kind = results_csv(tournament), "text/csv; charset=utf-8"
+                else:
+                    body, kind = results_json(tournament), "application/json; charset=utf-8"
+            self._send(200, body.encode("utf-8"), kind)
         elif path == "/api/actions":
             self._logged_in()
             self._json({"actions": self.server.journal.recent()})
@@ -282,6 +324,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.accounts.logout(self._token() or "")
             self._json({"user": None}, extra={"Set-Cookie": self._cookie("", max_age=0)})
             return
+        if path == "/api/tournament":
+            self._tournament(session, data)
+            return
         board = data.pop("board", None)
         if not isinstance(board, str):
             raise HttpError(400, "the request names a board")
@@ -290,6 +335,8 @@ class _Handler(BaseHTTPRequestHandler):
                 message = dataclasses.replace(parse_director_message(dumps(data)), by=session.user)
             except ValueError as error:
                 raise HttpError(400, str(error)) from None
+            if message.kind == "match":
+                raise HttpError(400, "a board gets its match by an assignment from the draw")
             if board not in director.boards:
                 raise HttpError(404, f"no board {board}")
             journal.record(session.user, "send", self._address, board=board, message=json.loads(message.to_json()))
@@ -302,6 +349,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._json({"board": board, "confirmed": True})
         else:
             raise HttpError(404, "not found")
+
+    def _tournament(self, session: Session, data: dict[str, Any]) -> None:
+        """One tournament action, journaled by the director's journal (from where) and the book (who, when)."""
+        director = self.server.director
+        if director.book is None:
+            raise HttpError(404, "no tournament book: start the director with --book")
+        kind = data.get("do")
+        if kind not in PAGE_ACTIONS:
+            raise HttpError(400, f"a tournament action is one of {', '.join(PAGE_ACTIONS)}")
+        action = {k: v for k, v in data.items() if k not in ("by", "at")}
+        if kind == "draw" and action.get("seed") in (None, ""):
+            action["seed"] = random.SystemRandom().randrange(1 << 31)
+        self.server.journal.record(session.user, f"tournament {kind}", self._address, tournament=action)
+        try:
+            director.act(action, session.user)
+        except ValueError as error:  # TournamentError and a bad board name: refused, nothing written to the book
+            raise HttpError(400, str(error)) from None
+        self._json({"done": kind})
 
     def _login(self, data: dict[str, Any]) -> None:
         user, password = data.get("user"), data.get("password")
@@ -319,3 +384,12 @@ class _Handler(BaseHTTPRequestHandler):
         session = accounts.session(token)
         assert session is not None
         self._json({"user": session.user, "csrf": session.csrf}, extra={"Set-Cookie": self._cookie(token)})
+
+
+def in_words(ruling: dict[str, Any], players: tuple[str, str]) -> dict[str, str]:
+    """A board's ruling as the players' screen says it, in each language; its code where it cannot be read."""
+    try:
+        parsed = Ruling.from_dict(ruling)
+    except (KeyError, TypeError, ValueError):
+        return {language: str(ruling.get("code", "?")) for language in LANGUAGES}
+    return {language: render(parsed, language, players) for language in LANGUAGES}

@@ -246,6 +246,22 @@ def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
         assert "undo_play" in station.refused[0] and "not JSON" in station.refused[1] and "red" in station.refused[2]
         assert len(session.journal) == before and len(received) == 2
         wait_for(lambda: director.table()[-1]["station_set_aside"] == 3, 15, "the count on the director's page")
+        # the match the draw gives the board: kept for the players to confirm; one it cannot play is set aside
+        inbox = Topics(PREFIX).inbox("3")
+        drawn: dict[str, object] = {
+            "match": "main-1-2",
+            "players": ["Can", "Elif"],
+            "variant": "backgammon",
+            "length": 3,
+        }
+        client.publish(inbox, dumps({"type": "match", "setup": {**drawn, "players": ["Can"]}}), qos=1)
+        client.publish(inbox, dumps({"type": "match", "setup": {**drawn, "variant": "satranç"}}), qos=1)
+        director.send("3", DirectorMessage("match", setup={**drawn, "table": "3"}))
+        wait_for(lambda: station.assigned is not None, 15, "the match kept")
+        assert station.assigned is not None and station.assigned.match == "main-1-2"
+        assert station.assigned.setup.players == ("Can", "Elif") and station.assigned.setup.length == 3
+        assert len(station.refused) == 5 and "two players" in station.refused[3] and "satranç" in station.refused[4]
+        assert len(session.journal) == before and received[-1].kind == "match"
     finally:
         station.stop()
         director.stop()

@@ -146,7 +146,8 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
                 page.click("#boards tr[data-board='2']")
                 page.wait_for_selector("#detail svg#position")
                 assert page.locator("#position circle").count() >= 10  # checkers drawn
-                assert "director_called" in page.locator("#rulings").inner_text()
+                assert "The director is called" in page.locator("#rulings").inner_text()  # in words, not codes
+                assert page.locator("#rulings li[title='director_called']").count() == 1
                 page.click("#otw")
                 page.wait_for_function(
                     "document.querySelector('#boards tr.called') &&"

@@ -239,3 +239,65 @@ def test_an_action_that_cannot_be_journaled_is_not_carried_out(
     assert not director.boards["4"].confirmed
     assert browser.request("GET", "/api/actions")[0] == 500
     assert browser.request("GET", "/api/boards")[0] == 200  # the rest of the page goes on
+
+
+def test_the_tournament_on_the_page_takes_only_its_own_actions(tmp_path: Path, finished_snapshot: bytes) -> None:
+    from app.net.tournament_book import TournamentBook
+
+    book = TournamentBook.create(tmp_path / "book.sqlite", {"event": "Kupa", "lengths": [3]}, "terminal")
+    director = Director(BrokerConfig(), PREFIX, book=book)
+    journal = DirectorJournal(tmp_path / "director.sqlite", PREFIX)
+    server = DirectorServer(director, Accounts(PASSWORDS), journal, "127.0.0.1", 0).start()
+    try:
+        anonymous = Browser(server)
+        for path in ("/api/tournament", "/sheet.html?lang=tr", "/tournament.csv", "/tournament.json"):
+            assert anonymous.request("GET", path)[0] == 401, path
+        assert anonymous.post("/api/tournament", {"do": "register", "name": "Ayşe"}) == 401
+        deputy = Browser(server)
+        assert deputy.login("deputy", PASSWORDS["deputy"]) == 200
+        assert deputy.request("POST", "/api/tournament", {"do": "register", "name": "Ayşe"})[0] == 403  # no CSRF
+        for name in ("Ayşe", "Mehmet", "Deniz"):
+            assert deputy.post("/api/tournament", {"do": "register", "name": name, "rating": None}) == 200
+        refused = [
+            {"do": "register", "name": "ayşe"},  # already registered
+            {"do": "register", "name": "Can", "rating": "çok"},  # a rating is a number
+            {"do": "create", "event": "Another"},  # the book is made at the terminal
+            {"do": "assign", "match": "main-1-1", "board": "1"},  # no draw yet
+        ]
+        for action in refused:
+            assert deputy.post("/api/tournament", action) == 400, action
+        assert deputy.post("/api/tournament", {"do": "draw", "by": "someone else"}) == 200
+        playable = book.tournament.playable()[0]
+        assert deputy.post("/api/tournament", {"do": "assign", "match": playable.id, "board": "no board!"}) == 400
+        assert deputy.post("/api/tournament", {"do": "assign", "match": playable.id, "board": "7"}) == 200
+        assert director.boards["7"].sent[-1]["setup"]["match"] == playable.id
+        match_message = {"board": "7", "type": "match", "setup": {**director.boards["7"].sent[-1]["setup"]}}
+        assert deputy.post("/api/send", match_message) == 400  # a match goes to a board by an assignment only
+        actions = book.actions()
+        assert [a["do"] for a in actions] == ["create", "register", "register", "register", "draw", "assign"]
+        assert actions[-1]["by"] == "deputy" and actions[-2]["by"] == "deputy" and isinstance(actions[-2]["seed"], int)
+        status, _, answer = deputy.request("GET", "/api/tournament")
+        state = json.loads(answer)
+        assert status == 200 and state["drawn"] and state["actions"][0]["do"] == "assign"
+        assert {m["id"] for m in state["matches"] if m["playable"]} == {m.id for m in book.tournament.playable()}
+        status, headers, answer = deputy.request("GET", "/sheet.html?lang=tr")
+        assert status == 200 and "Ana tablo" in answer.decode() and headers["content-type"].startswith("text/html")
+        assert deputy.request("GET", "/sheet.html?lang=de")[0] == 400
+        assert "Ayşe" in deputy.request("GET", "/tournament.csv")[2].decode()
+        assert [a["action"] for a in journal.recent()][:2] == ["tournament assign", "tournament assign"]
+    finally:
+        server.stop()
+        journal.close()
+        book.close()
+
+
+def test_a_boards_rulings_read_in_words(page: tuple[DirectorServer, Director, DirectorJournal]) -> None:
+    server, director, _ = page
+    director.boards["4"].recent.append({"seq": 9, "code": "director_called", "level": "warning", "params": {}})
+    director.boards["4"].recent.append({"seq": 10, "code": "no_such_code", "params": {}})  # no level: its code
+    browser = Browser(server)
+    browser.login()
+    recent = json.loads(browser.request("GET", "/api/board/4")[2])["recent"]
+    assert recent[0]["text"]["en"].startswith("The director is called")
+    assert recent[0]["text"]["tr"].startswith("Hakem çağrıldı")
+    assert recent[1]["text"] == {"tr": "no_such_code", "en": "no_such_code"}
