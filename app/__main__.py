@@ -14,6 +14,7 @@ python -m app key restore FILE put a lost journal key back from its backup
 python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
 python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
 python -m app director broker FOLDER        everything the tournament's Mosquitto needs (TLS, accounts, ACL)
+python -m app director create|register|draw|assign|result|show ...   the tournament's draw and rounds
 python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
 """
 
