@@ -89,16 +89,29 @@ def _run(args: argparse.Namespace) -> int:
         return _audit_command(args)
     if args.command == "export":
         return _journal_command(args)
-    from app.ui.main import run_app
+    return _station(args)
 
+
+def _station(args: argparse.Namespace) -> int:
+    """The tablet app at the live table (devices on USB, the camera named) or, with ``--sim``, the simulated one:
+    the screens get one table and never know which."""
+    from app.record.library import DiceSets, MatchLibrary
+    from app.table.learning import MatchDice
+    from app.table.table import Table
+    from app.ui.main import on_main_loop, run_app
+
+    match_dice = MatchDice(DiceSets())
+    table: Table
+    if args.sim:
+        from app.sim.station import SimStation
+
+        table = SimStation(match_dice=match_dice)
+    else:
+        from app.table.live import LiveStation
+
+        table = LiveStation(args.clock, args.board, args.camera, on_main_loop, match_dice=match_dice)
     return run_app(
-        keep_photos=not args.no_throw_photos,
-        sim=args.sim,
-        journal=args.journal,
-        language=args.lang,
-        clock_port=args.clock,
-        board_port=args.board,
-        camera=args.camera,
+        table, MatchLibrary(), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
     )
 
 

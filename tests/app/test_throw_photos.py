@@ -18,8 +18,10 @@ from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.setup import Mode
+from app.sim.station import SimStation
 from app.table import throw_photos
 from app.table.learning import MatchDice
+from app.table.live import LiveStation
 from app.table.throw_photos import ThrowPhotos
 from app.ui.controller import Controller
 from rules.position import Color
@@ -166,7 +168,7 @@ def test_a_nearly_full_disk_keeps_its_room_for_the_journal(
 
 
 def test_the_set_up_throws_are_kept_labelled_by_the_players(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, sim=True, dice_sets=DiceSets(tmp_path))
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))))
     assert controller.learn_dice(NAME) is None
     for struck in (False, True):
         controller.sim_practice()
@@ -210,7 +212,7 @@ def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> Non
     it read and the match took is kept, named by the journal entry it became."""
     frames, corners = frames_folder(tmp_path, 2)
     tasks: queue.Queue[Task] = queue.Queue()
-    controller = Controller(tmp_path, language="en", camera=str(frames), post=tasks.put)
+    controller = Controller(tmp_path, LiveStation(camera=str(frames), post=tasks.put), language="en", post=tasks.put)
     try:
         assert controller.camera_picture() is not None
         for x, y in corners:
@@ -232,7 +234,7 @@ def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> Non
 
 
 def test_a_station_told_to_keep_no_photos_keeps_none(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, sim=True, dice_sets=DiceSets(tmp_path), keep_photos=False)
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), keep_photos=False)
     assert controller.learn_dice(NAME) is None
     controller.sim_practice()
     assert controller.practice is not None and controller.confirm_practice(controller.practice.proposed()) is None
@@ -250,7 +252,7 @@ def test_photos_that_cannot_be_kept_are_said_on_the_play_screen_s_banner_and_lea
     tmp_path: Path, language: str, words: str
 ) -> None:
     (tmp_path / "throws_simulated").write_text("")  # where the photos would go is a file
-    controller = Controller(tmp_path, language=language, sim=True, dice_sets=DiceSets(tmp_path))
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), language=language)
     assert controller.learn_dice(NAME) is None
     for _ in range(2):
         controller.sim_practice()
