@@ -34,6 +34,8 @@ from app.table.live import LiveStation
 from app.table.table import Table
 from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
+from app.table.why import Why
+from app.ui.labels import why_text
 from device import messages as dm
 from rules.position import Color
 from vision import Calibration, CalibrationError
@@ -65,16 +67,13 @@ class Controller:
         self.message = ""
         self.match_dice = table.match_dice
         """The dice reader and the dice set it learns."""
-        self.match_dice.language = lambda: self.language
         self.practice: PracticeThrow | None = None
         """The learning step's settled throw waiting for the players to say what each die shows."""
         self.practiced = 0
         """Throws confirmed in this learning step."""
         self.keep_learning: KeepLearning | None = None
         folder_of_photos = folder / ("throws_simulated" if table.simulated else "throws")  # rendered apart from real
-        self.throw_photos = (
-            ThrowPhotos(folder_of_photos, self._photos_stopped, lambda: self.language) if keep_photos else None
-        )
+        self.throw_photos = ThrowPhotos(folder_of_photos, self._photos_stopped) if keep_photos else None
         """Every throw's picture kept with what its dice showed: a real dice set grown at this table (None: the
         station keeps no pictures, ``python -m app --no-throw-photos``)."""
         self.taps: list[tuple[float, float]] = []
@@ -100,17 +99,18 @@ class Controller:
     def _notify(self, message: str) -> None:
         self.message = message
 
-    def _photos_stopped(self, why: str) -> None:
+    def _photos_stopped(self, why: Why) -> None:
         """Throw photos can no longer be kept: said on the play screen's banner and in the history, once."""
-        ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why})
+        ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why_text(why, self.language)})
         self.banner = ruling
         self.log.append(ruling)
 
     def photos_warning(self) -> str:
         """Why throw photos are not being kept now, in the screen's language ("" while they are)."""
-        if self.throw_photos is None or not self.throw_photos.problem:
+        if self.throw_photos is None or self.throw_photos.problem is None:
             return ""
-        return self.text(Ruling("photos_not_kept", Level.WARNING, {"why": self.throw_photos.problem}))
+        why = why_text(self.throw_photos.problem, self.language)
+        return self.text(Ruling("photos_not_kept", Level.WARNING, {"why": why}))
 
     # ------------------------------------------------------------ set-up
 
@@ -233,8 +233,8 @@ class Controller:
         """Begin (or go on) learning the dice set ``name``: the camera's settled throws wait for the players to
         confirm them. Why not, for the screen."""
         problem = self.match_dice.use(name, relearn=True)
-        if problem:
-            return problem
+        if problem is not None:
+            return why_text(problem, self.language)
         self.practice, self.practiced = None, 0
         return self.table.learn_dice(self.calibration, self._practice_throw)
 
@@ -259,7 +259,8 @@ class Controller:
                 )
             self.practice = None
             self.practiced += 1
-        return problem
+            return None
+        return why_text(problem, self.language)
 
     def skip_practice(self) -> None:
         """A throw not worth confirming (nothing found, the dice still rolling): the next one, please."""

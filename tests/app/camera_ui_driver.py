@@ -26,7 +26,8 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
-from app.referee.i18n import label, word  # noqa: E402
+from app.referee.i18n import word  # noqa: E402
+from app.ui.labels import label  # noqa: E402
 from app.table.lying import where_checkers_lie  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402

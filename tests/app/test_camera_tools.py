@@ -14,7 +14,6 @@ import numpy as np
 from app.record.dice_counts import face_counts, thrown
 from app.record.export import result_sheet
 from app.referee import events as ev
-from app.referee.i18n import _LABELS, label
 from app.referee.setup import Mode
 from app.table.camera import Image, LiveCamera
 from app.table.dice import shot
@@ -22,6 +21,7 @@ from app.table.fairness import fairness_image
 from app.table.live import LiveStation
 from app.table.view import throw_picture
 from app.ui.controller import Controller
+from app.ui.labels import _LABELS, label
 from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_livecamera import Task, drain

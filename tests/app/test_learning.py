@@ -24,6 +24,7 @@ from app.table.dice import Shot
 from app.table.learning import KeepLearning, MatchDice, assign
 from app.table.live import LiveStation
 from app.ui.controller import Controller
+from app.ui.labels import why_text
 from rules.position import Color
 from tests.app.test_livecamera import drain
 from vision import Calibration, DieReading
@@ -68,8 +69,9 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     old = DiceProfile(NAME, model="0123456789abcdef")
     old.add(np.ones((2, 64), np.float32), np.zeros((2, 8), np.float32), np.array([0, 5], np.int64))
     old.save(sets.path(NAME))
-    dice = MatchDice(sets, lambda: language)
-    problem = str(dice.use(NAME))
+    dice = MatchDice(sets)
+    refused = dice.use(NAME)
+    problem = why_text(refused, language) if refused is not None else ""
     assert NAME in problem and ("again" in problem if language == "en" else "yeniden" in problem)
     assert dice.profile is None and dice.name == ""
     assert dice.use("a new set") is None and dice.name == "a new set"  # a new set is learned with this model
@@ -77,7 +79,7 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     assert dice.use(NAME, relearn=True) is None and dice.name == NAME and dice.confirmed == 0
     picture = np.random.default_rng(0).integers(0, 256, (240, 320, 3), dtype=np.uint8)
     assert dice.confirm(picture, (die(3), die(5, x=200)), [3, 5]) is None
-    again = MatchDice(sets, lambda: language)
+    again = MatchDice(sets)
     assert again.use(NAME) is None and again.confirmed == 2
 
 

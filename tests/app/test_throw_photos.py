@@ -24,6 +24,7 @@ from app.table.learning import MatchDice
 from app.table.live import LiveStation
 from app.table.throw_photos import ThrowPhotos
 from app.ui.controller import Controller
+from app.ui.labels import why_text
 from rules.position import Color
 from tests.app.test_camera_tools import frames_folder
 from tests.app.test_learning import NAME, THIRD, UNSURE, Table, ask
@@ -42,7 +43,7 @@ class KeptTable(Table):
         assert dice.use(NAME) is None
         super().__init__(folder, dice)
         self.said: list[str] = []
-        self.photos = photos or ThrowPhotos(folder / "throws", self.said.append)
+        self.photos = photos or ThrowPhotos(folder / "throws", lambda why: self.said.append(str(why)))
         self.session.listeners.append(self.photos.listener(self.session, lambda: self.last))
 
     def sure(self, values: tuple[int, int]) -> None:
@@ -142,7 +143,7 @@ def test_keeping_photos_never_stops_the_match_or_touches_its_journal(tmp_path: P
     blocked = tmp_path / "a file, not a folder"
     blocked.write_text("")
     said: list[str] = []
-    table = KeptTable(tmp_path, ThrowPhotos(blocked / "throws", said.append))
+    table = KeptTable(tmp_path, ThrowPhotos(blocked / "throws", lambda why: said.append(str(why))))
     for _ in range(2):
         ask(table, (5, 3), UNSURE)
         for player in Color:
@@ -159,7 +160,7 @@ def test_a_nearly_full_disk_keeps_its_room_for_the_journal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, words: str
 ) -> None:
     said: list[str] = []
-    photos = ThrowPhotos(tmp_path / "throws", said.append, lambda: language)
+    photos = ThrowPhotos(tmp_path / "throws", lambda why: said.append(why_text(why, language)))
     monkeypatch.setattr(throw_photos, "FREE_MIN", 1 << 62)
     table = KeptTable(tmp_path, photos)
     table.sure((5, 3))
