@@ -67,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lang is None:
         args.lang = "en" if args.command in ("demo", "export") else "tr"
+    args.data = _station_folder()
     try:
         code = _run(args)
         sys.stdout.flush()  # a reader gone early is found here, not at interpreter exit
@@ -92,6 +93,29 @@ def _run(args: argparse.Namespace) -> int:
     return _station(args)
 
 
+def _station_folder() -> Path | None:
+    """The station's data folder (Kivy's), which holds the journal key's default place, with a station's data
+    found in the XDG folders moved into it once (what cannot be moved stays where it was, and is said); None
+    without Kivy or without the folder (the key and the matches stay in the XDG folders)."""
+    from app.record.devicekey import KEY_ENV, key_path
+    from app.record.library import data_home, move_data
+
+    try:
+        from app.ui.folder import data_folder
+
+        folder = data_folder()
+    except (ImportError, OSError) as error:
+        print(f"app: the station's data folder: {error}; the XDG folders are used", file=sys.stderr)
+        return None
+    problems = move_data(data_home(), folder)
+    if not os.environ.get(KEY_ENV):  # a key named by the user stays where it is
+        problems += move_data(key_path().parent, folder, ("device.key",))
+        os.environ[KEY_ENV] = str(folder / "device.key")
+    for problem in problems:
+        print(f"app: {problem}", file=sys.stderr)
+    return folder
+
+
 def _station(args: argparse.Namespace) -> int:
     """The tablet app at the live table (devices on USB, the camera named) or, with ``--sim``, the simulated one:
     the screens get one table and never know which."""
@@ -100,7 +124,7 @@ def _station(args: argparse.Namespace) -> int:
     from app.table.table import Table
     from app.ui.main import on_main_loop, run_app
 
-    match_dice = MatchDice(DiceSets())
+    match_dice = MatchDice(DiceSets(args.data))
     table: Table
     if args.sim:
         from app.sim.station import SimStation
@@ -111,7 +135,7 @@ def _station(args: argparse.Namespace) -> int:
 
         table = LiveStation(args.clock, args.board, args.camera, on_main_loop, match_dice=match_dice)
     return run_app(
-        table, MatchLibrary(), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
+        table, MatchLibrary(args.data), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
     )
 
 

@@ -2,8 +2,9 @@
 
 Each journal entry is sealed with HMAC-SHA-256 under this key (:mod:`app.record.journal`), so
 whoever holds a journal file but not the key cannot rewrite it unnoticed. The key is 32
-random bytes in an owner-only file in the user's configuration folder
-(``$XDG_CONFIG_HOME/tavla-referee/device.key``); ``TAVLA_KEY_FILE`` names another file.
+random bytes in an owner-only file: ``TAVLA_KEY_FILE`` names it. ``python -m app`` names the one in
+the station's data folder (Kivy's, where the matches are kept too); code run without the door finds it
+in the user's configuration folder (``$XDG_CONFIG_HOME/tavla-referee/device.key``).
 """
 
 from __future__ import annotations
