@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lang is None:
         args.lang = "en" if args.command in ("demo", "export") else "tr"
-    args.data = _station_folder()
+    args.data = _station_folder(station=args.command is None)
     try:
         code = _run(args)
         sys.stdout.flush()  # a reader gone early is found here, not at interpreter exit
@@ -93,10 +93,11 @@ def _run(args: argparse.Namespace) -> int:
     return _station(args)
 
 
-def _station_folder() -> Path | None:
-    """The station's data folder (Kivy's), which holds the journal key's default place, with a station's data
-    found in the XDG folders moved into it once (what cannot be moved stays where it was, and is said); None
-    without Kivy or without the folder (the key and the matches stay in the XDG folders)."""
+def _station_folder(station: bool) -> Path | None:
+    """The station's data folder (Kivy's), which holds the journal key's default place (a key found in the XDG
+    configuration folder is moved into it once) and, for the ``station`` (the app), its matches and dice sets
+    (moved from the XDG data folder once). What cannot be moved stays where it was, and is said. None without
+    Kivy or without the folder: the key and the matches stay in the XDG folders."""
     from app.record.devicekey import KEY_ENV, key_path
     from app.record.library import data_home, move_data
 
@@ -107,7 +108,7 @@ def _station_folder() -> Path | None:
     except (ImportError, OSError) as error:
         print(f"app: the station's data folder: {error}; the XDG folders are used", file=sys.stderr)
         return None
-    problems = move_data(data_home(), folder)
+    problems = move_data(data_home(), folder) if station else []
     if not os.environ.get(KEY_ENV):  # a key named by the user stays where it is
         problems += move_data(key_path().parent, folder, ("device.key",))
         os.environ[KEY_ENV] = str(folder / "device.key")
