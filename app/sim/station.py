@@ -20,6 +20,7 @@ from app.referee.setup import Devices
 from app.sim.camera import SimulatedCamera
 from app.sim.table import SimulatedTable, TableError
 from app.sim.world import Temper, World
+from app.table.camera import LiveCamera
 from app.table.dice import Image, Shot
 from app.table.learning import MatchDice, PracticeThrow
 from device import messages as dm
@@ -64,6 +65,8 @@ class SimStation:
         self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.notify: Callable[[str], None] = lambda message: None
         """Nothing to hear: the simulated camera never stops."""
+        self.live_camera: LiveCamera | None = None
+        """None: the simulated camera draws its throws, it reads no source."""
         self.world = World(seed=seed, temper=Temper(), sensing_board=True)
         self.camera = SimulatedCamera(seed, reader=self.match_dice.reader())
         self.table: SimulatedTable | None = None

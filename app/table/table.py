@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 
 from app.record.session import Session
 from app.referee.setup import Devices
+from app.table.camera import LiveCamera
 from app.table.dice import Image, Shot
 from app.table.learning import MatchDice, PracticeThrow
 from device import messages as dm
@@ -30,6 +31,9 @@ class Table(Protocol):
 
     notify: Callable[[str], None]
     """Hears why the camera stopped reading ("" when it reads again)."""
+
+    live_camera: LiveCamera | None
+    """The reader of a physical camera, video or image folder (None without one: the simulated camera draws)."""
 
     def devices_found(self) -> dict[str, str]:
         """What each device is now ("camera", "board", "clock"): "found: ..." , "sim", "software" or "none"."""

@@ -30,7 +30,6 @@ from app.table.camera import LiveCamera, Post
 from app.table.dice import Image, Shot
 from app.table.fairness import fairness_image, write_fairness_picture
 from app.table.learning import KeepLearning, PracticeThrow
-from app.table.live import LiveStation
 from app.table.table import Table
 from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
@@ -93,8 +92,8 @@ class Controller:
 
     @property
     def live_camera(self) -> LiveCamera | None:
-        """A live table's camera reader (None at a simulated table or without a camera)."""
-        return self.table.live_camera if isinstance(self.table, LiveStation) else None
+        """The table's reader of a physical camera, video or image folder (None without one)."""
+        return self.table.live_camera
 
     def _notify(self, message: str) -> None:
         self.message = message
