@@ -336,7 +336,7 @@ class Controller:
         self.table.press_clock(Color(color))
 
     def pump(self) -> None:
-        """Hand the clock's and devices' messages to the referee."""
+        """Hand the clock's and devices' messages to the referee now (the app's main loop pumps the table too)."""
         self.table.pump()
 
     def director(self, pin: str, command: str, argument: str = "") -> Reaction:

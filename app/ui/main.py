@@ -57,7 +57,7 @@ class TavlaApp(App):
         ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
-        Clock.schedule_interval(lambda *_: self.controller.pump(), PUMP_S)
+        Clock.schedule_interval(lambda *_: self.controller.table.pump(), PUMP_S)
         Clock.schedule_interval(lambda *_: self.tick(), REFRESH_S)
         if self.controller.session is not None:
             self.manager.current = "play"
