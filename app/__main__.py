@@ -3,14 +3,17 @@
 python -m app                 the Kivy app (set-up, play, director, history)
 python -m app --sim           the same with simulated clock, board and camera (the real chain)
 python -m app --camera SOURCE the dice camera: an index (0, 1, ...), a video file or an image folder;
-                              without it (and without --sim) the dice are typed
+                              by default the first video device that gives pictures; "none": the dice are typed
 python -m app --clock PORT    a clock on PORT (a path, a pyserial URL, usb:VID:PID[:SERIAL]);
                               by default any Raspberry Pi Pico on USB that introduces itself as one
 python -m app demo ...        a whole simulated match without a screen
 python -m app verify FILE     check a journal's seals and head file and replay it, read-only
 python -m app salvage FILE NEW  copy a damaged journal's entries up to the first bad one into NEW
+python -m app key backup FILE  write this tablet's journal key to FILE (keep it off the tablet)
+python -m app key restore FILE put a lost journal key back from its backup
 python -m app export FILE OUT write a journal's match as .mat, .json, .txt or .html
 python -m app director --broker HOST:PORT   the tournament director's page (every board live over MQTT)
+python -m app director broker FOLDER        everything the tournament's Mosquitto needs (TLS, accounts, ACL)
 python -m app publish FILE --broker HOST:PORT --board N   publish a station's journal to the tournament
 """
 
@@ -39,7 +42,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="language of the screens and rulings (default: tr for the app, en for demo and export);"
         " before or after the command",
     )
-    parser.add_argument("--camera", help="the dice camera: an index (0), a video file or an image folder")
+    parser.add_argument(
+        "--camera",
+        help="the dice camera: an index (0), a video file or an image folder; by default the first video device"
+        ' that gives pictures; "none" to type the dice',
+    )
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     parser.add_argument(
@@ -57,6 +64,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     salvage = subparsers.add_parser("salvage", help="copy a damaged journal's entries up to the first bad one")
     salvage.add_argument("journal")
     salvage.add_argument("out", help="the new journal file (must not exist)")
+    salvage.add_argument(
+        "--unchecked-from-other-key",
+        action="store_true",
+        help="the director's choice: copy a journal another tablet's key sealed, its seals unchecked (noted in it)",
+    )
+    keys = subparsers.add_parser("key", help="back up this tablet's journal key, or restore it from a backup")
+    keys.add_argument("action", choices=("backup", "restore"))
+    keys.add_argument("file", help="the backup file (backup: a new file; restore: the backup to read)")
     exporter = subparsers.add_parser("export", help="write a journal's match as .mat, .json, .txt or .html")
     exporter.add_argument("journal")
     exporter.add_argument("out")
@@ -88,6 +103,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_demo(args)
     if args.command in ("verify", "salvage"):
         return _audit_command(args)
+    if args.command == "key":
+        return _key_command(args)
     if args.command == "export":
         return _journal_command(args)
     return _station(args)
@@ -98,9 +115,11 @@ def _station_folder(station: bool) -> Path | None:
     configuration folder is moved into it once) and, for the ``station`` (the app), its matches and dice sets
     (moved from the XDG data folder once). What cannot be moved stays where it was, and is said. None without
     Kivy or without the folder: the key and the matches stay in the XDG folders."""
-    from app.record.devicekey import KEY_ENV, key_path
-    from app.record.library import data_home, move_data
+    from app.record.devicekey import KEY_ENV, xdg_key_path
+    from app.record.library import DATA_ENV, move_data, xdg_data_home
 
+    if os.environ.get(DATA_ENV):  # a folder named by the user is used as it is
+        return Path(os.environ[DATA_ENV])
     try:
         from app.ui.folder import data_folder
 
@@ -108,10 +127,11 @@ def _station_folder(station: bool) -> Path | None:
     except (ImportError, OSError) as error:
         print(f"app: the station's data folder: {error}; the XDG folders are used", file=sys.stderr)
         return None
-    problems = move_data(data_home(), folder) if station else []
+    problems = move_data(xdg_data_home(), folder) if station else []
     if not os.environ.get(KEY_ENV):  # a key named by the user stays where it is
-        problems += move_data(key_path().parent, folder, ("device.key",))
-        os.environ[KEY_ENV] = str(folder / "device.key")
+        key = xdg_key_path()
+        problems += move_data(key.parent, folder, (key.name, key.name + ".id"))
+    os.environ[DATA_ENV] = str(folder)  # the key's place, and the library the key's first start looks at
     for problem in problems:
         print(f"app: {problem}", file=sys.stderr)
     return folder
@@ -134,10 +154,26 @@ def _station(args: argparse.Namespace) -> int:
     else:
         from app.table.live import LiveStation
 
-        table = LiveStation(args.clock, args.board, args.camera, on_main_loop, match_dice=match_dice)
+        table = LiveStation(args.clock, args.board, _camera(args.camera), on_main_loop, match_dice=match_dice)
     return run_app(
         table, MatchLibrary(args.data), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
     )
+
+
+def _camera(chosen: str | None) -> str | None:
+    """The camera the station reads: the one chosen, else the first video device that gives pictures (said
+    on the terminal, with the others found), else none and the dice are typed."""
+    if chosen is not None:
+        return None if chosen.lower() == "none" else chosen
+    from vision.cameras import find_cameras
+
+    found = find_cameras()
+    if not found:
+        print("app: no camera gives pictures; the dice are typed (--camera SOURCE to name one)")
+        return None
+    others = f" (also found: {', '.join(found[1:])}; --camera N to choose)" if len(found) > 1 else ""
+    print(f"app: reading the dice from camera {found[0]}{others}")
+    return found[0]
 
 
 def _audit_command(args: argparse.Namespace) -> int:
@@ -147,7 +183,7 @@ def _audit_command(args: argparse.Namespace) -> int:
 
     try:
         if args.command == "salvage":
-            kept, stop = salvage(args.journal, args.out)
+            kept, stop = salvage(args.journal, args.out, args.unchecked_from_other_key)
             print(f"{args.out}: {kept} entries kept" + (f"; stopped: {stop}" if stop else "; the journal was whole"))
             return 0
         report = audit(args.journal, Head.parse(args.head) if args.head else None)
@@ -156,10 +192,34 @@ def _audit_command(args: argparse.Namespace) -> int:
         return 1
     for finding in report.findings:
         print(f"{args.journal}: {finding}")
+    if report.outdated_pin:
+        from app.referee.pin import outdated_message
+
+        print(f"{args.journal}: {outdated_message(args.lang)}")
     verdict = "seals and head intact" if report.ok else f"{len(report.findings)} problem(s) found"
     standing = f"; {report.standing}" if report.standing else ""
     print(f"{args.journal}: {report.entries} entries, {verdict}, {report.events} events replayed{standing}")
     return 0 if report.ok else 1
+
+
+def _key_command(args: argparse.Namespace) -> int:
+    """``key backup FILE`` / ``key restore FILE``: the journal key kept safe off the tablet, and put back."""
+    from app.record.devicekey import KeyFileError, backup_key, restore_key
+
+    try:
+        if args.action == "backup":
+            made = backup_key(args.file)
+            print(
+                f"{args.file}: key {made} written; keep it off the tablet, where only the director reaches it"
+                f" / anahtar {made} yazıldı; tabletten uzakta, yalnız başhakemin erişebileceği yerde saklayın"
+            )
+        else:
+            made = restore_key(args.file)
+            print(f"{args.file}: key {made} restored / anahtar {made} geri yüklendi")
+    except KeyFileError as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
 
 
 def _journal_command(args: argparse.Namespace) -> int:

@@ -222,11 +222,7 @@ class Decoder:
     def feed_frames(self, data: bytes) -> list[Frame | FrameError]:
         """Frames (with seq and reliability) and errors, in stream order."""
         results: list[Frame | FrameError] = []
-        for block in self._deframer.feed(data):
-            if block is None:
-                results.append(FrameError(ErrorCode.OVERFLOW))
-                continue
-            err, flags, seq, msg_type, payload = wire.decode_frame(block)
+        for err, _repaired, flags, seq, msg_type, payload in self._deframer.feed(data):
             if err != wire.ERR_NONE:
                 results.append(FrameError(ErrorCode(err)))
                 continue

@@ -6,16 +6,16 @@ in prose. The reference firmware copies it verbatim onto the board as
 ``binascii`` are imported, no dataclasses, enums or typing at run time (the
 annotations are ignored by MicroPython), and integers carry every value.
 
-Frame on the line: ``0x00 | S S S | RS(body + crc32_le(body)) with 0 -> S | 0x00 0x00``
-where ``body = flags_version, seq, type, payload...``, RS appends Reed-Solomon
-parity (so a cable that damages one byte in ten still gets long frames
-through at the first try) and S is a byte value the codeword does not hold, which
-stands in for its zero bytes. No zero occurs between the delimiters, so any
-garbage is cut off at the next zero; every damaged byte stays one damaged
-byte in its place, so the parity repairs it. The leading zero closes
-whatever half frame a glitch left behind; the closing zero comes twice, so a
-frame whose first closing zero was corrupted is still complete at once
-instead of waiting for the next frame's opening zero.
+Frame on the line: the codeword ``RS(body + crc32_le(body))``, where ``body =
+flags_version, seq, type, payload...`` and RS appends Reed-Solomon parity
+(three times the body, at least 64 bytes), cut into rows of four bytes, each
+sent as a packet ``0x00 | S | tag_row, size, row bytes, check`` (``check`` the
+low two bytes of the packet's CRC-32, S a value the packet does not hold, standing
+in for its zeros), and one closing ``0x00``. A byte lost, added or damaged
+spoils its packet only: the zeros around it resynchronise at once, the check
+throws it away, and the parity restores the bytes of lost packets (erasures,
+which cost one parity byte each, where an unknown damaged byte costs two).
+A frame is decoded as soon as enough of its packets are in.
 
 :class:`Link` is the reliable link both ends run: stop-and-wait with sequence
 numbers, acknowledgements, retransmission on timeout or NAK, duplicate
@@ -32,14 +32,12 @@ try:
 except ImportError:  # pragma: no cover - MicroPython ports built without it
     _HAVE_NATIVE_CRC = False
 
-PROTOCOL_MAJOR = 2
+PROTOCOL_MAJOR = 3
 """Changes only when an old device could no longer be driven."""
 PROTOCOL_MINOR = 0
 """Grows when messages or trailing fields are added; older peers ignore them."""
-FRAME_VERSION = 2
+FRAME_VERSION = 3
 """High nibble of the first body byte; another value is a frame this code cannot read."""
-LEGACY_FRAME_VERSION = 1
-"""COBS frames without parity: recognised only to say that the device needs new firmware."""
 
 FLAG_RELIABLE = 0x01
 """The sender waits for an ACK of this frame's sequence number and retransmits."""
@@ -48,10 +46,8 @@ HEADER_SIZE = 3
 CRC_SIZE = 4
 MAX_BODY = 160
 """Header + payload; with CRC and parity the codeword stays within Reed-Solomon's 255 bytes."""
-SUBSTITUTE_COPIES = 3
-"""The zero substitute leads the frame three times: a majority survives a damaged copy."""
-MAX_ENCODED = SUBSTITUTE_COPIES + 255 + 1
-"""The longest block between zeros worth decoding: the longest codeword, its substitutes, one stray byte."""
+MAX_ENCODED = 260
+"""The longest block between zeros worth a look: a whole frame of protocol 2, told apart to name the device."""
 MAX_TEXT = 64
 """Longest string field in bytes (UTF-8)."""
 
@@ -138,7 +134,7 @@ ERROR_NAMES = {
     ERR_DAMAGED: "damaged beyond repair",
     ERR_SHORT: "no frame has this length",
     ERR_CRC: "CRC mismatch after repair",
-    ERR_VERSION: "unknown frame version (a device of protocol 1 needs new firmware)",
+    ERR_VERSION: "unknown frame version (a device of protocol 1 or 2 needs new firmware)",
     ERR_OVERFLOW: "frame too long",
     ERR_UNKNOWN_TYPE: "unknown message type",
     ERR_PAYLOAD: "malformed payload",
@@ -260,8 +256,11 @@ FIELD_POLY = 0x11D
 MAX_CODEWORD = 255
 """Reed-Solomon over GF(256): message and parity together."""
 
-_EXP = bytearray(512)
-_LOG = bytearray(256)
+LOG_ZERO = 512
+"""The log table's entry for zero: it points past the antilog table's two periods into zeros,
+so exp[log[a] + log[b]] is the product even when one factor is zero, with no test in the loops."""
+_EXP = bytearray(1024)
+_LOG = [LOG_ZERO] * 256
 
 
 def _build_tables() -> None:
@@ -272,7 +271,7 @@ def _build_tables() -> None:
         x <<= 1
         if x & 0x100:
             x ^= FIELD_POLY
-    for i in range(255, 512):
+    for i in range(255, 510):
         _EXP[i] = _EXP[i - 255]
 
 
@@ -314,245 +313,208 @@ def rs_encode(message: bytes | bytearray, parity: int) -> bytes:
     """message followed by ``parity`` check bytes; the whole is at most 255 bytes."""
     if len(message) + parity > MAX_CODEWORD:
         raise ValueError("codeword longer than 255 bytes")
-    gen = _generator(parity)
-    rem = bytearray(parity)
     exp = _EXP
     log = _LOG
-    for byte in message:
-        factor = byte ^ rem[0]
-        for j in range(parity - 1):
-            rem[j] = rem[j + 1]
-        rem[parity - 1] = 0
+    glog = [log[g] for g in _generator(parity)[1:]]
+    rem = [0] * parity
+    for byte in message:  # long division by the generator, the remainder shifted one byte a step
+        factor = byte ^ rem.pop(0)
+        rem.append(0)
         if factor:
             lf = log[factor]
-            for j in range(parity):
-                g = gen[j + 1]
-                if g:
-                    rem[j] ^= exp[lf + log[g]]
+            rem = [r ^ exp[lf + lg] for r, lg in zip(rem, glog)]
     return bytes(message) + bytes(rem)
 
 
 def _syndromes(word: bytes | bytearray, parity: int) -> list[int]:
+    """The word's values at alpha^0 .. alpha^(parity - 1): all zero for a codeword."""
     exp = _EXP
     log = _LOG
-    out = []
-    for i in range(parity):
-        s = 0
-        for byte in word:  # Horner's rule at alpha^i
-            s = (exp[log[s] + i] if s else 0) ^ byte
-        out.append(s)
-    return out
+    end = len(word)
+    while end and not word[end - 1]:
+        end -= 1
+    synd = [0] * parity
+    roots = list(range(parity))
+    for k in range(end):  # Horner's rule at every root at once
+        byte = word[k]
+        synd = [exp[log[s] + i] ^ byte for s, i in zip(synd, roots)]
+    shift = len(word) - end  # the trailing zeros (bytes of lost packets, mostly) only multiply by alpha^(i*shift)
+    if shift:
+        synd = [exp[log[s] + (i * shift) % 255] for s, i in zip(synd, roots)]
+    return synd
 
 
-def rs_decode(word: bytes | bytearray, parity: int) -> tuple[bytes, int] | None:
-    """(the message, bytes repaired), or None when more than parity // 2 bytes are damaged."""
+def rs_correct(word: bytes | bytearray, parity: int, erasures: list[int], upto: int = MAX_CODEWORD) -> bytes | None:
+    """The codeword with its bytes at the positions ``erasures`` restored; None when that is impossible.
+
+    Up to ``parity`` erased bytes are restored (an erasure is a byte known to be
+    missing: a lost packet), those before ``upto`` only (a receiver wants the
+    message, not the parity). A wrong byte among those kept gives a wrong word,
+    which the CRC-32 inside the frame catches.
+    """
     n = len(word)
-    if n > MAX_CODEWORD or n <= parity:
+    if n > MAX_CODEWORD or n <= parity or len(erasures) > parity:
         return None
-    synd = _syndromes(word, parity)
+    exp = _EXP
+    log = _LOG
+    fixed = bytearray(word)
+    for i in erasures:
+        fixed[i] = 0
+    synd = _syndromes(fixed, parity)
     if not any(synd):
-        return bytes(word[: n - parity]), 0
-    # Berlekamp-Massey: the shortest error locator lam (lowest degree first) explaining synd.
+        return bytes(fixed)
+    # The erasure locator lam(x) = prod (1 - X x), X = alpha^(n-1-i) for each erased byte i, lowest degree first.
     lam = [1]
-    prev = [1]
-    size = 0
-    shift = 1
-    last = 1
-    for k in range(parity):
-        d = synd[k]
-        for i in range(1, size + 1):
-            if i < len(lam):
-                d ^= _mul(lam[i], synd[k - i])
-        if d == 0:
-            shift += 1
-            continue
-        coef = _div(d, last)
-        new = lam + [0] * max(0, len(prev) + shift - len(lam))
-        for i in range(len(prev)):
-            new[i + shift] ^= _mul(coef, prev[i])
-        if 2 * size <= k:
-            prev = lam
-            size = k + 1 - size
-            last = d
-            shift = 1
-        else:
-            shift += 1
-        lam = new
-    while len(lam) > 1 and lam[-1] == 0:
-        lam.pop()
-    errors = len(lam) - 1
-    if errors == 0 or 2 * errors > parity:
-        return None
-    # Chien search: byte i is damaged when lam vanishes at the inverse of its locator alpha^(n-1-i).
-    where = []
-    for i in range(n):
-        inv = (255 - (n - 1 - i)) % 255
-        value = 0
-        for j in range(len(lam) - 1, -1, -1):
-            value = (_EXP[_LOG[value] + inv] if value else 0) ^ lam[j]
-        if value == 0:
-            where.append(i)
-    if len(where) != errors:
-        return None
+    for i in erasures:
+        power = n - 1 - i
+        lam = [a ^ b for a, b in zip(lam + [0], [0] + [exp[log[c] + power] for c in lam])]
     # Forney: omega = synd * lam mod x^parity; magnitude = X * omega(X^-1) / lam'(X^-1).
     omega = [0] * parity
-    for i in range(parity):
-        acc = 0
-        for j in range(min(i, errors) + 1):
-            acc ^= _mul(synd[i - j], lam[j])
-        omega[i] = acc
-    fixed = bytearray(word)
-    for i in where:
+    lsynd = [log[s] for s in synd]
+    for j in range(len(lam)):
+        if lam[j] and j < parity:
+            ll = log[lam[j]]
+            omega = omega[:j] + [o ^ exp[ls + ll] for o, ls in zip(omega[j:], lsynd)]
+    for i in erasures:
+        if i >= upto:
+            continue
         power = n - 1 - i
         inv = (255 - power) % 255
         num = 0
         for j in range(parity - 1, -1, -1):
-            num = (_EXP[_LOG[num] + inv] if num else 0) ^ omega[j]
+            num = exp[log[num] + inv] ^ omega[j]
         den = 0
         for j in range(1, len(lam), 2):  # the formal derivative keeps the odd terms
-            if lam[j]:
-                den ^= _EXP[(_LOG[lam[j]] + inv * (j - 1)) % 255]
+            den ^= exp[log[lam[j]] + (inv * (j - 1)) % 255]
         if den == 0:
             return None
-        fixed[i] ^= _mul(_EXP[power], _div(num, den))
-    if any(_syndromes(fixed, parity)):
-        return None
-    return bytes(fixed[: n - parity]), errors
+        fixed[i] ^= _mul(exp[power], _div(num, den))
+    return bytes(fixed)
 
 
-def parity_for(size: int) -> int:
-    """Parity bytes for a body + CRC of size bytes: repairs 4 damaged bytes plus one in eight."""
-    return 8 + 2 * (size // 4)
+# --- Frames as packets --------------------------------------------------------
+# A frame's codeword travels in packets of ROW bytes, each between zeros and
+# checked on its own, so a lost or damaged byte costs its packet only: the
+# packet is an erasure, and the parity restores up to that many bytes.
+
+ROW = 4
+"""Codeword bytes per packet: short packets, so that one in three survives a line losing one byte in ten."""
+MIN_PARITY = 64
+PARITY_FACTOR = 3
+"""Parity bytes per message byte: a frame decodes from about a quarter of its packets."""
+PACKET_MAX = 5 + ROW
+"""A packet between zeros: zero substitute, tag and row, body size, ROW codeword bytes, two check bytes."""
 
 
-def _size_for(codeword: int) -> int:
-    """The body + CRC size whose codeword is this long, or -1 when none is."""
-    guess = (codeword - 8) * 2 // 3
-    for size in range(max(HEADER_SIZE + CRC_SIZE, guess - 2), guess + 3):
-        if size + parity_for(size) == codeword:
-            return size
-    return -1
+def frame_parity(size: int) -> int:
+    """Parity bytes for a body + CRC of size bytes: three times the size (at least 64), within 255 bytes."""
+    return min(MAX_CODEWORD - size, max(MIN_PARITY, PARITY_FACTOR * size))
 
 
-def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags: int = 0) -> bytes:
-    """One complete frame, delimiters included, ready to write to the port."""
+def _holds(data: bytes | bytearray, value: int) -> bool:
+    for byte in data:  # MicroPython has no ``int in bytearray``
+        if byte == value:
+            return True
+    return False
+
+
+def encode_frame(msg_type: int, payload: bytes | bytearray, seq: int = 0, flags: int = 0, tag: int = 0) -> bytes:
+    """One complete frame, its packets and their zeros, ready to write to the port.
+
+    ``tag`` (0..3) tells consecutive frames of one size apart; a repeated frame keeps its tag.
+    """
     if len(payload) + HEADER_SIZE > MAX_BODY:
         raise ValueError("payload too long")
     body = bytearray(((FRAME_VERSION << 4) | (flags & 0x0F), seq & 0xFF, msg_type & 0xFF))
     body += payload
     crc = crc32(body)
     body += bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, (crc >> 24) & 0xFF))
-    word = rs_encode(body, parity_for(len(body)))
-    present = bytearray(256)
-    for byte in word:
-        present[byte] = 1
-    sub = 1
-    while present[sub]:  # a codeword of at most 254 bytes always leaves a value out
-        sub += 1
-    out = bytearray(SUBSTITUTE_COPIES + len(word) + 3)  # the closing zero twice: see the module docstring
-    for i in range(SUBSTITUTE_COPIES):
-        out[1 + i] = sub
-    at = 1 + SUBSTITUTE_COPIES
-    for byte in word:
-        out[at] = byte if byte else sub
-        at += 1
+    size = len(body)
+    word = rs_encode(body, frame_parity(size))
+    out = bytearray()
+    for row in range((len(word) + ROW - 1) // ROW):
+        packet = bytearray((((tag & 3) << 6) | row, size))
+        packet += word[row * ROW : row * ROW + ROW]
+        check = crc32(packet)
+        packet.append(check & 0xFF)
+        packet.append((check >> 8) & 0xFF)
+        sub = 1
+        while _holds(packet, sub):  # at most 8 bytes: a value is always free
+            sub += 1
+        out.append(0)
+        out.append(sub)
+        for byte in packet:
+            out.append(byte if byte else sub)
+    out.append(0)
     return bytes(out)
 
 
-def _substitutes(head: bytes | bytearray) -> list[int]:
-    """The candidates for the zero substitute from its three copies, the majority first."""
-    first, second, third = head[0], head[1], head[2]
-    if first == second:
-        return [first] if third == first else [first, third]
-    if first == third:
-        return [first, second]
-    if second == third:
-        return [second, first]
-    return [first, second, third]
+def _legacy_version(block: bytes | bytearray) -> bool:
+    """Whether a block is a clean frame of protocol 1 (COBS) or 2 (one block with parity): a device to update."""
+    legacy = cobs_decode(block)
+    if legacy is not None and len(legacy) > HEADER_SIZE + CRC_SIZE and legacy[0] >> 4 == 1:
+        crc = legacy[-4] | (legacy[-3] << 8) | (legacy[-2] << 16) | (legacy[-1] << 24)
+        if crc32(legacy[:-CRC_SIZE]) == crc:
+            return True
+    sub = block[0]  # protocol 2: three copies of the zero substitute, the codeword, parity 8 + 2 * (size // 4)
+    word = bytes(0 if byte == sub else byte for byte in block[3:])
+    for size in range(HEADER_SIZE + CRC_SIZE, len(word)):
+        if size + 8 + 2 * (size // 4) == len(word):
+            body = word[:size]
+            crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
+            return body[0] >> 4 == 2 and crc32(body[:-CRC_SIZE]) == crc
+    return False
 
 
-def _repair(block: bytes | bytearray) -> tuple[int, int, bytes]:
-    """(error, bytes repaired, body) of one alignment of a block."""
-    size = _size_for(len(block) - SUBSTITUTE_COPIES)
-    if size < 0:
-        return (ERR_SHORT, 0, b"")
-    parity = len(block) - SUBSTITUTE_COPIES - size
-    error = ERR_DAMAGED
-    for sub in _substitutes(block):
-        word = bytearray(block[SUBSTITUTE_COPIES:])
-        for i in range(len(word)):
-            if word[i] == sub:
-                word[i] = 0
-        result = rs_decode(word, parity)
-        if result is None:
-            continue
-        body, repaired = result
-        crc = body[-4] | (body[-3] << 8) | (body[-2] << 16) | (body[-1] << 24)
-        if crc32(body[:-CRC_SIZE]) != crc:
-            error = ERR_CRC
-            continue
-        return (ERR_NONE, repaired, body[:-CRC_SIZE])
-    return (error, 0, b"")
+class _Partial:
+    """The packets of one frame received so far."""
 
-
-def decode_block(block: bytes | bytearray) -> tuple[int, int, int, int, int, bytes]:
-    """One block between zero bytes to (error, bytes repaired, flags, seq, type, payload); error 0 is good.
-
-    A corrupted delimiter merges one stray byte into the block's start or end,
-    so those alignments are tried too. A frame of the old version-1 format is
-    recognised and reported as ERR_VERSION, so the host can say what is wrong.
-    """
-    if len(block) < SUBSTITUTE_COPIES + 1:
-        return (ERR_SHORT, 0, 0, 0, 0, b"")
-    error, repaired, body = _repair(block)
-    if error != ERR_NONE:
-        for trimmed in (block[1:], block[:-1]):
-            retry = _repair(trimmed)
-            if retry[0] == ERR_NONE:
-                error, repaired, body = retry
-                break
-    if error != ERR_NONE:
-        legacy = cobs_decode(block)
-        if legacy is not None and len(legacy) > HEADER_SIZE + CRC_SIZE and legacy[0] >> 4 == LEGACY_FRAME_VERSION:
-            crc = legacy[-4] | (legacy[-3] << 8) | (legacy[-2] << 16) | (legacy[-1] << 24)
-            if crc32(legacy[:-CRC_SIZE]) == crc:
-                return (ERR_VERSION, 0, 0, 0, 0, b"")
-        return (error, 0, 0, 0, 0, b"")
-    if body[0] >> 4 != FRAME_VERSION:
-        return (ERR_VERSION, 0, 0, 0, 0, b"")
-    return (ERR_NONE, repaired, body[0] & 0x0F, body[1], body[2], bytes(body[HEADER_SIZE:]))
-
-
-def decode_frame(block: bytes | bytearray) -> tuple[int, int, int, int, bytes]:
-    """One block between zero bytes to (error, flags, seq, type, payload); error 0 means good."""
-    error, _repaired, flags, seq, msg_type, payload = decode_block(block)
-    return (error, flags, seq, msg_type, payload)
+    def __init__(self, key: int, size: int) -> None:
+        self.key = key
+        self.size = size
+        self.length = size + frame_parity(size)
+        self.rows = (self.length + ROW - 1) // ROW
+        self.word = bytearray(self.length)
+        self.have = bytearray(self.rows)
+        self.count = 0
+        self.last_row = -1
+        self.done = False
+        self.reported = False
 
 
 class Deframer:
-    """Cuts a byte stream at zero bytes into blocks; drops runaway garbage and stray bytes."""
+    """Cuts a byte stream into packets at zero bytes and gathers them into frames.
+
+    ``feed`` returns one (error, bytes repaired, flags, seq, type, payload) per
+    frame decoded or lost, error 0 being good. A packet that is too short, too
+    long or fails its check is dropped (counted in ``bad_packets``); its frame
+    is decoded as soon as enough packets are in. Frames are gathered by tag and
+    size, a few at once, so a stray packet does not end the frame it interrupts,
+    and the packets of a repeated frame join those kept from its first sending;
+    a frame decoded ends those gathered before it.
+    """
+
+    KEPT = 3
 
     def __init__(self) -> None:
         self.buffer = bytearray()
         self.overflowing = False
-        self.stray_bytes = 0
+        self.bad_packets = 0
+        self.partials: list[_Partial] = []
 
-    def feed(self, data: bytes | bytearray) -> list[bytes | None]:
-        """The complete blocks in data; None stands for a block dropped as too long.
-
-        A block too short to hold even the zero substitute's copies is a
-        damaged delimiter between frames, not a frame: it is counted in
-        ``stray_bytes`` and dropped.
-        """
-        blocks: list[bytes | None] = []
+    def feed(self, data: bytes | bytearray) -> list[tuple[int, int, int, int, int, bytes]]:
+        results: list[tuple[int, int, int, int, int, bytes]] = []
         for byte in data:
             if byte == 0:
                 if self.overflowing:
-                    blocks.append(None)
-                elif len(self.buffer) >= SUBSTITUTE_COPIES:
-                    blocks.append(bytes(self.buffer))
-                else:
-                    self.stray_bytes += len(self.buffer)
+                    results.append((ERR_OVERFLOW, 0, 0, 0, 0, b""))
+                elif len(self.buffer) > PACKET_MAX:
+                    if _legacy_version(self.buffer):
+                        results.append((ERR_VERSION, 0, 0, 0, 0, b""))
+                    else:
+                        self.bad_packets += 1
+                elif self.buffer:
+                    self._packet(self.buffer, results)
                 self.buffer = bytearray()
                 self.overflowing = False
             elif not self.overflowing:
@@ -560,7 +522,88 @@ class Deframer:
                 if len(self.buffer) > MAX_ENCODED:
                     self.buffer = bytearray()
                     self.overflowing = True
-        return blocks
+        return results
+
+    def _packet(self, block: bytearray, results: list[tuple[int, int, int, int, int, bytes]]) -> None:
+        if len(block) < 6:
+            self.bad_packets += 1
+            return
+        sub = block[0]
+        packet = bytearray(block[1:])
+        for i in range(len(packet)):
+            if packet[i] == sub:
+                packet[i] = 0
+        size = packet[1]
+        check = packet[-2] | (packet[-1] << 8)
+        if crc32(packet[:-2]) & 0xFFFF != check or size < HEADER_SIZE + CRC_SIZE or size > MAX_BODY + CRC_SIZE:
+            self.bad_packets += 1
+            return
+        key = ((packet[0] >> 6) << 8) | size
+        row = packet[0] & 0x3F
+        chunk = packet[2:-2]
+        partial = None
+        for kept in self.partials:
+            if kept.key == key:
+                partial = kept
+        if partial is None:
+            partial = _Partial(key, size)
+        start = row * ROW
+        if row >= partial.rows or len(chunk) != min(ROW, partial.length - start):
+            self.bad_packets += 1
+            return
+        if partial.have[row] and (partial.done or partial.word[start : start + len(chunk)] != chunk):
+            # The same row again, after the frame was decoded or with other bytes: a new frame (a repeat
+            # whose acknowledgement was lost, or another frame of the same tag and size).
+            self._retire(partial, results)
+            partial = _Partial(key, size)
+        if partial not in self.partials:
+            self.partials.append(partial)
+            if len(self.partials) > self.KEPT:
+                self._retire(self.partials[0], results)
+        partial.last_row = row
+        if partial.done:
+            return  # the rest of a frame already decoded
+        if not partial.have[row]:
+            partial.have[row] = 1
+            partial.count += 1
+            for i in range(len(chunk)):
+                partial.word[start + i] = chunk[i]
+        self._decode(partial, results)
+        if not partial.done and row == partial.rows - 1 and not partial.reported:
+            partial.reported = True  # kept: the packets of its repetition join these
+            results.append((ERR_DAMAGED, 0, 0, 0, 0, b""))
+
+    def _retire(self, partial: _Partial, results: list[tuple[int, int, int, int, int, bytes]]) -> None:
+        if partial in self.partials:
+            self.partials.remove(partial)
+        if not partial.done and not partial.reported and partial.count > 1:
+            results.append((ERR_DAMAGED, 0, 0, 0, 0, b""))
+
+    def _decode(self, partial: _Partial, results: list[tuple[int, int, int, int, int, bytes]]) -> None:
+        parity = partial.length - partial.size
+        missing = [i for i in range(partial.length) if not partial.have[i // ROW]]
+        restored = len([i for i in missing if i < partial.size])
+        word: bytes | None = bytes(partial.word)
+        if restored:  # message bytes are missing: the parity restores them once enough packets are in
+            if len(missing) > parity:
+                return
+            word = rs_correct(partial.word, parity, missing, partial.size)
+        if word is None:
+            return
+        body = word[: partial.size - CRC_SIZE]
+        crc = word[partial.size - 4] | (word[partial.size - 3] << 8)
+        crc |= (word[partial.size - 2] << 16) | (word[partial.size - 1] << 24)
+        if crc32(body) != crc:
+            return
+        partial.done = True
+        # Frames gathered before this one were sent before it: no packet of theirs is still to come,
+        # and rows of a later frame that happen to match must never complete them.
+        while self.partials[0] is not partial:
+            self.partials.pop(0)
+        if body[0] >> 4 != FRAME_VERSION:
+            results.append((ERR_VERSION, 0, 0, 0, 0, b""))
+            return
+        results.append((ERR_NONE, restored, body[0] & 0x0F, body[1], body[2], bytes(body[HEADER_SIZE:])))
 
 
 class Link:
@@ -589,6 +632,7 @@ class Link:
         self.sent_at = 0
         self.first_sent_at = 0
         self.tx_seq = 0
+        self.tag = 0
         self.rx_last = -1
         self.deframer = Deframer()
         self.out = bytearray()
@@ -629,18 +673,18 @@ class Link:
         self.rx_last = -1
 
     def _emit(self, msg_type: int, payload: bytes, seq: int, flags: int) -> None:
-        self.out += encode_frame(msg_type, payload, seq, flags)
+        self.out += encode_frame(msg_type, payload, seq, flags, self._next_tag())
         self.frames_sent += 1
+
+    def _next_tag(self) -> int:
+        self.tag = (self.tag + 1) & 3
+        return self.tag
 
     def receive(self, data: bytes | bytearray, now_ms: int) -> tuple[list[tuple[int, int, bytes]], list[int]]:
         """Feed received bytes: ((type, flags, payload) newly delivered, error codes seen)."""
         delivered: list[tuple[int, int, bytes]] = []
         errors: list[int] = []
-        for block in self.deframer.feed(data):
-            if block is None:
-                err, repaired, flags, seq, msg_type, payload = ERR_OVERFLOW, 0, 0, 0, 0, b""
-            else:
-                err, repaired, flags, seq, msg_type, payload = decode_block(block)
+        for err, repaired, flags, seq, msg_type, payload in self.deframer.feed(data):
             if err != ERR_NONE:
                 self.bad_frames += 1
                 errors.append(err)
@@ -686,7 +730,7 @@ class Link:
                 msg_type, payload = self.queue.pop(0)
                 self.tx_seq = self.tx_seq % 255 + 1
                 self.inflight_seq = self.tx_seq
-                self.inflight = encode_frame(msg_type, payload, self.tx_seq, FLAG_RELIABLE)
+                self.inflight = encode_frame(msg_type, payload, self.tx_seq, FLAG_RELIABLE, self._next_tag())
                 self.out += self.inflight
                 self.frames_sent += 1
                 self.sent_at = now_ms

@@ -66,3 +66,95 @@ def test_the_service_starts_the_app_with_a_full_screen_kivy(tmp_path: Path) -> N
         [sys.executable, "-m", "app", "--help"], capture_output=True, text=True, timeout=60, cwd=home / "tavla"
     )
     assert helped.returncode == 0 and "--camera" in helped.stdout
+
+
+SYSTEMCTL = """#!/usr/bin/env bash
+# The station's service manager, as far as update.sh asks it: a version whose file ``starts`` says "no" dies
+# at once (inactive, restarted by systemd); every call is logged.
+echo "$*" >> "$TAVLA_HOME/../systemctl.log"
+starts=$(cat "$TAVLA_HOME/starts")
+case "$*" in
+  *is-active*) [ "$starts" = yes ] ;;
+  *NRestarts*) if [ "$starts" = yes ]; then echo 0; else date +%s%N; fi ;;
+  *) true ;;
+esac
+"""
+
+
+def release_repo(tmp_path: Path, versions: dict[str, str]) -> Path:
+    """An origin with one commit and tag per version; each commit's ``starts`` says whether it starts and its
+    ``.ci/setup`` notes that it was set up."""
+    origin = tmp_path / "origin"
+    origin.mkdir()
+
+    def run(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=origin, check=True, capture_output=True)
+
+    run("init", "-q", "-b", "main")
+    run("config", "user.email", "club@example.org")
+    run("config", "user.name", "club")
+    (origin / ".ci").mkdir()
+    (origin / ".ci" / "setup").write_text(
+        'echo "$(cat "$(dirname "$0")/../starts")" >> "$(dirname "$0")/../../setups"\n'
+    )
+    for tag, starts in versions.items():
+        (origin / "starts").write_text(starts + "\n")
+        (origin / "version").write_text(tag + "\n")
+        run("add", "-A")
+        run("commit", "-q", "-m", f"version {tag}")
+        run("tag", tag)
+    return origin
+
+
+def update(tmp_path: Path, origin: Path, installed: str) -> tuple[subprocess.CompletedProcess[str], str]:
+    station = tmp_path / "station"
+    if not station.exists():
+        subprocess.run(["git", "clone", "-q", str(origin), str(station)], check=True)
+        subprocess.run(["git", "-C", str(station), "checkout", "-q", "--detach", installed], check=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "systemctl").write_text(SYSTEMCTL)
+    (bin_dir / "systemctl").chmod(0o755)
+    env = {**os.environ, "TAVLA_HOME": str(station), "TAVLA_SETTLE_S": "0", "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(STATION / "update.sh")], capture_output=True, text=True, env=env, timeout=60)
+    head = subprocess.run(
+        ["git", "-C", str(station), "describe", "--tags"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return done, head
+
+
+def test_update_installs_the_newest_release_not_the_newest_commit(tmp_path: Path) -> None:
+    origin = release_repo(tmp_path, {"v1.2.0": "yes", "v1.10.0": "yes"})
+    (origin / "starts").write_text("no\n")  # work after the release, untagged: never installed
+    subprocess.run(["git", "commit", "-qam", "unreleased"], cwd=origin, check=True)
+    done, head = update(tmp_path, origin, "v1.2.0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert head == "v1.10.0"  # by version, not by name: 1.10 comes after 1.2
+    assert "updated to v1.10.0" in done.stdout
+    again, head = update(tmp_path, origin, "v1.2.0")
+    assert again.returncode == 0 and "already at v1.10.0" in again.stdout and head == "v1.10.0"
+
+
+def test_a_release_that_does_not_start_is_rolled_back(tmp_path: Path) -> None:
+    origin = release_repo(tmp_path, {"v1.0.0": "yes", "v1.1.0": "no"})
+    done, head = update(tmp_path, origin, "v1.0.0")
+    assert done.returncode == 1
+    assert head == "v1.0.0", "the version that ran is back"
+    assert "v1.1.0 did not start" in done.stdout and "rolled back" in done.stdout
+    assert (tmp_path / "setups").read_text().split() == ["no", "yes"], "set up again after going back"
+    restarts = [
+        line for line in (tmp_path / "systemctl.log").read_text().splitlines() if line.startswith("--user restart")
+    ]
+    assert len(restarts) == 2
+
+
+def test_local_changes_are_never_overwritten(tmp_path: Path) -> None:
+    origin = release_repo(tmp_path, {"v1.0.0": "yes", "v1.1.0": "yes"})
+    update(tmp_path, origin, "v1.0.0")  # installs v1.1.0
+    (origin / "version").write_text("v1.2.0\n")
+    subprocess.run(["git", "commit", "-qam", "version v1.2.0"], cwd=origin, check=True)
+    subprocess.run(["git", "tag", "v1.2.0"], cwd=origin, check=True)
+    (tmp_path / "station" / "starts").write_text("edited on the station\n")
+    done, head = update(tmp_path, origin, "v1.0.0")
+    assert done.returncode == 1 and "local changes" in done.stdout and head == "v1.1.0"
+    assert (tmp_path / "station" / "starts").read_text() == "edited on the station\n"

@@ -5,6 +5,8 @@
     python -m vision fairness THROWS.jsonl            chi-square tests of the dice in a record of throws
     python -m vision check-setup SOURCE [--corners]   is this camera set-up good enough? what to change
     python -m vision markers OUT.png                  the four board-corner markers to print (then --markers)
+    python -m vision checkers --json --corners "x,y x,y x,y x,y" --bottom-colour light|dark IMAGE
+                                                      where the checkers stand (docs/checkers.md)
 
 ``read`` and ``watch`` read with the learned detector (models/detector.onnx), its second stage and, on a
 calibrated board, its cocked look (models/MODEL_CARD.md); ``--profile`` adds what was learned of the match dice.
@@ -27,6 +29,7 @@ from numpy.typing import NDArray
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, Said, examples
 from vision.annotate import annotate
 from vision.calibration import Calibration, detect_board, parse_corners
+from vision.checkers import read_position
 from vision.detector import COCKED_SURE, DEFAULT_DETECTOR, DEFAULT_HEAD, READABLE_FROM, DiceReader
 from vision.errors import VisionError
 from vision.fairness import FairnessMonitor
@@ -78,7 +81,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         type=float,
         default=COCKED_SURE,
         help="the model's cocked probability from which a die is called cocked; lower voids more "
-        "cocked throws and more valid ones (models/MODEL_CARD.md gives the trade-off)",
+        "cocked throws and more valid ones (tests.vision.bench_vision --only cocked prints the trade-off)",
     )
 
 
@@ -274,6 +277,27 @@ def cmd_check_setup(args: argparse.Namespace) -> int:
     return {Grade.GOOD: 0, Grade.BORDERLINE: 1, Grade.NOT_GOOD: 3}[report.grade]
 
 
+def _dice_boxes(image: NDArray[np.uint8], calibration: Calibration) -> list[tuple[int, int, int, int]]:
+    """Where the dice lie: a pale die among pale checkers can pass for a checker's top."""
+    return [d.box for d in DiceReader(threads=1).dice(image, calibration)]
+
+
+def cmd_checkers(args: argparse.Namespace) -> int:
+    """One position read from one picture of a calibrated board; bad input is an error (exit 2), not a reading."""
+    calibration = parse_corners(args.corners)
+    image = load_image(args.image)
+    try:
+        reading = read_position(image, calibration, args.bottom_colour, lambda: _dice_boxes(image, calibration))
+    except (cv2.error, MemoryError) as exc:
+        raise VisionError(f"{args.image}: cannot be read ({_first_line(exc)})") from None
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    else:
+        print(f"points {list(reading.points)} bar {list(reading.bar)} off {list(reading.off)}")
+        print("sure" if reading.sure else "unsure: " + "; ".join(reading.doubts))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """Every command and its options."""
     ap = argparse.ArgumentParser(prog="python -m vision", description="Read dice from camera frames.")
@@ -322,6 +346,17 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--corners", help='board corners in image pixels: "x,y x,y x,y x,y" (default: found)')
     c.add_argument("--json", action="store_true", help="one JSON object")
     c.set_defaults(func=cmd_check_setup)
+    k = sub.add_parser("checkers", help="read where the checkers stand on a calibrated board (one JSON object)")
+    k.add_argument("image", metavar="IMAGE")
+    k.add_argument("--corners", required=True, help='the board\'s outer corners in image pixels: "x,y x,y x,y x,y"')
+    k.add_argument(
+        "--bottom-colour",
+        choices=("light", "dark"),
+        required=True,
+        help="whether the player at the image's bottom plays the lighter or the darker checkers",
+    )
+    k.add_argument("--json", action="store_true", help="one JSON object: points, bar, off, sure")
+    k.set_defaults(func=cmd_checkers)
     return ap
 
 

@@ -50,10 +50,9 @@ main thread, and a set used all season would otherwise grow without end (7 KB of
 and learning again after an update growing with it); a few matches' dice teach all a set has to teach."""
 FEATURE_SCALE = 4.0  # features are L2-normalised, then scaled so a weight of 1 moves a logit by about this
 RIDGE = 0.01
-"""L2 penalty on the correction: it keeps a few examples to a nudge. 0.05 until the twenty-third session: 0.01
-lets the same confirmed photos teach more (real sets the second stage never trained on, 10 photos learned: tray
-86.2 -> 87.7 %, webcam 96.2 -> 96.4 % per die) for the same held-out match figures; lower still passed more
-wrong values as sure (models/MODEL_CARD.md, twenty-third session)."""
+"""L2 penalty on the correction: it keeps a few examples to a nudge. Small enough that 10 confirmed photos of dice
+the second stage never saw teach it (``python -m tests.vision.bench_adapt --set tray_mixed_dice --head HEAD``), and
+no smaller: a weaker penalty lets the learning pass more wrong values as sure."""
 STEPS = 300
 THROWN_DICE = 2  # a throw is of two dice: when people said two found things are dice, nothing else there is one
 
@@ -420,8 +419,8 @@ def examples(
     people said it is: its value, "cocked", or None where they struck it out as not a die. And, when people said
     two of them are dice (the pair thrown, so nothing else there is one), what the reader itself found and
     called not a die (``ThrowObservation.not_dice``), as not a die: without them the fit learns "not a die" only
-    from the few things people strike out, and can lift the board's clutter to dice (models/MODEL_CARD.md,
-    twenty-sixth session). With one die missing, a thing called not a die may be it, and teaches nothing."""
+    from the few things people strike out, and can lift the board's clutter to dice. With one die missing, a
+    thing called not a die may be it, and teaches nothing."""
     labels = [label_of(said) for said in confirmed]
     if len(dice) != len(confirmed):
         raise VisionError(f"the reader found {len(dice)} dice and {len(confirmed)} were confirmed: say each one")

@@ -43,7 +43,7 @@ DEFAULT_DETECTOR = Path(__file__).resolve().parents[1] / "models" / "detector.on
 DEFAULT_HEAD = Path(__file__).resolve().parents[1] / "models" / "detector_head.onnx"
 DEFAULT_COCKED_LOOK = Path(__file__).resolve().parents[1] / "models" / "cocked_look.onnx"
 # the cocked look reads a crop 1.4 times wider than the second stage's (itself 1.4 times the die's box): a
-# leaning die's whole outline and what it leans on are in view (models/MODEL_CARD.md, fifth session)
+# leaning die's whole outline and what it leans on are in view
 COCKED_LOOK_MARGIN = 1.96
 CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
 SIZE_REF = 24.0  # the side head predicts log(side / SIZE_REF)
@@ -52,7 +52,7 @@ SAME_DIE = 0.6  # two peaks closer than this many die sides are one die (the wea
 COCKED_SURE = 0.5
 # the second stage's "not a die" probability from which a found die is dropped: chosen on webcam_white_dice
 # read by the pair that never trained on it (0.5 -> 0.3: invented 88 -> 39, missed 15 -> 16) and confirmed on
-# tray_mixed_dice by its own left-out pair (invented 494 -> 344, right 886 -> 884); models/MODEL_CARD.md
+# tray_mixed_dice by its own left-out pair (invented 494 -> 344, right 886 -> 884)
 HEAD_NOT_DIE = 0.3
 # below this value confidence a die is unreadable (value None: never guessed; the tablet asks the players,
 # vision.sureness); chosen on webcam_white_dice/Valid, which the shipped models never trained on (0.7 -> 0.5:
@@ -350,8 +350,8 @@ def second_stage_crops(
 
 def looked(values: NDArray[np.float32] | None, p_cocked: float) -> tuple[NDArray[np.float32] | None, float]:
     """A die's second-stage reading with the cocked look's call: the look's cocked probability, and the value
-    probabilities among the six faces alone (the second stage's cocked share no longer takes a flat die's
-    confidence away; whether it is flat is the look's to say)."""
+    probabilities among the six faces alone (the second stage's cocked share takes no confidence from a flat
+    die: whether it is flat is the look's to say)."""
     assert values is not None, "the look reads only the dice the second stage keeps"
     return np.asarray(values / max(float(values.sum()), 1e-6), np.float32), p_cocked
 

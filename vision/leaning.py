@@ -3,11 +3,11 @@ surface (a checker, the other die, the frame or the bar; docs/rules.md section 5
 
 A die the cocked look calls cocked beyond doubt voids the throw at once. Where the station knows where the
 checkers lie (the referee's position), a die called cocked with nothing within reach to lean on cannot be
-cocked as called: the look took a flat die for a leaning one (on held-out matches, three of the seven wrong
-automatic calls were such dice, each lying in the open), and the throw is asked about rather than thrown
-again. The geometry is in board millimetres from the board's top-left outer corner as the camera's picture
-shows it (x to the right, y down: the bottom player's side is at large y), the calibration's canonical board
-scaled to a typical tournament board (``vision.calibration``).
+cocked as called: the look took a flat die for a leaning one (on held-out matches, the flat dice the look
+calls cocked beyond doubt lie in the open), and the throw is asked about rather than thrown again. The
+geometry is in board millimetres from the board's top-left outer corner as the camera's picture shows it (x to
+the right, y down: the bottom player's side is at large y), the calibration's canonical board scaled to a
+typical tournament board (``vision.calibration``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ six would reach the board's middle)."""
 REACH = 1.0
 """A die leaning on something has its centre (as the camera sees it) at most this many die sides from that
 thing's edge: a leaning die's foot touches it, and the die's own height seen from above shifts its picture by a
-fraction of a side. Generous on purpose: what lies within reach keeps the call automatic, as before. A die side
+fraction of a side. Generous on purpose: what lies within reach keeps the call automatic. A die side
 is the larger of a typical precision die's (``DIE_MM``) and the die's box as the board's calibration measures
 it (dice and boards come in many sizes; a box is a little larger than its die)."""
 OTHER_DIE_REACH = 2.0

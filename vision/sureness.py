@@ -69,33 +69,19 @@ class Sureness:
 
 
 COCKED_SURE_FROM = 0.75
-"""Both settings' cocked band ends here: a die the cocked look calls cocked at less is asked about, not thrown
-again by itself. Chosen on 80 held-out matches no figure is read from (``bench_match --first 80 --tops ...``,
-3,200 throws played with the dice learned) as the lowest top that lets at most 0.1 % of throws be called wrong
-without a question there. Ending at 0.6, as before, 0.25 % of the throws there were voided needlessly (a flat
-die the look called cocked); ending at 0.75, 0.06 %, for questions 4.8 -> 5.1 % in tournament mode and
-1.9 -> 2.2 % in casual mode. A needless rethrow is a wrong call nobody was asked about (a good 6-6 lost); a
-question about a truly cocked die costs a tap, and cocked dice are rarer at a real table than the benchmarks'
-one throw in ten."""
+"""Both settings' cocked band ends here: a die the cocked look calls cocked from here voids the throw with no
+question, below it the players are asked; the lowest top that lets at most 0.1 % of throws on held-out matches
+80-159 be called wrong unasked (``python -m tests.vision.bench_match --first 80 --matches 40 --throws 40 --tops
+0.6,0.75,0.9``), since a good throw lost unasked is worse than a tap."""
 TOURNAMENT = Sureness(
     "tournament", min_confidence=0.95, cocked_band=(0.12, COCKED_SURE_FROM), edge_mm=8.0, picture_margin=0.5
 )
-"""The strict default: a tournament would rather ask than be wrong. The cocked band's floor is chosen on 400
-rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's mix) as the highest that
-lets no wrong dice count there: 0.15 with the ninth session's reader (one cocked throw at 0.17 had counted from
-0.2), 0.12 with the tenth's (0.15 let one cocked throw at 0.125 count; questions 6.8 -> 8.5 %, against 14.0 %
-for the ninth session's reader at 0.15). Checked again on those throws drawn with the dice clear of the board's
-checkers (2026-12-04): the same floor, questions 8.25 %."""
+"""The strict default, since a tournament would rather ask than be wrong: its band's floor is the highest that lets
+no wrong dice count on held-out matches 80-159 (``python -m tests.vision.bench_match --first 80 --matches 40 --throws
+40 --tops 0.75 --lows 0.08,0.12,0.2``)."""
 CASUAL = Sureness("casual", min_confidence=0.8, cocked_band=(0.2, COCKED_SURE_FROM), edge_mm=4.0, picture_margin=0.2)
-"""Fewer questions for a friendly game. The cocked band's floor is 0.2 since the tenth session (the end of this note);
-before, 0.4 was chosen on 400 rendered throws no benchmark reads (held-out indices 4,000-4,399, the sureness bench's
-mix) with the detector and its cocked look: from 0.3, questions 13.2 -> 4.0 % for the same wrong automatic calls
-(6.0 %, of them wrong dice 0.5 %); 0.45 let more wrong dice count (0.8 %). Today's reader hardly moves (questions
-11.5 -> 11.2 %, wrong 17.2 -> 17.5 %). Both bands were checked again on the same throws with the eighth session's
-cocked look, which knows the slant a flat die shows, and stay: 0.3-0.7 and 0.4-0.7 let one more cocked throw count
-in each setting (wrong dice 0.2 -> 0.5 %). With the tenth session's reader the floor is 0.2: of those 400 throws it
-lets one with wrong dice count (0.2 %, a cocked die at 0.125) where 0.3-0.4 let two (0.5 %), for 3.2 % questions
-(0.2 % at 0.4)."""
+"""Fewer questions for a friendly game: its looser floors and margins ask about a third as often as the tournament
+setting on rendered throws (``python -m tests.vision.bench_sureness --throws 400``)."""
 SETTINGS: dict[str, Sureness] = {s.name: s for s in (TOURNAMENT, CASUAL)}
 
 

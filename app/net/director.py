@@ -28,8 +28,9 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
+from app.net import schemas
 from app.net.client import BrokerConfig, connect, make_client
-from app.net.messages import DirectorMessage, dumps, loads
+from app.net.messages import DirectorMessage, dumps
 from app.net.topics import Topics, board_id
 
 log = logging.getLogger("app.net.director")
@@ -63,7 +64,7 @@ RESULT_FIELDS = (
 def _parse_time(text: str) -> float | None:
     try:
         return datetime.datetime.fromisoformat(text).timestamp()
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError, OSError):
         return None
 
 
@@ -87,6 +88,9 @@ class BoardFeed:
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
     sent: list[dict[str, Any]] = field(default_factory=list)
     confirmed: bool = False
+    set_aside: int = 0
+    """Messages from this board that did not fit their schema (never acted on)."""
+    last_set_aside: str = ""
 
     def summary(self) -> dict[str, Any]:
         snap = self.snapshot
@@ -100,6 +104,9 @@ class BoardFeed:
             "gaps": self.gaps,
             "waiting": len(self.waiting),
             "chain_breaks": self.chain_breaks,
+            "set_aside": self.set_aside,
+            "station_set_aside": snap.get("set_aside", 0),
+            "last_set_aside": self.last_set_aside,
             "players": snap.get("players"),
             "score": snap.get("score"),
             "length": snap.get("length"),
@@ -140,6 +147,8 @@ class Director:
         self.latencies: deque[tuple[float, float]] = deque(maxlen=LATENCIES)
         """(append time, seconds from journal append to arrival here) of the latest entries' first arrivals."""
         self.connected = False
+        self.set_aside_elsewhere = 0
+        """Messages that failed where no board could be named (counted, logged)."""
         self._lock = threading.RLock()
         self._ack_due: set[str] = set()
         self._stopping = threading.Event()
@@ -182,41 +191,60 @@ class Director:
         self.connected = False
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        place = self.topics.parse(message.topic)
-        if place is None:
-            return
-        board, leaf = place
         try:
-            data = loads(bytes(message.payload)) if message.payload else None
-        except ValueError as error:
-            log.warning("director: %s from board %s ignored: %s", leaf, board, error)
-            return
-        if not isinstance(data, dict):
-            return
+            self.take(message.topic, bytes(message.payload))
+        except Exception:  # the network thread must outlive anything: the message is set aside, never re-delivered
+            log.exception("director: a message on %s could not be taken: set aside", message.topic)
+            with self._lock:
+                self.set_aside_elsewhere += 1
+
+    def take(self, topic: str, payload: bytes) -> bool:
+        """One message from the broker, checked against its schema first; False if it was set aside."""
+        place = self.topics.parse(topic)
+        if place is None:
+            return False  # not a board's topic: the subscription never brings one
+        board, leaf = place
+        if leaf not in ("events", "snapshot", "status"):
+            return False  # a board's inbox (the director's own messages)
+        data: dict[str, Any] | None = None
+        reason = None
+        if payload:  # an empty retained message clears the topic
+            try:
+                data = schemas.parse(leaf, payload)
+            except ValueError as error:
+                reason = str(error)
+        if data is not None and leaf == "events" and data["board"] != board:
+            reason = f"board: {data['board']!r} under board {board}'s topic"
         with self._lock:
             feed = self.boards.get(board) or self.boards.setdefault(board, BoardFeed(board))
+            if reason is not None:
+                feed.set_aside += 1
+                feed.last_set_aside = f"{leaf}: {reason}"[:300]
+                log.warning("director: %s from board %s set aside: %s", leaf, board, reason)
+                return False
+            if data is None:
+                return True
             if leaf == "events":
                 self.receive(feed, data)
             elif leaf == "snapshot":
                 feed.snapshot = data
-                seq = data.get("seq")
-                if isinstance(seq, int) and seq > feed.held:
+                seq = data["seq"]
+                if seq > feed.held:
                     self._ack_due.add(board)  # a director that restarted tells the board where it stands
-            elif leaf == "status":
-                feed.status = str(data.get("state", "unknown"))
+            else:
+                feed.status = data["state"]
                 if isinstance(data.get("inbox"), dict):
                     feed.station_saw = data["inbox"]
             if feed.snapshot.get("result"):
                 # a finished board's row moves with its result and with every entry taken after it (after an
                 # outage the result can come before the entries held up behind it); written only when it changed
                 self._write_results()
+            return True
 
     def receive(self, feed: BoardFeed, data: dict[str, Any]) -> None:
-        """One event message of ``feed``'s board: taken once, in order, whatever order and how often it comes."""
-        seq = data.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
-            log.warning("director: board %s sent an event without a sequence number: ignored", feed.board)
-            return
+        """One event message of ``feed``'s board (checked against :data:`app.net.schemas.EVENT_MESSAGE`): taken
+        once, in order, whatever order and how often it comes."""
+        seq = data["seq"]
         if seq <= feed.held or seq in feed.waiting:
             feed.duplicates += 1
             self._ack_due.add(feed.board)
@@ -225,7 +253,7 @@ class Director:
             feed.gaps += 1
             self._ack_due.add(feed.board)
         feed.waiting[seq] = data
-        sent_at = _parse_time(str(data.get("at")))
+        sent_at = _parse_time(data["at"])
         if sent_at is not None:
             self.latencies.append((sent_at, self.clock() - sent_at))
         while feed.held + 1 in feed.waiting:
@@ -234,12 +262,11 @@ class Director:
                 feed.chain_breaks += 1
                 log.error("director: board %s entry %d does not follow entry %d", feed.board, feed.held + 1, feed.held)
             feed.held += 1
-            feed.head = str(entry.get("hash", ""))
+            feed.head = entry["hash"]
             feed.received += 1
             self._ack_due.add(feed.board)
-            payload = entry.get("payload") or {}
-            for ruling in (payload.get("reaction") or {}).get("rulings", []):
-                if ruling.get("code") not in ("debug", "hint"):
+            for ruling in entry["payload"].get("reaction", {}).get("rulings", []):
+                if ruling["code"] not in ("debug", "hint"):
                     feed.recent.append({"seq": entry["seq"], "at": entry.get("at"), **ruling})
 
     def _ack_loop(self) -> None:
@@ -275,6 +302,34 @@ class Director:
             }
             feed.sent.append(record)
         return record
+
+    def can_confirm(self, board: str) -> bool:
+        """Whether ``board`` has a finished match whose result the director can confirm."""
+        with self._lock:
+            feed = self.boards.get(board)
+            return feed is not None and bool(feed.snapshot.get("result"))
+
+    def scores(self) -> list[dict[str, Any]]:
+        """The spectators' view: players, score and state of every board, nothing of the journals."""
+        with self._lock:
+            rows = []
+            for name in sorted(self.boards, key=_board_order):
+                feed = self.boards[name]
+                snap = feed.snapshot
+                result = snap.get("result") or {}
+                rows.append(
+                    {
+                        "board": name,
+                        "players": snap.get("players"),
+                        "score": snap.get("score"),
+                        "length": snap.get("length"),
+                        "over": bool(snap.get("over")),
+                        "winner": result.get("winner"),
+                        "confirmed": feed.confirmed,
+                        "online": feed.status == "online",
+                    }
+                )
+            return rows
 
     def confirm(self, board: str) -> bool:
         """The director confirms a finished board's result; False if there is none to confirm."""

@@ -1,10 +1,63 @@
-"""The director's page: one HTML file with its script, no framework, for any browser on a laptop in the hall.
+"""The director's pages: each one HTML file with its script, no framework, for any browser on a laptop in the hall.
 
 It asks the director's server for the boards every second. Rows of boards
 whose players called the director are red, a fallen flag or a flagged play
 amber, a finished match waiting for confirmation yellow with a button; a
 click opens the board: its position drawn, its recent rulings, and the three
-things the director may send.
+things the director may send. Every request that changes something carries the session's CSRF token;
+the login page and the spectators' scores page are beside it.
+"""
+
+LOGIN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Tournament director: log in</title>
+<style>body{font-family:sans-serif;margin:40px;background:#f4f1ea} label{display:block;margin:6px 0}
+#problem{color:#a00}</style></head><body>
+<h1>Tournament director</h1>
+<p>Turnuva direktörü girişi / Director's login</p>
+<label>Hesap / Account <select id="user"><option>director</option><option>deputy</option></select></label>
+<label>Parola / Password <input id="password" type="password" autocomplete="current-password"></label>
+<button id="login">Giriş / Log in</button>
+<p id="problem"></p>
+<script>
+"use strict";
+async function login() {
+  const r = await fetch("/api/login", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({user: document.getElementById("user").value,
+                          password: document.getElementById("password").value})});
+  if (r.ok) { location.href = "/"; return; }
+  document.getElementById("problem").textContent = r.status === 429 ?
+    "Çok fazla hatalı deneme / Too many failed tries: " + await r.text() :
+    "Hesap ya da parola yanlış / Wrong account or password";
+}
+document.getElementById("login").onclick = login;
+document.getElementById("password").onkeydown = e => { if (e.key === "Enter") login(); };
+</script></body></html>
+"""
+
+SCORES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Scores</title>
+<style>body{font-family:sans-serif;margin:12px;background:#f4f1ea} table{border-collapse:collapse;background:#fff}
+th,td{border:1px solid #bbb;padding:4px 9px;font-size:15px} th{background:#ddd}</style></head><body>
+<h1>Skorlar / Scores <span id="prefix"></span></h1>
+<table id="scores"><thead><tr><th>Masa / Board</th><th>Beyaz / White</th><th>Siyah / Black</th>
+<th>Skor / Score</th><th>Kazanan / Winner</th></tr></thead><tbody></tbody></table>
+<script>
+"use strict";
+const esc = s => String(s ?? "").replace(/[&<>"']/g,
+  c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+async function refresh() {
+  let data;
+  try { data = await (await fetch("/api/scores")).json(); } catch (e) { return; }
+  document.getElementById("prefix").textContent = data.tournament;
+  document.querySelector("#scores tbody").innerHTML = data.boards.map(b => {
+    const p = b.players || ["?", "?"], s = b.score || ["-", "-"];
+    return `<tr data-board="${esc(b.board)}"><td>${esc(b.board)}</td><td>${esc(p[0])}</td><td>${esc(p[1])}</td>
+      <td>${esc(s[0])}-${esc(s[1])}${b.length ? " /" + esc(b.length) : ""}</td><td>${esc(b.winner || "")}</td></tr>`;
+  }).join("");
+}
+refresh();
+setInterval(refresh, 2000);
+</script></body></html>
 """
 
 PAGE = """<!doctype html>
@@ -20,20 +73,28 @@ tr.offline td{color:#888} .mono{font-family:monospace;font-size:11px}
 min-width:520px} button{margin:2px} #summary{margin-bottom:6px;font-size:13px}
 </style></head><body>
 <h1>Tournament director <span id="prefix"></span></h1>
+<div id="who"><span id="user"></span> <button id="logout">Log out</button></div>
 <div id="summary"></div>
 <div id="layout"><div>
 <table id="boards"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Score</th><th>Cube</th>
-<th>Clocks</th><th>Turn</th><th>Flags</th><th>Entries</th><th>Gaps/dups</th><th>Status</th></tr></thead>
+<th>Clocks</th><th>Turn</th><th>Flags</th><th>Entries</th><th>Gaps/dups</th><th>Set aside</th><th>Status</th></tr>
+</thead>
 <tbody></tbody></table>
 <h2>Results</h2>
 <table id="results"><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Score</th><th>Winner</th>
 <th>Head hash</th><th>Confirmed</th></tr></thead><tbody></tbody></table>
 <p><a href="/results.csv">results.csv</a> &middot; <a href="/results.json">results.json</a></p>
+<h2>The director's journal</h2><ul id="actions"></ul>
 </div>
 <div id="detail" hidden></div></div>
 <script>
 "use strict";
-let open = null;
+let open = null, csrf = null;
+async function get(url) {
+  const r = await fetch(url);
+  if (r.status === 401) { location.href = "/login"; throw new Error("logged out"); }
+  return r;
+}
 const esc = s => String(s ?? "").replace(/[&<>"']/g,
   c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 const clock = ms => ms == null ? "-" :
@@ -52,11 +113,13 @@ function flags(b) {
   if (b.stage === "illegal") f.push("illegal play");
   if (b.over && !b.confirmed) f.push("result to confirm");
   if (b.problem) f.push(b.problem);
+  if (b.set_aside) f.push(b.set_aside + " message(s) set aside: " + b.last_set_aside);
+  if (b.station_set_aside) f.push("the board set aside " + b.station_set_aside + " message(s) from here");
   return f.join("; ");
 }
 async function refresh() {
   let boards;
-  try { boards = await (await fetch("/api/boards")).json(); } catch (e) { return; }
+  try { boards = await (await get("/api/boards")).json(); } catch (e) { return; }
   const rows = boards.boards.map(b => {
     const cls = ["board", b.called ? "called" : (b.flag || b.stage === "illegal") ? "flag" :
                  (b.over && !b.confirmed) ? "confirm" : "", b.status === "offline" ? "offline" : ""].join(" ");
@@ -64,7 +127,8 @@ async function refresh() {
     return `<tr class="${cls}" data-board="${esc(b.board)}"><td>${esc(b.board)}</td><td>${esc(p[0])}</td>
       <td>${esc(p[1])}</td><td>${s[0]}-${s[1]}${b.length ? " /" + b.length : ""}</td><td>${esc(cube(b.cube))}</td>
       <td>${clocks(b.clock)}</td><td>${esc(b.turn || "-")}</td><td>${esc(flags(b))}</td><td>${b.held}</td>
-      <td>${b.gaps}/${b.duplicates}</td><td>${esc(b.status)}</td></tr>`;
+      <td>${b.gaps}/${b.duplicates}</td><td class="aside" title="${esc(b.last_set_aside)}">${b.set_aside}</td>
+      <td>${esc(b.status)}</td></tr>`;
   });
   document.querySelector("#boards tbody").innerHTML = rows.join("");
   document.querySelectorAll("#boards tr.board").forEach(r => r.onclick = () => { open = r.dataset.board; detail(); });
@@ -73,7 +137,10 @@ async function refresh() {
   document.getElementById("summary").textContent = `${boards.boards.length} boards, ${called} calling the director,` +
     ` ${boards.boards.filter(b => b.over && !b.confirmed).length} results to confirm; broker ` +
     (boards.connected ? "connected" : "NOT connected");
-  const results = await (await fetch("/results.json")).json();
+  const results = await (await get("/results.json")).json();
+  const actions = (await (await get("/api/actions")).json()).actions;
+  document.getElementById("actions").innerHTML = actions.slice(0, 10).map(a =>
+    `<li>${esc(a.at)} <b>${esc(a.who)}</b> ${esc(a.action)} ${esc(a.board || "")}</li>`).join("");
   document.querySelector("#results tbody").innerHTML = results.results.map(r =>
     `<tr><td>${esc(r.board)}</td><td>${esc(r.white)}</td><td>${esc(r.black)}</td>
      <td>${r.score_white}-${r.score_black}</td><td>${esc(r.winner)}</td>
@@ -84,7 +151,7 @@ async function refresh() {
   if (open) detail();
 }
 function drawBoard(board) {
-  if (!board) return "";
+  if (!board || typeof board !== "object") return "";
   const W = 520, H = 300, pw = 36, left = 14, bar = 20;
   const x = i => left + i * pw + (i >= 6 ? bar : 0);
   let svg = `<svg id="position" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">
@@ -114,7 +181,7 @@ function drawBoard(board) {
   return svg + "</svg>";
 }
 async function detail() {
-  const d = await (await fetch("/api/board/" + encodeURIComponent(open))).json();
+  const d = await (await get("/api/board/" + encodeURIComponent(open))).json();
   const el = document.getElementById("detail");
   el.hidden = false;
   const s = d.snapshot || {}, p = s.players || ["?", "?"];
@@ -148,12 +215,20 @@ async function detail() {
   };
 }
 async function post(url, body) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
                               body: JSON.stringify(body)});
+  if (r.status === 401) { location.href = "/login"; return; }
   if (!r.ok) alert(await r.text());
   refresh();
 }
-refresh();
-setInterval(refresh, 1000);
+async function start() {
+  const session = await (await get("/api/session")).json();
+  csrf = session.csrf;
+  document.getElementById("user").textContent = session.user;
+  document.getElementById("logout").onclick = async () => { await post("/api/logout", {}); location.href = "/login"; };
+  refresh();
+  setInterval(refresh, 1000);
+}
+start();
 </script></body></html>
 """

@@ -6,7 +6,8 @@ the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
 - ``status`` (retained): ``online``; the broker publishes ``offline`` as the
   station's last will when the connection dies without a goodbye.
 - ``snapshot`` (retained, QoS 1): the whole board, at most every
-  ``snapshot_every`` seconds and whenever the station (re)connects.
+  ``snapshot_every`` seconds and whenever the station (re)connects, with how
+  many messages from the broker it set aside.
 - ``events`` (QoS 1): every journal entry with its sequence number and hashes.
 
 The director acknowledges the highest sequence number it holds without a
@@ -33,10 +34,12 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from app.net.acks import AckStore, acks_path
 from app.net.client import BrokerConfig, connect, make_client
-from app.net.messages import DirectorMessage, dumps, loads, parse_director_message
+from app.net.messages import DirectorMessage, dumps, parse_director_message
+from app.net.schemas import parse
 from app.net.snapshot import BoardState
 from app.net.tail import JournalTail
 from app.net.topics import Topics, board_id, tournament_prefix
+from app.record.export import redact
 from app.record.journal import Entry, JournalError
 from app.referee.events import Event
 
@@ -72,7 +75,8 @@ class StationConfig:
 
 
 def entry_message(board: str, entry: Entry) -> dict[str, Any]:
-    """One journal entry as the event stream carries it."""
+    """One journal entry as the event stream carries it, without the director PIN's record and proofs (with the
+    tablet's key, or a copy of it, they would test PIN guesses; the director's page needs neither)."""
     return {
         "board": board,
         "seq": entry.seq,
@@ -80,7 +84,7 @@ def entry_message(board: str, entry: Entry) -> dict[str, Any]:
         "at": entry.at,
         "prev": entry.prev,
         "hash": entry.hash,
-        "payload": entry.payload,
+        "payload": redact(entry.payload),
     }
 
 
@@ -110,7 +114,9 @@ class Station:
         self.connected = False
         self.problem: str | None = None
         self.refused: list[str] = []
-        """Why director messages were ignored (the latest few), for the station's screen and the tests."""
+        """Why director messages were ignored or set aside (the latest few), for the station's screen and the tests."""
+        self.set_aside = 0
+        """Messages from the broker that did not fit their schema (never acted on)."""
         self._seen_ids: deque[str] = deque(maxlen=200)
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -224,7 +230,7 @@ class Station:
             self._last_snapshot = now
             self.client.publish(
                 self.topics.snapshot(self.config.board),
-                dumps(self.state.snapshot(self.config.board)),
+                dumps({**self.state.snapshot(self.config.board), "set_aside": self.set_aside}),
                 qos=1,
                 retain=True,
             )
@@ -260,21 +266,27 @@ class Station:
             log.info("board %s: disconnected (%s); the journal goes on and waits", self.config.board, reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            self.take(message.topic, bytes(message.payload))
+        except Exception as error:  # the network thread must outlive anything: the message is set aside
+            log.exception("board %s: a message on %s could not be taken: set aside", self.config.board, message.topic)
+            self._set_aside(f"{message.topic}: {error!r}")
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """One message from the broker: the director's acknowledgement or one of its messages to this board."""
         board = self.config.board
-        if message.topic == self.topics.ack(board):
-            self._on_ack(bytes(message.payload))
-        elif message.topic == self.topics.inbox(board):
-            self._on_director(bytes(message.payload))
+        if topic == self.topics.ack(board):
+            self._on_ack(payload)
+        elif topic == self.topics.inbox(board):
+            self._on_director(payload)
 
     def _on_ack(self, payload: bytes) -> None:
         try:
-            data = loads(payload)
-            seq, gap = data["seq"], data.get("gap", False)
-            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-                raise ValueError(f"seq {seq!r}")
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning("board %s: acknowledgement ignored: %s", self.config.board, error)
+            data = parse("ack", payload)
+        except ValueError as error:
+            self._set_aside(f"acknowledgement: {error}")
             return
+        seq, gap = data["seq"], data.get("gap", False)
         with self._lock:
             if seq > self.folded:
                 log.warning(
@@ -311,7 +323,7 @@ class Station:
         try:
             message = parse_director_message(payload)
         except ValueError as error:
-            self._refuse(str(error))
+            self._set_aside(str(error))
             return
         if message.id and message.id in self._seen_ids:
             return  # QoS 1 may deliver twice: act once
@@ -336,3 +348,12 @@ class Station:
         log.warning("board %s: director message ignored: %s", self.config.board, reason)
         self.refused.append(reason)
         del self.refused[:-20]
+
+    def _set_aside(self, reason: str) -> None:
+        log.warning("board %s: message set aside: %s", self.config.board, reason)
+        with self._lock:
+            self.set_aside += 1
+            self.refused.append(reason[:300])
+            del self.refused[:-20]
+        self._snapshot_due = True  # the director's page shows the count against this board
+        self._wake.set()

@@ -1,27 +1,68 @@
 """The director's web server: the standard library's HTTP server in front of :class:`app.net.director.Director`.
 
-GET ``/`` the page, ``/api/boards`` every board, ``/api/board/<board>`` one
-board, ``/results.csv`` and ``/results.json`` the tournament table; POST
-``/api/send`` one of the allowed messages to a board, ``/api/confirm`` a
-result confirmed. Anything else gets a clear error, never a crash.
+Nothing but the login page is served without a login (:mod:`app.net.auth`), unless the tournament chose a
+public view: ``/scores``, live scores for spectators, no controls, no journal detail. Logged in: GET ``/`` the
+page, ``/api/boards``, ``/api/board/<board>``, ``/api/actions`` (the director's journal), ``/results.csv`` and
+``/results.json``; POST ``/api/send`` one of the allowed messages to a board, ``/api/confirm`` a result
+confirmed, ``/api/logout``. Every POST is JSON (anything else: 415, so no HTML form or ``text/plain`` post
+from another site gets in), comes from the page's own origin, and carries the session's CSRF token in
+``X-CSRF-Token``; every action is written to the director's journal before it is carried out. With a
+certificate the page is served over HTTPS (the handshake on the request's own thread). Anything else gets a
+clear error, never a crash.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import socket
+import ssl
 import threading
+from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote
 
+from app.net.actions import DirectorJournal
+from app.net.auth import Accounts, Session, same_token
 from app.net.director import Director
 from app.net.messages import dumps, parse_director_message
-from app.net.page import PAGE
+from app.net.page import LOGIN_PAGE, PAGE, SCORES_PAGE
+from app.record.journal import JournalError
 
 log = logging.getLogger("app.net.web")
 
 MAX_BODY = 10_000
+COOKIE = "tavla_director"
+HANDSHAKE_TIMEOUT = 10.0
+HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'",
+    "Cache-Control": "no-store",
+}
+
+
+class HttpError(Exception):
+    """A request refused: its status and the reason the caller reads."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+
+
+def tls_context(certfile: str, keyfile: str) -> ssl.SSLContext:
+    """A server context for the page with the tournament's own certificate; ValueError naming a bad file."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except (OSError, ssl.SSLError) as error:
+        raise ValueError(f"cannot load the page's certificate {certfile} / {keyfile}: {error}") from None
+    return context
 
 
 class DirectorServer(ThreadingHTTPServer):
@@ -29,15 +70,46 @@ class DirectorServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, director: Director, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(
+        self,
+        director: Director,
+        accounts: Accounts,
+        journal: DirectorJournal,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        public: bool = False,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         super().__init__((host, port), _Handler)
         self.director = director
+        self.accounts = accounts
+        self.journal = journal
+        self.public = public
+        self.tls = tls
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        return f"{'https' if self.tls else 'http'}://{host!s}:{port}/"
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        if self.tls is not None:
+            try:
+                request.settimeout(HANDSHAKE_TIMEOUT)
+                request = self.tls.wrap_socket(request, server_side=True)
+                request.settimeout(None)
+            except (ssl.SSLError, OSError) as error:
+                log.info("page: TLS handshake with %s failed: %s", client_address[0], error)
+                return
+        super().finish_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        try:
+            request.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        request.close()
 
     def start(self) -> "DirectorServer":
         self._thread = threading.Thread(target=self.serve_forever, name="director-http", daemon=True)
@@ -57,59 +129,193 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
+    # ------------------------------------------------------------ answers
+
+    def _send(self, status: int, body: bytes, kind: str, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
+        for name, value in HEADERS.items():
+            self.send_header(name, value)
+        if self.server.tls is not None:
+            self.send_header("Strict-Transport-Security", "max-age=86400")
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
-    def _json(self, data: Any, status: int = 200) -> None:
-        self._send(status, dumps(data), "application/json; charset=utf-8")
+    def _json(self, data: Any, status: int = 200, extra: dict[str, str] | None = None) -> None:
+        self._send(status, dumps(data), "application/json; charset=utf-8", extra)
 
     def _error(self, status: int, text: str) -> None:
         self._send(status, text.encode("utf-8"), "text/plain; charset=utf-8")
 
+    def _redirect(self, where: str) -> None:
+        self._send(303, b"", "text/plain; charset=utf-8", {"Location": where})
+
+    def _cookie(self, token: str, max_age: int | None = None) -> str:
+        parts = [f"{COOKIE}={token}", "Path=/", "HttpOnly", "SameSite=Strict"]
+        if self.server.tls is not None:
+            parts.append("Secure")
+        if max_age is not None:
+            parts.append(f"Max-Age={max_age}")
+        return "; ".join(parts)
+
+    # ------------------------------------------------------------ who asks
+
+    @property
+    def _address(self) -> str:
+        return str(self.client_address[0])
+
+    def _token(self) -> str | None:
+        try:
+            cookie = SimpleCookie(self.headers.get("Cookie", ""))
+        except CookieError:
+            return None
+        morsel = cookie.get(COOKIE)
+        return morsel.value if morsel is not None else None
+
+    def _session(self) -> Session | None:
+        return self.server.accounts.session(self._token())
+
+    def _logged_in(self) -> Session:
+        session = self._session()
+        if session is None:
+            raise HttpError(401, "log in first (/login)")
+        return session
+
+    # ------------------------------------------------------------ GET
+
     def do_GET(self) -> None:
+        try:
+            self._get(self.path.split("?", 1)[0])
+        except HttpError as error:
+            self._error(error.status, str(error))
+        except JournalError as error:
+            self._error(500, f"the director's journal cannot be read: {error}")
+
+    def _get(self, path: str) -> None:
         director = self.server.director
-        path = self.path.split("?", 1)[0]
         if path == "/":
-            self._send(200, PAGE.encode("utf-8"), "text/html; charset=utf-8")
+            if self._session() is not None:
+                self._send(200, PAGE.encode("utf-8"), "text/html; charset=utf-8")
+            else:
+                self._redirect("/scores" if self.server.public else "/login")
+        elif path == "/login":
+            self._send(200, LOGIN_PAGE.encode("utf-8"), "text/html; charset=utf-8")
+        elif path in ("/scores", "/api/scores") and self.server.public:
+            if path == "/scores":
+                self._send(200, SCORES_PAGE.encode("utf-8"), "text/html; charset=utf-8")
+            else:
+                self._json({"tournament": director.prefix, "boards": director.scores()})
+        elif path == "/api/session":
+            session = self._logged_in()
+            self._json({"user": session.user, "csrf": session.csrf})
         elif path == "/api/boards":
+            self._logged_in()
             self._json({"tournament": director.prefix, "connected": director.connected, "boards": director.table()})
         elif path.startswith("/api/board/"):
+            self._logged_in()
             board = director.board(unquote(path[len("/api/board/") :]))
             if board is None:
-                self._error(404, "no such board")
-            else:
-                self._json(board)
+                raise HttpError(404, "no such board")
+            self._json(board)
+        elif path == "/api/actions":
+            self._logged_in()
+            self._json({"actions": self.server.journal.recent()})
         elif path == "/results.csv":
+            self._logged_in()
             self._send(200, director.results_csv().encode("utf-8"), "text/csv; charset=utf-8")
         elif path == "/results.json":
+            self._logged_in()
             self._send(200, director.results_json().encode("utf-8"), "application/json; charset=utf-8")
         else:
-            self._error(404, "not found")
+            raise HttpError(404, "not found")
+
+    # ------------------------------------------------------------ POST
 
     def do_POST(self) -> None:
-        director = self.server.director
+        try:
+            self._post(self.path.split("?", 1)[0])
+        except HttpError as error:
+            self._error(error.status, str(error))
+        except JournalError as error:  # journaled first: an action that cannot be journaled is not carried out
+            log.error("page: the director's journal cannot be written: %s", error)
+            self._error(500, f"the director's journal cannot be written, nothing was done: {error}")
+
+    def _body(self) -> dict[str, Any]:
+        kind = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise HttpError(415, "the page's requests are JSON (Content-Type: application/json)")
+        if self.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise HttpError(403, "a request from another site")
+        origin = self.headers.get("Origin")
+        if origin is not None:
+            scheme = "https" if self.server.tls is not None else "http"
+            if origin != f"{scheme}://{self.headers.get('Host', '')}":
+                raise HttpError(403, "a request from another site")
         try:
             length = int(self.headers.get("Content-Length", "0"))
-            if not 0 < length <= MAX_BODY:
-                raise ValueError("a request body of 1 to 10,000 bytes is expected")
-            body = self.rfile.read(length)
-            data = json.loads(body)
-            if not isinstance(data, dict) or not isinstance(data.get("board"), str):
-                raise ValueError("the request names a board")
-            board = data.pop("board")
-            if self.path == "/api/send":
-                message = parse_director_message(dumps(data))
-                self._json(director.send(board, message))
-            elif self.path == "/api/confirm":
-                if not director.confirm(board):
-                    raise ValueError(f"board {board} has no result to confirm")
-                self._json({"board": board, "confirmed": True})
-            else:
-                self._error(404, "not found")
-        except (ValueError, json.JSONDecodeError) as error:
-            self._error(400, str(error))
+        except ValueError:
+            raise HttpError(400, "a request's length is a number") from None
+        if not 0 < length <= MAX_BODY:
+            raise HttpError(400, f"a request body of 1 to {MAX_BODY:,} bytes is expected")
+        try:
+            data = json.loads(self.rfile.read(length))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise HttpError(400, "the request is not JSON") from None
+        if not isinstance(data, dict):
+            raise HttpError(400, "the request is a JSON object")
+        return data
+
+    def _post(self, path: str) -> None:
+        data = self._body()
+        if path == "/api/login":
+            self._login(data)
+            return
+        session = self._logged_in()
+        if not same_token(self.headers.get("X-CSRF-Token"), session.csrf):
+            raise HttpError(403, "the request lacks this session's CSRF token (reload the page)")
+        director, journal = self.server.director, self.server.journal
+        if path == "/api/logout":
+            journal.record(session.user, "logout", self._address)
+            self.server.accounts.logout(self._token() or "")
+            self._json({"user": None}, extra={"Set-Cookie": self._cookie("", max_age=0)})
+            return
+        board = data.pop("board", None)
+        if not isinstance(board, str):
+            raise HttpError(400, "the request names a board")
+        if path == "/api/send":
+            try:
+                message = dataclasses.replace(parse_director_message(dumps(data)), by=session.user)
+            except ValueError as error:
+                raise HttpError(400, str(error)) from None
+            if board not in director.boards:
+                raise HttpError(404, f"no board {board}")
+            journal.record(session.user, "send", self._address, board=board, message=json.loads(message.to_json()))
+            self._json(director.send(board, message))
+        elif path == "/api/confirm":
+            if not director.can_confirm(board):
+                raise HttpError(400, f"board {board} has no result to confirm")
+            journal.record(session.user, "confirm", self._address, board=board, head=director.boards[board].head)
+            director.confirm(board)
+            self._json({"board": board, "confirmed": True})
+        else:
+            raise HttpError(404, "not found")
+
+    def _login(self, data: dict[str, Any]) -> None:
+        user, password = data.get("user"), data.get("password")
+        if not isinstance(user, str) or not isinstance(password, str) or len(user) > 64 or len(password) > 1024:
+            raise HttpError(400, "a login names a user and a password")
+        accounts = self.server.accounts
+        wait = accounts.blocked(self._address, user)
+        if wait > 0:
+            raise HttpError(429, f"too many failed logins: try again in {wait:.0f} s")
+        token = accounts.login(self._address, user, password)
+        if token is None:
+            self.server.journal.record(user[:64], "login refused", self._address)
+            raise HttpError(401, "wrong user or password")
+        self.server.journal.record(user, "login", self._address)
+        session = accounts.session(token)
+        assert session is not None
+        self._json({"user": session.user, "csrf": session.csrf}, extra={"Set-Cookie": self._cookie(token)})

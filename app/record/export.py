@@ -55,8 +55,8 @@ def mat_text(referee: Referee) -> str:
 
 
 def journal_json(journal: Journal, referee: Referee) -> dict[str, Any]:
-    """The whole journal with the result, for any variant; the director PIN's anchor and proofs are left out
-    (they would let anyone holding the export guess the PIN offline), and the entries they were in listed."""
+    """The whole journal with the result, for any variant; the director PIN's anchor and proofs are left out (with
+    the tablet's key, or a stolen backup of it, they would test PIN guesses), and the entries they were in listed."""
     journal.verify()
     entries = []
     redacted = []

@@ -76,6 +76,18 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Check:
+    """What checking a journal found: the problems in words, whether another tablet's key sealed it, and how many
+    entries from the start are whole (``sealed``: also sealed by this tablet's key; ``linked``: in order, chained,
+    readable, whichever key sealed them)."""
+
+    findings: tuple[str, ...]
+    foreign: bool
+    sealed: int
+    linked: int
+
+
+@dataclass(frozen=True)
 class Head:
     """The last entry's number and seal: what a result sheet, an export and the head file record."""
 
@@ -150,7 +162,7 @@ class Journal:
             raise JournalError(f"{self.path}: no such journal")
         self._lock = None if readonly else _lock(self.path)
         try:
-            self.key = key if key is not None else device_key(create=not readonly)
+            self.key = key if key is not None else device_key()  # a journal exists, so a key must: never made here
         except (KeyFileError, OSError) as error:
             self._unlock()
             raise JournalError(str(error)) from None
@@ -194,7 +206,7 @@ class Journal:
         left by an interrupted set-up is replaced; a journal with entries never is)."""
         path = Path(path)
         try:
-            key = key if key is not None else device_key()
+            key = key if key is not None else device_key(create=True)  # made on a first start only
         except (KeyFileError, OSError) as error:
             raise JournalError(str(error)) from None
         lock = _lock(path)
@@ -327,31 +339,74 @@ class Journal:
 
         ``expected`` is a head recorded elsewhere (a result sheet, an export) that the journal must reach.
         """
+        return list(self.check(expected).findings)
+
+    def check(self, expected: Head | None = None) -> "Check":
+        """Every seal checked under this tablet's key, also when the journal names another key (a changed key
+        record must not hide a changed entry), the chain, the kinds, the payloads and the head."""
         found: list[str] = []
-        if self.sealed_by != key_id(self.key):
-            found.append(
-                f"the journal was sealed with another key (key id {self.sealed_by}; this device's is"
-                f" {key_id(self.key)}): its seals cannot be checked here, use the tablet that wrote it"
-            )
-            return found
-        previous, count = GENESIS, 0
+        previous, count, sealed, sound, whole = GENESIS, 0, 0, 0, True
+        broken: list[int] = []
         for seq, kind, at, text, prev, digest in self.rows():
             count += 1
+            ok = True
             if seq != count:
                 found.append(f"entry {count} is missing (entry {seq} stands in its place)")
-                count = seq
+                count, ok = seq, False
             if prev != previous:
                 found.append(f"entry {seq} does not follow entry {seq - 1} (chain broken)")
-            if not hmac.compare_digest(entry_hash(self.key, seq, kind, at, text, prev), digest):
-                found.append(f"entry {seq} was changed after it was written (its seal does not match)")
+                ok = False
+            if hmac.compare_digest(entry_hash(self.key, seq, kind, at, text, prev), digest):
+                sealed += 1
+            else:
+                broken.append(seq)
             if kind not in KINDS or (seq == 1) != (kind == "setup"):
                 found.append(f"entry {seq} has the wrong kind {kind!r}")
+                ok = False
             try:
                 parse_payload(self.path, seq, text)
             except JournalError as error:
                 found.append(str(error).removeprefix(f"{self.path}: "))
+                ok = False
+            whole = whole and ok
+            if whole:
+                sound = seq
             previous = digest
+        foreign = self.sealed_by != key_id(self.key) and sealed == 0
+        if foreign:
+            found.insert(
+                0,
+                f"the journal was sealed with another key (key id {self.sealed_by}; this tablet's is"
+                f" {key_id(self.key)}): none of its {count} seals can be checked here; check it on the tablet that"
+                " wrote it, or restore that tablet's key from its backup",
+            )
+        else:
+            if self.sealed_by != key_id(self.key):
+                found.insert(
+                    0,
+                    f"the journal's key record was changed: it names key id {self.sealed_by}, but {sealed} of its"
+                    f" entries are sealed with this tablet's key ({key_id(self.key)})",
+                )
+            found += [f"entry {seq} was changed after it was written (its seal does not match)" for seq in broken]
+            found += self._head_findings(Head(count, previous), count)
         last = Head(count, previous)
+        if expected is not None and expected != last:
+            if expected.seq > last.seq:
+                found.append(
+                    f"entries {last.seq + 1} to {expected.seq} were removed: the recorded head is entry"
+                    f" {expected.seq}, the journal ends at entry {last.seq}"
+                )
+            elif expected.seq < last.seq:
+                found.append(
+                    f"the journal has {last.seq - expected.seq} entries after the recorded head (entry {expected.seq})"
+                )
+            else:
+                found.append(f"entry {last.seq} differs from the recorded head")
+        first_broken = broken[0] if broken else count + 1
+        return Check(tuple(found), foreign, min(sound, first_broken - 1), sound)
+
+    def _head_findings(self, last: Head, count: int) -> list[str]:
+        found: list[str] = []
         try:
             head = self.read_head()
         except JournalError as error:
@@ -366,18 +421,6 @@ class Journal:
             )
         elif head is not None and head.seq == last.seq and head.hash != last.hash:
             found.append(f"the last entry {last.seq} is not the one the head file records")
-        if expected is not None and expected != last:
-            if expected.seq > last.seq:
-                found.append(
-                    f"entries {last.seq + 1} to {expected.seq} were removed: the recorded head is entry"
-                    f" {expected.seq}, the journal ends at entry {last.seq}"
-                )
-            elif expected.seq < last.seq:
-                found.append(
-                    f"the journal has {last.seq - expected.seq} entries after the recorded head (entry {expected.seq})"
-                )
-            else:
-                found.append(f"entry {last.seq} differs from the recorded head")
         return found
 
     def verify(self) -> int:

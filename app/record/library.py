@@ -18,6 +18,8 @@ from typing import Sequence
 
 JOURNAL = "match.sqlite"
 APP_FOLDER = "tavla-referee"
+DATA_ENV = "TAVLA_DATA_DIR"
+"""Names the station's data folder (``python -m app`` names Kivy's); unset, the XDG data folder is used."""
 
 
 STATION_DATA = ("matches", "dice")
@@ -26,6 +28,13 @@ exports) and the dice sets it learned."""
 
 
 def data_home() -> Path:
+    """The station's data folder: the one ``TAVLA_DATA_DIR`` names, else the XDG data folder of this app."""
+    if os.environ.get(DATA_ENV):
+        return Path(os.environ[DATA_ENV])
+    return xdg_data_home()
+
+
+def xdg_data_home() -> Path:
     """The XDG data folder of this app (created on first use)."""
     if os.name == "nt" and os.environ.get("APPDATA"):
         base = Path(os.environ["APPDATA"])

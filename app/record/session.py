@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from app.record.devicekey import device_key
 from app.record.journal import EmptyJournal, Entry, Journal, JournalError
 from app.referee.engine import Referee
 from app.referee.events import DirectorOverride, Event, event_from_dict, event_to_dict
-from app.referee.pin import pin_key, proof
+from app.referee.pin import hash_pin, outdated, outdated_message, pin_key, proof
 from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import MatchSetup
 
@@ -26,6 +27,12 @@ FREE_TRIES = 5
 """Wrong director PINs allowed in a row before the tablet makes the next one wait (30 s, doubling)."""
 
 Listener = Callable[[Event, Reaction], None]
+
+
+def pin_record(pin: str, salt: bytes | None = None) -> str:
+    """The set-up's record of the director's ``pin`` on this tablet (keyed by its journal key, made on a first
+    start); ValueError for a PIN that is not allowed or a journal key that is missing (the message says what to do)."""
+    return hash_pin(pin, device_key(create=True), salt)
 
 
 @dataclass(frozen=True)
@@ -122,12 +129,17 @@ class Session:
                 return Reaction(
                     (Ruling("pin_locked", Level.ERROR, {"seconds": wait, "attempts": referee.pin_failures}),)
                 )
-            key = pin_key(pin, stored)
+            key = pin_key(pin, stored, self.journal.key)
             made = proof(key, stored, referee.director_overrides) if key is not None else ""
         reaction = self.submit(DirectorOverride(command, argument, made))
         if self.referee.pin_failures > referee.pin_failures:
             self._pin_failed_at = time.monotonic()
         return reaction
+
+    def notice(self, language: str = "en") -> str:
+        """What the director should know about this match's trust ("" when nothing): a PIN record of the older
+        form that a copy of the journal can test."""
+        return outdated_message(language) if outdated(self.setup.pin_hash) else ""
 
     def pin_wait(self) -> int:
         """Seconds before the next PIN try is checked (0: now)."""

@@ -154,15 +154,22 @@ class ManualDice(Event):
 
 @dataclass(frozen=True)
 class BoardSeen(Event):
-    """Where the sensing board sees every checker: 26 counts per side in its own numbering."""
+    """Where the sensing board sees every checker: 26 counts per side in its own numbering.
+
+    ``late`` says the board sent this reading after a later one, or sent it twice
+    (:class:`app.table.devices.BoardReadings`): the board's fault, never a move. The board's own reading
+    numbers stay out of the journal: they start again whenever the board boots, the match does not."""
 
     kind: ClassVar[str] = "board_snapshot"
     white: tuple[int, ...]
     black: tuple[int, ...]
+    late: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "white", _counts(self.white, "white"))
         object.__setattr__(self, "black", _counts(self.black, "black"))
+        if not isinstance(self.late, bool):
+            raise ValueError(f"late is true or false, not {self.late!r}")
 
 
 @dataclass(frozen=True)

@@ -1,32 +1,33 @@
 """One event being handled: the state so far, the rulings and clock commands so far, and the helpers every
 handler shares (announce, record an irregularity, command the clock, ask the rules core, guard the stage).
+
+Each handler (:mod:`app.referee.handlers`) is a function of a :class:`Step` and its event; the engine makes
+the step and dispatches to them, so the handlers see the referee's state (:class:`app.referee.state.RefereeState`)
+and never the engine.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.referee.rulings import ClockCommand, Level, Ruling, color_name
-from app.referee.state import Irregularity, Stage, Tally
+from app.referee.state import DeviceFault, Irregularity, RefereeState, Stage, Tally
 from rules import cubeful as rc
 from rules.chouette import Chouette
 from rules.errors import IllegalAction
 from rules.position import Color
 from rules.variant import ResultKind
 
-if TYPE_CHECKING:
-    from app.referee.engine import Referee
-
 KIND = {ResultKind.SINGLE: "single", ResultKind.GAMMON: "gammon", ResultKind.BACKGAMMON: "backgammon"}
 """How a ruling names the kind of a game's result."""
 
 
-class Handling:
+class Step:
     """One event being handled: the state so far, the rulings and clock commands so far."""
 
-    def __init__(self, state: Referee) -> None:
+    def __init__(self, state: RefereeState) -> None:
         self.state = state
         self.rulings: list[Ruling] = []
         self.commands: list[ClockCommand] = []
@@ -46,6 +47,13 @@ class Handling:
         record = Irregularity(self.state.events, code, color, {k: _json(v) for k, v in named.items()})
         self.set(irregularities=self.state.irregularities + (record,))
         self.say(code, Level.WARNING, player=color, **params)
+
+    def device_fault(self, device: str, fault: str, **params: Any) -> None:
+        """Record a device's fault and announce it as the device's (amber): ruling ``device_fault_<fault>``, never
+        a player's irregularity; what the device sent is ignored."""
+        record = DeviceFault(self.state.events, device, fault, {k: _json(v) for k, v in params.items()})
+        self.set(device_faults=self.state.device_faults + (record,))
+        self.say("device_fault_" + fault, Level.WARNING, device=device, **params)
 
     def set(self, **changes: Any) -> None:
         self.state = replace(self.state, **changes)
@@ -99,7 +107,7 @@ class Handling:
         reserve = state.setup.clock.reserve_s * 1000
         times = list(state.times or (reserve, reserve))
         times[color] = remaining_ms
-        self.set(times=(times[0], times[1]))
+        self.set(times=(times[0], times[1]), longest_time_set=max(state.longest_time_set, remaining_ms))
         self.say("time_set", Level.INFO, player=color, ms=remaining_ms)
 
 

@@ -257,6 +257,29 @@ _RULINGS: dict[str, dict[str, str]] = {
     },
 }
 
+
+# A device's faults: the device's, never a player's (app.referee.handling.Step.device_fault).
+_RULINGS["en"].update(
+    {
+        "device_fault_board_late": "Device fault: the sensing board sent an old reading again; it is ignored. No "
+        "player is at fault.",
+        "device_fault_clock_time": "Device fault: the clock reported impossible times ({white_s} s and {black_s} s "
+        "left; this match allows at most {limit_s} s): they are ignored, the press counts. No player is at fault.",
+        "device_fault_thrower_unknown": "Device fault: the camera saw a throw while an answer is awaited, but not "
+        "who threw ({reason}): nobody is blamed.",
+    }
+)
+_RULINGS["tr"].update(
+    {
+        "device_fault_board_late": "Cihaz arızası: algılayıcı tahta eski bir okumayı yeniden gönderdi; dikkate "
+        "alınmadı. Oyuncunun kusuru yok.",
+        "device_fault_clock_time": "Cihaz arızası: saat olanaksız süreler bildirdi ({white_s} sn ve {black_s} sn "
+        "kaldı; bu maçta en çok {limit_s} sn olabilir): dikkate alınmadı, saate basış sayıldı. Oyuncunun kusuru yok.",
+        "device_fault_thrower_unknown": "Cihaz arızası: kamera yanıt beklenirken bir atış gördü, ama kimin attığını "
+        "göremedi ({reason}): kimse suçlanmaz.",
+    }
+)
+
 _WORDS: dict[str, dict[str, str]] = {
     "en": {
         "single": "a single game",

@@ -27,7 +27,7 @@ from typing import TextIO
 
 from app.record.export import ExportError, journal_json, mat_text, result_sheet
 from app.record.journal import JournalError
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee.engine import Referee
 from app.referee.events import Event
 from app.referee.i18n import render
@@ -42,12 +42,10 @@ from vision import VisionError
 
 DEMO_PIN = "2468"
 """The demo director's PIN (printed by the demo; a real match sets its own)."""
-DEMO_PIN_HASH = (
-    "scrypt-chain$131072$8$1$256$000102030405060708090a0b0c0d0e0f"
-    "$48dee57e307bdca6f3a7f0f28d7f204ef2045f1acc4d2acf1bb1c49b7ed5d60c"
-)
-"""``hash_pin(DEMO_PIN, bytes(range(16)))``, worked out once: a fixed salt so the same demo command gives the same
-set-up and a restarted demo recognises its journal, written out so a start does not spend scrypt's second."""
+DEMO_PIN_SALT = bytes(range(16))
+"""A fixed salt, so the same demo command on one tablet gives the same set-up and a restarted demo recognises its
+journal."""
+
 
 STALL_LIMIT = 2000
 """Events without a play made or a stage changed before the demo gives up (it never should)."""
@@ -115,7 +113,7 @@ def demo_setup(args: argparse.Namespace) -> MatchSetup:
         mode=Mode.CASUAL if args.casual else Mode.TOURNAMENT,
         clock=clock,
         devices=Devices(camera=not args.no_camera, board=not args.no_board, clock=True),
-        pin_hash=DEMO_PIN_HASH,
+        pin_hash=pin_record(DEMO_PIN, DEMO_PIN_SALT),
         event="tavla referee demo",
         round=f"seed {args.seed}",
         date=datetime.date(2026, 1, 1).isoformat(),

@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from app.record.devicekey import device_key
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage, offers
 from app.referee.pin import pin_key, proof
@@ -86,7 +87,7 @@ class World:
         if not stored:
             return ev.DirectorOverride(command, argument)
         if stored not in self._pin_keys:
-            self._pin_keys[stored] = pin_key(self.director_pin, stored)
+            self._pin_keys[stored] = pin_key(self.director_pin, stored, device_key(create=True))
         key = self._pin_keys[stored]
         made = proof(key, stored, referee.director_overrides) if key else ""
         return ev.DirectorOverride(command, argument, proof=made)

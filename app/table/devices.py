@@ -48,8 +48,43 @@ def board_point(point: int, color: Color, position: Position) -> int:
     return next(q for q in range(1, 25) if facing[q] == point)
 
 
-def device_event(message: object, position: Position) -> ev.Event | None:
-    """The referee event for one device message, or None for messages the referee does not need."""
+READING_NUMBERS = 0x10000
+"""The sensing board numbers its readings modulo this (two bytes on the wire, hardware/PROTOCOL.md)."""
+
+
+class BoardReadings:
+    """The sensing board's reading numbers seen on this station: a reading not numbered after the last one taken
+    is late or a duplicate (a repeated or delayed frame), the board's fault and never a move. The numbers start
+    again when the board boots; a number up to half the range ahead (wrapping) is a newer reading."""
+
+    def __init__(self) -> None:
+        self.last: int | None = None
+        self.boot: tuple[str, int] | None = None
+        """The board's serial and boot number at its last connection."""
+
+    def connected(self, status: LinkStatus) -> None:
+        """A board (re)connected: one that booted again, or another board, numbers its readings afresh; the same
+        boot reconnecting goes on (a frame it repeats then is still a repeat)."""
+        hello = status.hello
+        boot = (hello.serial, hello.boot_id) if hello is not None else None
+        if status.restarted or boot is None or boot != self.boot:
+            self.last = None
+        self.boot = boot
+
+    def late(self, snapshot: dm.BoardSnapshot) -> bool:
+        """True when ``snapshot`` is older than, or the same as, the last reading taken; else it is taken."""
+        number = snapshot.snapshot_id
+        if self.last is not None and snapshot.reason is not dm.SnapshotReason.BOOT:
+            ahead = (number - self.last) % READING_NUMBERS
+            if not 0 < ahead < READING_NUMBERS // 2:
+                return True
+        self.last = number
+        return False
+
+
+def device_event(message: object, position: Position, readings: BoardReadings | None = None) -> ev.Event | None:
+    """The referee event for one device message, or None for messages the referee does not need; ``readings``
+    marks a late or repeated board reading (the board's fault)."""
     if isinstance(message, dm.ButtonPressed):
         if not message.accepted:
             return None
@@ -57,13 +92,17 @@ def device_event(message: object, position: Position) -> ev.Event | None:
     if isinstance(message, dm.FlagFell):
         return ev.ClockFlag(_COLOR[message.side])
     if isinstance(message, dm.BoardSnapshot):
-        return ev.BoardSeen(own_counts(message, Color.WHITE, position), own_counts(message, Color.BLACK, position))
+        late = readings is not None and readings.late(message)
+        white, black = own_counts(message, Color.WHITE, position), own_counts(message, Color.BLACK, position)
+        return ev.BoardSeen(white, black, late=late)
     if isinstance(message, (dm.CheckerLifted, dm.CheckerPlaced)):
         color = _COLOR[message.colour]
         point = board_point(_slot(message.point), color, position)
         kind = ev.LiftSeen if isinstance(message, dm.CheckerLifted) else ev.PlaceSeen
         return kind(color, point)
     if isinstance(message, LinkStatus):
+        if readings is not None and message.kind is dm.DeviceKind.BOARD and message.state is LinkState.CONNECTED:
+            readings.connected(message)
         device = _DEVICE.get(message.kind)
         if device is None or message.state not in (LinkState.CONNECTED, LinkState.DISCONNECTED):
             return None
@@ -127,8 +166,10 @@ def drain(
     position: Callable[[], Position],
     submit: Callable[[ev.Event], Any],
     refused: Callable[[str, str, str], None],
+    readings: BoardReadings | None = None,
 ) -> int:
-    """Hand every queued device message to the referee; a message that cannot become an event is noted."""
+    """Hand every queued device message to the referee; a message that cannot become an event is noted, a late
+    board reading goes as the board's fault (``readings``: the board's reading numbers seen so far)."""
     handled = 0
     while True:
         try:
@@ -136,7 +177,7 @@ def drain(
         except queue.Empty:
             return handled
         try:
-            event = device_event(message, position())
+            event = device_event(message, position(), readings)
         except (ValueError, KeyError, IndexError, StopIteration) as error:
             refused("device", repr(message), str(error))
             continue

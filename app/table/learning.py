@@ -5,8 +5,8 @@ A match is played with one pair of dice under one lamp for an hour. Before it th
 times and the players confirm each reading; during it every unsure throw people confirm or correct is a
 confirmed throw too. Each one goes into the dice set's profile at once (:class:`vision.adapt.AdaptedClassifier`)
 and is saved in the station's data folder, so the next match with the same dice starts from it. Nothing here
-changes a ruling: the referee sees the camera's events as before, and learning only changes how later throws
-are read.
+changes a ruling: the referee sees the camera's events as they were read, and learning only changes how later
+throws are read.
 """
 
 from __future__ import annotations

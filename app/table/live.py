@@ -18,7 +18,7 @@ from app.referee import events as ev
 from app.referee.rulings import Reaction
 from app.referee.setup import Devices
 from app.table.camera import LiveCamera, Post
-from app.table.devices import ClockLink, drain
+from app.table.devices import BoardReadings, ClockLink, drain
 from app.table.dice import Image, Shot, shot
 from app.table.learning import MatchDice, PracticeThrow
 from device import messages as dm
@@ -49,6 +49,8 @@ class LiveStation:
         self.notify = notify
         self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.device_queue: queue.Queue[object] = queue.Queue()
+        self.board_readings = BoardReadings()
+        """The sensing board's reading numbers seen so far (a late or repeated one is the board's fault)."""
         self.software_clock = SoftwareClock(self.device_queue)
         # from the start: the set-up screen shows what answered
         self.clock_driver = ClockDriver(_finder(clock_port), self.device_queue)
@@ -146,7 +148,7 @@ class LiveStation:
         session = self.session
         if session is None:
             return
-        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note)
+        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note, self.board_readings)
 
     def step(self, limit: int = 400) -> str | None:
         """People play at a live table: nothing to do."""

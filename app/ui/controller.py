@@ -20,10 +20,10 @@ from app.record.dice_counts import thrown
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
 from app.record.library import MatchLibrary
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee import events as ev
 from app.referee.i18n import render
-from app.referee.pin import hash_pin, no_pin_message
+from app.referee.pin import no_pin_message
 from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import ClockSettings, MatchSetup, Mode
 from app.table.camera import LiveCamera, Post
@@ -205,7 +205,7 @@ class Controller:
                 mode=mode,
                 clock=ClockSettings(reserve_min * 60, delay_s),
                 devices=self.table.devices(),
-                pin_hash=hash_pin(pin) if pin else "",
+                pin_hash=pin_record(pin) if pin else "",
                 chouette=chouette,
                 event=event.strip(),
                 round=round_name.strip(),

@@ -63,6 +63,13 @@ class DirectorScreen(TavlaScreen):
     def refresh(self) -> None:
         self.fairness.refresh()
 
+    def on_pre_enter(self, *args: Any) -> None:
+        """A match whose PIN record a copy of its journal can test: the director reads so before typing the PIN."""
+        session = self.controller.session
+        notice = session.notice(self.controller.language) if session is not None else ""
+        if notice:
+            self.result.set(notice, Level.WARNING)
+
     def recalibrate(self) -> None:
         """Mark the board again on the camera's picture; the director's PIN saves it."""
         if self.controller.session is None:

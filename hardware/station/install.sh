@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make this computer a referee station: the project in ~/tavla (cloned from REPO, or updated), the
+# Make this computer a referee station: the project's newest release in ~/tavla (cloned from REPO), the
 # station set up (.ci/setup), the udev rule for the clock and board, and the full-screen user service
 # started with the desktop session. Run as the station's user (it asks sudo for the two system steps).
 #
@@ -11,11 +11,17 @@ target="$HOME/tavla"
 say() { printf 'station: %s\n' "$*"; }
 
 if [ -d "$target/.git" ]; then
-  say "updating $target"
-  git -C "$target" pull --ff-only
+  say "already installed in $target (its version kept; hardware/station/update.sh moves it to the newest release)"
 else
   say "cloning $repo into $target"
-  git clone "$repo" "$target"
+  git clone --quiet "$repo" "$target"
+  release=$(git -C "$target" tag --list 'v[0-9]*' --sort=-version:refname | head -n 1)
+  if [ -n "$release" ]; then
+    say "installing the newest release, $release"
+    git -C "$target" checkout --quiet --detach "$release"
+  else
+    say "no release (vX.Y.Z tag) yet: installing $(git -C "$target" log -1 --format='%h %s')"
+  fi
 fi
 say "setting up the station (system packages, .venv)"
 bash "$target/.ci/setup"

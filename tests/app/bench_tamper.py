@@ -5,8 +5,9 @@
 Each case starts from a copy of one journal of a whole simulated match (with a director PIN and one
 override) and does what someone holding the files, but not the tablet's key, could do. A case is detected
 when ``verify`` reports at least one finding (or, for an override written in without the PIN, when the
-referee refuses it on replay). Then: how many PIN guesses a second an attacker gets from the journal file
-(scrypt N=2^17 per guess) and from an export (which holds no PIN material).
+referee refuses it on replay); another tablet's journal must not be salvaged here. Then the PIN guesses a
+second each attacker gets: from the journal file alone, from the file and the tablet's key (scrypt N=2^17
+per guess), from an export, and at the tablet itself.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from app.record.audit import audit
+from app.record.audit import audit, salvage
 from app.record.devicekey import device_key
 from app.record.export import journal_json
 from app.record.journal import Head, Journal, JournalError, head_path
-from app.record.session import Session
+from app.record.session import FREE_TRIES, Session, pin_record
 from app.referee import events as ev
-from app.referee.pin import hash_pin, pin_key
+from app.referee.pin import LINKS, hash_pin, pin_key
 from app.sim.world import World
 from rules.position import Color
 from tests.app.table import make_setup
@@ -34,6 +35,7 @@ from tests.app.test_journal_trust import tamper
 from tests.progress import Progress, tracked
 
 PIN = "482916"
+ATTACKER_KEY = hashlib.sha256(b"the attacker's own tablet").digest()
 
 
 SAVED_AT = 500
@@ -44,7 +46,7 @@ def build(folder: Path) -> tuple[Path, Head, bytes]:
     """A whole 3-point match, a director called and resumed with the PIN; the journal, its head, and the head
     file as it was at entry ``SAVED_AT``."""
     path = folder / "match.sqlite"
-    session = Session.create(path, make_setup(length=3, pin_hash=hash_pin(PIN)))
+    session = Session.create(path, make_setup(length=3, pin_hash=pin_record(PIN)))
     world = World(3)
     saved = b""
     Progress("a 3-point match to tamper with")
@@ -104,8 +106,21 @@ def cut_with_saved_head(saved: bytes, keep: int) -> Callable[[Path], None]:
     return run
 
 
+def foreign(folder: Path) -> tuple[str, bool, str]:
+    """A match journal made on the attacker's own tablet (its key), salvaged here: refused, nothing copied?"""
+    path = folder / "forged.sqlite"
+    setup = make_setup(length=1, players=("Forger", "Victim")).to_dict()
+    Journal.create(path, {"setup": setup}, key=ATTACKER_KEY).close()
+    copy = folder / "laundered.sqlite"
+    try:
+        salvage(path, copy)
+        return "another tablet's journal salvaged here", False, "copied"
+    except JournalError as error:
+        return "another tablet's journal salvaged here", not copy.exists(), str(error).split(": ", 1)[1]
+
+
 def main() -> None:
-    device_key()
+    device_key(create=True)
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
         original, head, saved_head = build(folder)
@@ -163,7 +178,7 @@ def main() -> None:
                 "director PIN record emptied",
                 sql(
                     "UPDATE journal SET payload = replace(payload,"
-                    " substr(payload, instr(payload, 'scrypt-chain'), 150), '') WHERE seq = 1"
+                    f" substr(payload, instr(payload, 'scrypt-'), {RECORD}), '') WHERE seq = 1"
                 ),
                 False,
             ),
@@ -171,8 +186,8 @@ def main() -> None:
                 "director PIN record replaced by the attacker's",
                 sql(
                     "UPDATE journal SET payload = replace(payload,"
-                    " substr(payload, instr(payload, 'scrypt-chain'), 150),"
-                    f" '{hash_pin('0000', bytes(16))}') WHERE seq = 1"
+                    f" substr(payload, instr(payload, 'scrypt-'), {RECORD}),"
+                    f" '{hash_pin('0000', ATTACKER_KEY, bytes(16))}') WHERE seq = 1"
                 ),
                 False,
             ),
@@ -194,6 +209,14 @@ def main() -> None:
             ),
             ("override appended without the PIN (key at hand)", forged_override, False),
             ("seal table's key id changed", sql("UPDATE seal SET key_id = '0000000000000000'"), False),
+            (
+                "seal table's key id changed and an entry edited",
+                sql(
+                    "UPDATE seal SET key_id = '0000000000000000'",
+                    "UPDATE journal SET payload = payload || ' ' WHERE seq = 2",
+                ),
+                False,
+            ),
             ("payload made unreadable", sql("UPDATE journal SET payload = '{\"event\": [' WHERE seq = 30"), False),
         ]
         cases += [
@@ -221,6 +244,7 @@ def main() -> None:
                 resumed.close()
                 found = found or (["refused on replay: pin_refused"] if refused else [])
             rows.append((name, bool(found), found[0] if found else "-"))
+        rows.append(foreign(folder))
         print(f"{'tampering':<62} detected  first finding")
         for name, detected, first in rows:
             print(f"{name:<62} {'yes' if detected else 'NO':<9} {first[:90]}")
@@ -228,31 +252,52 @@ def main() -> None:
         pin_figures(original)
 
 
+RECORD = len(hash_pin("0000", ATTACKER_KEY, bytes(16)))
+"""The length of a PIN record in the set-up."""
+
+
 def pin_figures(path: Path) -> None:
-    """Guesses a second against the journal's PIN record (one core), and what an export holds."""
+    """PIN guesses a second for each attacker: the journal file alone, the file and the key (one core), an
+    export, the tablet itself."""
     session = Session.open(path)
     stored = session.setup.pin_hash
+    key = session.journal.key
     export = json.dumps(journal_json(session.journal, session.referee))
     session.close()
+    files = path.read_bytes() + head_path(path).read_bytes()
+    # the file alone: the right PIN stretched with the record's salt and cost, walked along every link, never
+    # meets a value the file holds, and without the key every guess, the right one too, is refused alike
+    _, n, r, p, _, salt, _ = stored.split("$")
+    link = hashlib.scrypt(PIN.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), maxmem=1 << 28)
+    met = False
+    for _ in range(LINKS + 1):
+        met = met or link.hex().encode() in files
+        link = hashlib.sha256(b"tavla-director-link" + link).digest()
+    confirmed = pin_key(PIN, stored, ATTACKER_KEY) is not None
+    print(
+        "the journal file alone: the right PIN confirmed by the file's record:"
+        f" {'YES' if met or confirmed else 'no'}; guesses per second: none possible (each needs the tablet's key)"
+    )
     tries = 5
     began = time.perf_counter()
     for guess in range(tries):
-        pin_key(f"{guess:04d}", stored)
+        pin_key(f"{guess:04d}", stored, key)
     rate = tries / (time.perf_counter() - began)
-    began = time.perf_counter()
-    for guess in range(tries * 8):  # the reference: the former record, scrypt N=2^14 over the PIN
-        hashlib.scrypt(f"{guess:04d}".encode(), salt=bytes(16), n=2**14, r=8, p=1, dklen=32)
-    former = tries * 8 / (time.perf_counter() - began)
-    print(f"reference, the former scrypt N=2^14 record (exported then): {former:.1f} guesses per second per core")
-    anchor = stored.split("$")[-1]
-    print(f"PIN guesses per second per core against the journal file's record (scrypt N=2^17, r=8): {rate:.2f}")
+    print(f"the journal file and the tablet's key: {rate:.2f} PIN guesses per second per core (scrypt N=2^17, r=8)")
     print(
         f"  to try every 4-digit PIN: {10_000 / rate / 3600:.1f} core-hours; every 6-digit PIN:"
-        f" {1_000_000 / rate / 86400:.0f} core-days"
+        f" {1_000_000 / rate / 86400:.1f} core-days"
     )
+    anchor = stored.split("$")[-1]
+    held = "YES" if anchor in export or "scrypt" in export else "no"
+    print(f"an export or the tournament feed: holds the PIN record: {held}; guesses per second: none possible")
+    spent, wait, made = 0.0, 0.0, 0
+    while spent + wait <= 86400:
+        spent += wait
+        made += 1
+        wait = 0.0 if made < FREE_TRIES else 30.0 * 2 ** min(made - FREE_TRIES, 8)
     print(
-        f"the export holds the PIN record: {'yes' if anchor in export or 'scrypt' in export else 'no'};"
-        " guesses per second from the export: 0 (nothing to test a guess against)"
+        f"at the tablet, typing guesses: {made} in the first 24 hours (after {FREE_TRIES} the waits double from 30 s)"
     )
 
 

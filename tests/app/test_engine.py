@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.record.devicekey import device_key
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.i18n import render
@@ -415,8 +416,10 @@ def test_a_closed_out_player_still_presses_and_loses_the_turn() -> None:
     assert table.referee.mover is B
 
 
-STORED = hash_pin("482916", bytes(16))
-KEY = pin_key("482916", STORED)
+DEVICE_KEY = device_key(create=True)
+"""The test tablet's key (tests/conftest.py), so a session on it takes the same PIN record."""
+STORED = hash_pin("482916", DEVICE_KEY, bytes(16))
+KEY = pin_key("482916", STORED, DEVICE_KEY)
 
 
 def by_director(table: Table, command: str, argument: str = "") -> Reaction:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from app.record.devicekey import device_key
 from app.record.export import ExportError, journal_json, mat_text, result_sheet, write_exports
 from app.record.journal import Journal, JournalError
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee import events as ev
-from app.referee.pin import check_pin, hash_pin
+from app.referee.pin import check_pin
 from app.referee.setup import Mode
 from app.sim.world import World
 from app.table.live import LiveStation
@@ -110,12 +111,13 @@ def test_a_file_that_is_not_a_journal_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_director_pin_is_kept_only_as_the_anchor_of_a_chain_from_its_scrypt_key(tmp_path: Path) -> None:
-    stored = hash_pin("482916")
-    assert stored.startswith("scrypt-chain$131072$8$1$") and "482916" not in stored
-    assert check_pin("482916", stored) and not check_pin("482917", stored)
-    assert not check_pin("482916", "garbage")
+    stored = pin_record("482916")
+    key = device_key()
+    assert stored.startswith("scrypt-hmac-chain$131072$8$1$") and "482916" not in stored
+    assert check_pin("482916", stored, key) and not check_pin("482917", stored, key)
+    assert not check_pin("482916", "garbage", key)
     with pytest.raises(ValueError, match="4 to 12 digits"):
-        hash_pin("12a4")
+        pin_record("12a4")
     path = tmp_path / "j.sqlite"
     session = Session.create(path, make_setup(pin_hash=stored))
     session.submit(ev.DiceObserved((3, 1)))
@@ -129,18 +131,20 @@ def test_the_director_pin_is_kept_only_as_the_anchor_of_a_chain_from_its_scrypt_
     assert overrides[0]["proof"] == "" and len(overrides[1]["proof"]) == 64
 
 
-def test_the_demo_pin_record_is_the_demo_pin_hashed() -> None:
-    from app.sim.demo import DEMO_PIN, DEMO_PIN_HASH
+def test_the_demo_pin_record_takes_the_demo_pin_on_this_tablet_and_is_the_same_at_every_start() -> None:
+    from app.sim.demo import DEMO_PIN, DEMO_PIN_SALT
 
-    assert hash_pin(DEMO_PIN, bytes(range(16))) == DEMO_PIN_HASH
+    stored = pin_record(DEMO_PIN, DEMO_PIN_SALT)
+    assert stored == pin_record(DEMO_PIN, DEMO_PIN_SALT) and check_pin(DEMO_PIN, stored, device_key())
 
 
 def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament(tmp_path: Path) -> None:
-    stored = hash_pin("kırmızı kale 7")
-    assert check_pin("kırmızı kale 7", stored) and not check_pin("kırmızı kale", stored)
+    stored = pin_record("kırmızı kale 7")
+    key = device_key()
+    assert check_pin("kırmızı kale 7", stored, key) and not check_pin("kırmızı kale", stored, key)
     for bad in ("", "123", "short", "9" * 13):
         with pytest.raises(ValueError):
-            hash_pin(bad)
+            pin_record(bad)
     from app.ui.controller import Controller
 
     controller = Controller(tmp_path, LiveStation(), language="en")
@@ -154,7 +158,7 @@ def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament(tmp_pa
 
 def test_an_override_written_into_the_journal_without_the_pin_is_refused_on_replay(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    session = Session.create(path, make_setup(pin_hash=hash_pin("482916")))
+    session = Session.create(path, make_setup(pin_hash=pin_record("482916")))
     session.submit(ev.DiceObserved((3, 1)))
     session.submit(ev.CallDirector(W))
     forged = ev.event_to_dict(ev.DirectorOverride("resume", "", "ab" * 32))  # a proof made up, not from the PIN
@@ -173,7 +177,7 @@ def test_an_override_written_into_the_journal_without_the_pin_is_refused_on_repl
 
 
 def test_wrong_pins_are_journaled_and_after_five_the_tablet_makes_the_next_try_wait(tmp_path: Path) -> None:
-    session = Session.create(tmp_path / "j.sqlite", make_setup(pin_hash=hash_pin("482916")))
+    session = Session.create(tmp_path / "j.sqlite", make_setup(pin_hash=pin_record("482916")))
     session.submit(ev.CallDirector(W))
     for attempt in range(1, 6):
         reaction = session.director("1111", "resume")
@@ -188,7 +192,7 @@ def test_wrong_pins_are_journaled_and_after_five_the_tablet_makes_the_next_try_w
 
 
 def test_exports_carry_no_pin_material_and_the_sheet_carries_the_head(tmp_path: Path) -> None:
-    stored = hash_pin("482916")
+    stored = pin_record("482916")
     session = Session.create(tmp_path / "j.sqlite", make_setup(pin_hash=stored, length=1))
     session.submit(ev.DiceObserved((3, 1)))
     session.submit(ev.CallDirector(W))

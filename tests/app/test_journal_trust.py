@@ -13,9 +13,8 @@ import pytest
 from app.__main__ import main
 from app.record.devicekey import KEY_ENV, device_key
 from app.record.journal import EmptyJournal, JournalError
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee import events as ev
-from app.referee.pin import hash_pin
 from app.sim.world import World
 from tests.app.table import make_setup
 
@@ -89,7 +88,7 @@ def test_a_cut_tail_is_found_from_the_head_file_and_from_a_recorded_head(
 
 def test_an_emptied_pin_record_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "j.sqlite"
-    played(path, 5, pin_hash=hash_pin("482916")).close()
+    played(path, 5, pin_hash=pin_record("482916")).close()
     tamper(
         path,
         "UPDATE journal SET payload = replace(payload, substr(payload, instr(payload, 'scrypt-chain'), 100),"
@@ -184,14 +183,14 @@ def test_a_journal_sealed_on_another_tablet_says_so(
     path = tmp_path / "j.sqlite"
     played(path, 5).close()
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "other.key"))
-    device_key()
+    device_key(create=True)
     status, out = verify(path, capsys)
     assert status == 1 and "sealed with another key" in out
 
 
 def test_the_key_is_owner_only_and_one_readable_by_others_is_refused(tmp_path: Path) -> None:
     key_file = tmp_path / "conf" / "device.key"
-    key = device_key(key_file)
+    key = device_key(key_file, create=True)
     assert len(key) == 32 and os.stat(key_file).st_mode & 0o777 == 0o600 and device_key(key_file) == key
     os.chmod(key_file, 0o644)
     with pytest.raises(ValueError, match="readable by others"):

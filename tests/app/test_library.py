@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.record.library import JOURNAL, MatchLibrary, data_home, move_data
+from app.record.devicekey import KEY_ENV, first_start, key_path
+from app.record.library import DATA_ENV, JOURNAL, MatchLibrary, data_home, move_data
 
 
 def test_the_data_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -106,3 +107,15 @@ def test_what_the_new_folder_already_holds_is_left_in_both(tmp_path: Path) -> No
     assert len(problems) == 1 and "already exists" in problems[0]
     assert (old / "dice" / "club.json").is_file() and (new / "dice" / "other.json").is_file()
     assert (new / "matches" / "2026-12-01_10-00-00" / JOURNAL).is_file()
+
+
+def test_the_station_s_folder_holds_its_matches_and_its_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The door names the station's data folder: the library, the dice sets and the key's default place are there,
+    so the key's first start looks at the matches the key sealed."""
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "station"))
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    assert data_home() == tmp_path / "station" and key_path() == tmp_path / "station" / "device.key"
+    assert MatchLibrary().root == tmp_path / "station" / "matches"
+    assert first_start()
+    (MatchLibrary().new_folder() / JOURNAL).write_bytes(b"sealed by a key now lost")
+    assert not first_start()  # a match is there: the key went missing, it is not made anew

@@ -1,11 +1,11 @@
 """Fault-injection benchmark of the device link: frames sent, damaged, recovered, lost.
 
-    .venv/bin/python -m tests.device.bench_faults [--messages N] [--pty-messages M] [--corruption-only]
+    .venv/bin/python -m tests.device.bench_faults [--messages N] [--pty-messages M] [--corruption-only | --drops-only]
 
 Part 1 joins the host's and the device's protocol ends by a faulty line in
 virtual time (tests/device/virtual_line.py): N reliable events from the
-device and N commands from the host per fault setting, every frame passed
-through the fault injector on its own so damaged frames can be counted.
+device and N commands from the host per fault setting, every packet passed
+through the fault injector on its own so damaged packets can be counted.
 Part 2 is the real thing: the clock simulator and the clock driver over a
 pty pair, 5 % of bytes corrupted plus drops, duplicates and split writes in
 both directions, and the cable pulled and plugged back halfway.
@@ -17,6 +17,9 @@ product's own timings; every event the device emits is timed from its
 emission to its arrival on the app's queue. The same part runs unchanged
 against older versions of the protocol (``--corruption-only``) for the figures
 side by side in docs/trust.md.
+
+Part 4 is part 3 on lines that lose bytes: 1, 5 and 10 % of bytes dropped,
+and 10 % corrupted with 2 % dropped, both ways (``--drops-only``).
 
 "recovered" counts reliable frames acknowledged only after a retransmission;
 "lost", "duplicated" and "wrong" compare what arrived with what was sent.
@@ -70,8 +73,8 @@ def virtual(n: int) -> None:
     header = (
         "faults",
         "frames sent",
-        "damaged",
-        "rejected",
+        "packets damaged",
+        "frames lost",
         "retransmitted",
         "recovered",
         "messages",
@@ -176,7 +179,7 @@ def real_pty(n: int) -> None:
             device = sim.endpoint.link
             states = [e.state.value for e in seen if isinstance(e, LinkStatus)]
             print(
-                "frames sent | bytes corrupted/dropped/duplicated | rejected | retransmitted | recovered | "
+                "frames sent | bytes corrupted/dropped/duplicated | frames lost | retransmitted | recovered | "
                 "presses sent | received | lost | duplicated | commands acknowledged | in order | "
                 "link states | wall | CPU"
             )
@@ -224,9 +227,9 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
-    """One device at one corruption rate: delivery, duplicates, order and latency, as a table row."""
-    faults = Faults(corrupt=rate, seed=31), Faults(corrupt=rate, seed=32)
+def noisy_row(kind: str, setting: dict[str, float], n: int, limit_s: float) -> str:
+    """One device on one faulty line: delivery, duplicates, order and latency, as a table row."""
+    faults = Faults(seed=31, **setting), Faults(seed=32, **setting)  # type: ignore[arg-type]
     sim: SimulatedDevice
     if kind == "clock":
         sim = ClockSimulator(faults=faults[0], inbound_faults=faults[1])
@@ -306,7 +309,7 @@ def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
     return " | ".join(
         (
             kind,
-            f"{100 * rate:.0f} %",
+            _describe(setting),
             f"{connect_s:.1f} s",
             f"{len(want) - lost}/{len(want)}",
             str(duplicated + wrong),
@@ -321,19 +324,42 @@ def corruption_row(kind: str, rate: float, n: int, limit_s: float) -> str:
     )
 
 
+def _describe(setting: dict[str, float]) -> str:
+    """ "10 % corrupted + 2 % dropped" for {"corrupt": 0.1, "drop": 0.02}."""
+    words = {"corrupt": "corrupted", "drop": "dropped", "duplicate": "duplicated"}
+    return " + ".join(f"{100 * rate:.0f} % {words[name]}" for name, rate in setting.items())
+
+
 def corruption(n: int, limit_s: float) -> None:
     print(
         f"\nPart 3: clock and board simulators and drivers over pty pairs, bytes corrupted both ways from the start, "
         f"{n} presses or moves each (a board move is a lift, a placement and a settled snapshot), "
         f"default timings, at most {limit_s:.0f} s a row"
     )
-    print(
-        "device | corrupted | connected after | events delivered | duplicated or wrong | in order | "
-        "latency p50 ms | p95 ms | max ms | frames lost | frames repaired | noisy warning | link states | wall"
-    )
+    print(ROW_HEADER)
     for rate in (0.01, 0.05, 0.10):
         for kind in ("clock", "board"):
-            print(corruption_row(kind, rate, n, limit_s), flush=True)
+            print(noisy_row(kind, {"corrupt": rate}, n, limit_s), flush=True)
+
+
+ROW_HEADER = (
+    "device | faults | connected after | events delivered | duplicated or wrong | in order | "
+    "latency p50 ms | p95 ms | max ms | frames lost | frames repaired | noisy warning | link states | wall"
+)
+
+DROPS = [{"drop": 0.01}, {"drop": 0.05}, {"drop": 0.10}, {"corrupt": 0.10, "drop": 0.02}]
+"""Lines that lose bytes: each lost byte must cost at most its own frame, which is sent again."""
+
+
+def drops(n: int, limit_s: float) -> None:
+    print(
+        f"\nPart 4: clock and board simulators and drivers over pty pairs, bytes dropped (and corrupted) both ways "
+        f"from the start, {n} presses or moves each, default timings, at most {limit_s:.0f} s a row"
+    )
+    print(ROW_HEADER)
+    for setting in DROPS:
+        for kind in ("clock", "board"):
+            print(noisy_row(kind, setting, n, limit_s), flush=True)
 
 
 def main() -> None:
@@ -343,11 +369,15 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=30, help="presses or board moves per row of part 3")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds a row of part 3 may take")
     parser.add_argument("--corruption-only", action="store_true", help="part 3 only")
+    parser.add_argument("--drops-only", action="store_true", help="part 4 only")
     args = parser.parse_args()
-    if not args.corruption_only:
+    if not (args.corruption_only or args.drops_only):
         virtual(args.messages)
         real_pty(args.pty_messages)
-    corruption(args.events, args.limit)
+    if not args.drops_only:
+        corruption(args.events, args.limit)
+    if not args.corruption_only:
+        drops(args.events, args.limit)
 
 
 if __name__ == "__main__":

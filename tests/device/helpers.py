@@ -7,6 +7,8 @@ import time
 import zlib
 from typing import Callable, TypeVar
 
+from device import wire
+
 FAST_LINK = {"rto_ms": 20, "heartbeat_ms": 100, "silence_ms": 1000, "hello_retry_ms": 30, "retry_s": 0.05}
 """Driver options that keep the tests quick; the protocol is the same at any timing."""
 FAST_DEVICE = {"rto_ms": 20, "heartbeat_ms": 100, "host_timeout_ms": 1000}
@@ -21,6 +23,15 @@ def legacy_frame(msg_type: int, payload: bytes) -> bytes:
     for chunk in (body + zlib.crc32(body).to_bytes(4, "little")).split(b"\x00"):
         stuffed += bytes((len(chunk) + 1,)) + chunk
     return b"\x00" + bytes(stuffed) + b"\x00"
+
+
+def second_protocol_frame() -> bytes:
+    """A HEARTBEAT as protocol 2 devices sent it: one block, three zero substitutes, the codeword with its parity."""
+    body = bytes((2 << 4, 0, 5, 1, 0, 0, 0))
+    body += zlib.crc32(body).to_bytes(4, "little")
+    word = wire.rs_encode(body, 8 + 2 * (len(body) // 4))
+    sub = next(value for value in range(1, 256) if value not in word)
+    return b"\x00" + bytes((sub,)) * 3 + bytes(byte or sub for byte in word) + b"\x00\x00"
 
 
 class Events:

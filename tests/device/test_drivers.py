@@ -188,7 +188,7 @@ def test_faulty_line_over_a_pty(events: Events) -> None:
             poll_until(lambda: driver.pending() == 0, timeout=60, what="commands acknowledged")
             assert sim.core.reserve == [60_010, 60_011]  # the last command of each side came last
             assert_presses_exactly(presses, 12)
-            assert driver.stats().bad_frames > 0 and sim.endpoint.link.bad_frames > 0
+            assert driver.stats().repaired_frames > 0 and sim.endpoint.link.repaired_frames > 0  # restored packets
             assert sim.faults.bytes_corrupted > 0
 
 

@@ -191,3 +191,22 @@ def test_protocol_document_lists_exactly_the_messages_of_the_code() -> None:
     listed = {int(code, 16): (name, schema_of(schema), rel == "yes") for code, name, schema, rel in rows}
     assert listed == {code: (name, schema, reliable) for code, (name, schema, reliable) in wire.SCHEMAS.items()}
     assert f"Protocol version {wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}" in document
+
+
+def test_protocol_document_describes_the_frames_of_the_code() -> None:
+    document = (ROOT / "hardware" / "PROTOCOL.md").read_text(encoding="utf-8")
+    assert f"frame format version, `{wire.FRAME_VERSION}`" in document
+    assert f"rows of {wire.ROW} bytes" in document
+    rule = re.search(r"^\| parity \| `min\(255 - n, max\((\d+), (\d+) \* n\)\)` \|", document, re.MULTILINE)
+    assert rule is not None
+    assert (int(rule[1]), int(rule[2])) == (wire.MIN_PARITY, wire.PARITY_FACTOR)
+    example = re.search(
+        r"`STOP` as reliable frame 1 with tag 1 is (\d+) bytes and (\d+) bytes\s+of parity, (\d+) packets"
+        r"\s+and (\d+) bytes on the line; its first packet is\s+`([0-9a-f ]+)`",
+        document,
+    )
+    assert example is not None
+    frame = wire.encode_frame(wire.STOP, b"", 1, wire.FLAG_RELIABLE, 1)
+    packets = frame.count(0) - 1  # one zero before each packet, one after the last
+    assert tuple(int(example[i]) for i in range(1, 5)) == (7, wire.frame_parity(7), packets, len(frame))
+    assert bytes.fromhex(example[5]) == frame[: frame.index(0, 1)]

@@ -73,8 +73,10 @@ def test_clean_line_delivers_in_order() -> None:
         {"drop": 0.02},
         {"duplicate": 0.02},
         {"corrupt": 0.02, "drop": 0.01, "duplicate": 0.01},
+        {"drop": 0.10},
+        {"corrupt": 0.10, "drop": 0.02},
     ],
-    ids=["corrupt-5%", "drop-2%", "duplicate-2%", "mixed"],
+    ids=["corrupt-5%", "drop-2%", "duplicate-2%", "mixed", "drop-10%", "corrupt-10%-drop-2%"],
 )
 def test_faulty_line_loses_and_repeats_nothing(faults: dict[str, float]) -> None:
     line = VirtualLine(down=Faults(seed=1, **faults), up=Faults(seed=2, **faults))  # type: ignore[arg-type]
@@ -82,7 +84,7 @@ def test_faulty_line_loses_and_repeats_nothing(faults: dict[str, float]) -> None
     assert _only(ButtonPressed, line.host_events) == _presses(120)
     assert line.device_commands == _commands(120)
     assert line.down_counts.damaged > 0 and line.up_counts.damaged > 0  # the faults really hit
-    assert line.host.link.retransmits + line.device.link.retransmits > 0
+    assert line.host.link.repaired_frames + line.device.link.repaired_frames > 0  # the parity restored packets
 
 
 def test_lost_ack_makes_a_repeat_that_is_delivered_once() -> None:
@@ -190,9 +192,15 @@ def test_a_connected_host_session_survives_any_bytes(data: bytes) -> None:
     assert all(isinstance(t, int) and isinstance(v, tuple) for t, v in commands)
 
 
-def test_one_byte_in_ten_corrupted_still_delivers_every_board_event_within_two_seconds() -> None:
-    # A whole board snapshot is a 60-byte frame: without parity it got through once in a thousand tries.
-    line = VirtualLine(down=Faults(seed=7, corrupt=0.10), up=Faults(seed=8, corrupt=0.10), rto_ms=100)
+@pytest.mark.parametrize(
+    "faults",
+    [{"corrupt": 0.10}, {"drop": 0.01}, {"drop": 0.05}, {"drop": 0.10}, {"corrupt": 0.10, "drop": 0.02}],
+    ids=["corrupt-10%", "drop-1%", "drop-5%", "drop-10%", "corrupt-10%-drop-2%"],
+)
+def test_a_noisy_line_still_delivers_every_board_event_within_two_seconds(faults: dict[str, float]) -> None:
+    # A board snapshot is a 62-byte frame: sent as one block, a line losing one byte in twenty
+    # let it through less than once in a hundred tries.
+    line = VirtualLine(down=Faults(seed=7, **faults), up=Faults(seed=8, **faults), rto_ms=100)  # type: ignore[arg-type]
     assert line.run_until(lambda: line.connected, 5_000)
     white, black = standard_start()
     sent: list[Message] = []
@@ -207,7 +215,7 @@ def test_one_byte_in_ten_corrupted_still_delivers_every_board_event_within_two_s
         assert line.run_until(lambda: len(line.host_events) >= len(sent), 2_000), f"event {i} not there in 2 s"
         line.run_until(lambda: False, 20)
     assert [e for e in line.host_events if not isinstance(e, TimeReport)] == sent
-    assert line.host.link.repaired_frames > 30  # the parity was at work
+    assert line.host.link.repaired_frames > 0  # the parity was at work
 
 
 def test_a_link_where_heartbeats_pass_but_commands_do_not_is_declared_lost() -> None:

@@ -32,7 +32,7 @@ from device.messages import (
     SnapshotReason,
     TimeReport,
 )
-from device.sim import standard_start
+from device.sim import Faults, standard_start
 from device.transport import Transport, TransportError
 from tests.device.helpers import FAST_LINK, Events, poll_until
 
@@ -73,9 +73,25 @@ class PipeTransport:
         pass
 
 
+class LossyPipeTransport(PipeTransport):
+    """The same line losing and damaging bytes both ways (the simulators' fault injector)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], inbound: Faults, outbound: Faults) -> None:
+        super().__init__(process)
+        self.inbound = inbound
+        self.outbound = outbound
+
+    def read(self, max_bytes: int) -> bytes:
+        return b"".join(self.inbound.apply(super().read(max_bytes)))
+
+    def write(self, data: bytes) -> None:
+        for piece in self.outbound.apply(data):
+            super().write(piece)
+
+
 class ProcessPort:
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self.transport: Transport = PipeTransport(process)
+    def __init__(self, process: subprocess.Popen[bytes], transport: Transport | None = None) -> None:
+        self.transport: Transport = transport or PipeTransport(process)
 
     def candidates(self) -> list[str]:
         return ["micropython"]
@@ -143,6 +159,28 @@ def test_micropython_clock(firmware: tuple[subprocess.Popen[bytes], Path]) -> No
         assert flag == FlagFell(Side.BLACK, 5_000, 0)
         driver.request_times()
         events.wait_for(lambda seen: any(isinstance(e, TimeReport) and e.black_ms == 0 for e in seen))
+
+
+@pytest.mark.parametrize("firmware", ["clock"], indirect=True)
+def test_micropython_clock_on_a_line_losing_bytes(firmware: tuple[subprocess.Popen[bytes], Path]) -> None:
+    process, folder = firmware
+    line = LossyPipeTransport(process, Faults(drop=0.10, seed=7), Faults(drop=0.05, corrupt=0.05, seed=8))
+    events = Events(queue.Queue())
+    with ClockDriver(ProcessPort(process, line), events.queue, **FAST_LINK) as driver:
+        assert isinstance(driver, ClockDriver)
+        connected(events)
+        for i in range(12):
+            driver.set_time(Side(i % 2), 60_000 + i, 0)
+        poll_until(lambda: driver.pending() == 0, timeout=60, what="the times acknowledged")
+        (folder / "button0").touch()  # White presses: the press reports the last times each side was given
+        [press] = events.wait_count(ButtonPressed, 1)
+        (folder / "button0").unlink()
+        assert press == ButtonPressed(Side.WHITE, True, Side.BLACK, 60_010, press.black_ms)
+        assert 60_000 < press.black_ms <= 60_011
+        driver.request_times()
+        events.wait_count(TimeReport, 1)
+        assert len(events.of(ButtonPressed)) == 1  # once, however often its frame was sent
+        assert line.inbound.bytes_dropped > 0 and line.outbound.bytes_dropped > 0
 
 
 @pytest.mark.parametrize("firmware", ["board"], indirect=True)

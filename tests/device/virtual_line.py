@@ -1,7 +1,7 @@
 """Host and device protocol ends joined by a faulty line, in virtual time.
 
 No threads and no sleeping: every millisecond each end polls, its bytes pass
-through the fault injector frame by frame (so damaged frames can be counted)
+through the fault injector packet by packet (so damaged packets can be counted)
 and arrive at the other end one millisecond later. Used by the link tests
 and by the fault-injection benchmark (tests/device/bench_faults.py).
 """
@@ -20,7 +20,7 @@ from device.sim.faults import Faults
 
 @dataclass
 class LineCounts:
-    frames: int = 0
+    packets: int = 0
     damaged: int = 0
 
 
@@ -49,10 +49,10 @@ class VirtualLine:
         for block in data.split(b"\x00"):
             if not block:
                 continue
-            frame = b"\x00" + block + b"\x00"
-            counts.frames += 1
-            damaged = b"".join(faults.apply(frame))
-            if damaged != frame:
+            packet = b"\x00" + block + b"\x00"
+            counts.packets += 1
+            damaged = b"".join(faults.apply(packet))
+            if damaged != packet:
                 counts.damaged += 1
             out += damaged
         return bytes(out)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import multiprocessing
 import random
 import shutil
@@ -38,6 +39,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from app.net.actions import DirectorJournal
+from app.net.auth import Accounts
 from app.net.client import BrokerConfig
 from app.net.director import Director
 from app.net.station import Station, StationConfig
@@ -49,6 +52,8 @@ from tests.net.broker import Mosquitto, cpu_seconds
 from tests.net.proxy import Relay
 from tests.net.replay import record_demo, recorded
 from tests.progress import Progress
+
+BENCH_PASSWORD = "bench-director-password"
 
 PREFIX = "tavla/bench"
 CUT_BOARD = "1"
@@ -189,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     processes: list[Any] = []
     director: Director | None = None
     server: DirectorServer | None = None
+    journal: DirectorJournal | None = None
     try:
         recording = (
             Path(args.recording) if args.recording else record_demo(folder / "recording.sqlite", length=3, board=True)
@@ -232,7 +238,15 @@ def main(argv: list[str] | None = None) -> int:
             )
             processes[-1].start()
         director = Director(broker.config("director"), PREFIX).start()
-        server = DirectorServer(director, "127.0.0.1", 0).start()
+        journal = DirectorJournal(folder / "director.sqlite", PREFIX)
+        server = DirectorServer(director, Accounts({"director": BENCH_PASSWORD}), journal, "127.0.0.1", 0).start()
+        login = urllib.request.Request(
+            server.url + "api/login",
+            data=json.dumps({"user": "director", "password": BENCH_PASSWORD}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(login, timeout=30) as response:
+            cookie = response.headers["Set-Cookie"].split(";", 1)[0]
         polls: list[float] = []
         stop_polling = threading.Event()
 
@@ -240,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             assert server is not None
             while not stop_polling.wait(1.0):
                 began = time.perf_counter()
-                with urllib.request.urlopen(server.url + "api/boards", timeout=30) as response:
+                request = urllib.request.Request(server.url + "api/boards", headers={"Cookie": cookie})
+                with urllib.request.urlopen(request, timeout=30) as response:
                     response.read()
                 polls.append(time.perf_counter() - began)
 
@@ -363,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
         if director is not None:
             director.stop()
+        if journal is not None:
+            journal.close()
         broker.stop()
         shutil.rmtree(folder, ignore_errors=True)
 

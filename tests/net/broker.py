@@ -1,15 +1,15 @@
 """A real Mosquitto for the tests and the benchmark: a free loopback port, TLS, passwords, the tournament's ACL.
 
-Everything is generated in a temporary folder: a throw-away CA and a server
-certificate for 127.0.0.1 (openssl), the password file (mosquitto_passwd),
-the access list (:func:`app.net.topics.acl_text`) and the configuration.
+Everything is written in a temporary folder by the same code as
+``python -m app director broker`` (:func:`app.net.hall.write_broker_files`):
+a throw-away CA and a server certificate for 127.0.0.1, the password file,
+the access list and the configuration.
 :meth:`Mosquitto.kill` and :meth:`Mosquitto.start` again restart it on the
 same port, as a broker that crashed and came back.
 """
 
 from __future__ import annotations
 
-import getpass
 import os
 import shutil
 import signal
@@ -17,19 +17,24 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Protocol
 
 from app.net.client import BrokerConfig
-from app.net.topics import DIRECTOR_USER, acl_text
+from app.net.hall import write_broker_files
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+class Broker(Protocol):
+    """A running broker that knows each account's way in."""
+
+    def config(self, user: str) -> BrokerConfig: ...
 
 
 def available() -> str | None:
     """Why the broker cannot run here, or None."""
-    for tool in (MOSQUITTO, PASSWD, shutil.which("openssl") or ""):
-        if not tool or not Path(tool).exists():
-            return f"{tool or 'openssl'} is missing: run .ci/setup --test (it installs mosquitto)"
+    if not Path(MOSQUITTO).exists():
+        return f"{MOSQUITTO} is missing: run .ci/setup --test (it installs mosquitto)"
     return None
 
 
@@ -39,107 +44,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _run(*command: str) -> None:
-    subprocess.run(command, check=True, capture_output=True, timeout=60)
-
-
-def make_certificates(folder: Path) -> None:
-    """ca.crt, server.crt and server.key (for 127.0.0.1 and localhost) in ``folder``."""
-    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
-    _run(
-        "openssl",
-        "req",
-        "-x509",
-        *ec,
-        "-keyout",
-        str(folder / "ca.key"),
-        "-out",
-        str(folder / "ca.crt"),
-        "-days",
-        "2",
-        "-subj",
-        "/CN=tavla test CA",
-    )
-    _run(
-        "openssl",
-        "req",
-        *ec,
-        "-keyout",
-        str(folder / "server.key"),
-        "-out",
-        str(folder / "server.csr"),
-        "-subj",
-        "/CN=localhost",
-    )
-    (folder / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _run(
-        "openssl",
-        "x509",
-        "-req",
-        "-in",
-        str(folder / "server.csr"),
-        "-CA",
-        str(folder / "ca.crt"),
-        "-CAkey",
-        str(folder / "ca.key"),
-        "-CAcreateserial",
-        "-out",
-        str(folder / "server.crt"),
-        "-days",
-        "2",
-        "-extfile",
-        str(folder / "ext.cnf"),
-    )
-
-
 class Mosquitto:
     """One broker for one tournament prefix; users are the director and the boards given."""
 
-    def __init__(self, folder: Path, prefix: str, boards: list[str], tls: bool = True) -> None:
+    def __init__(self, folder: Path, prefix: str, boards: list[str]) -> None:
         self.folder = folder
         self.prefix = prefix
-        self.tls = tls
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
-        self.passwords = {DIRECTOR_USER: "director-secret", **{board: f"pw-{board}" for board in boards}}
-        folder.mkdir(parents=True, exist_ok=True)
-        if tls:
-            make_certificates(folder)
-        passwd = folder / "passwd"
-        passwd.write_text("".join(f"{user}:{password}\n" for user, password in self.passwords.items()))
-        _run(PASSWD, "-U", str(passwd))  # hashes every password in place
-        (folder / "acl").write_text(acl_text(prefix))
-        (folder / "data").mkdir(exist_ok=True)
-        lines = [
-            f"listener {self.port} 127.0.0.1",
-            "allow_anonymous false",
-            f"password_file {passwd}",
-            f"acl_file {folder / 'acl'}",
-            "persistence true",
-            f"persistence_location {folder / 'data'}/",
-            "autosave_interval 1",
-            "max_queued_messages 100000",
-            "max_inflight_messages 100",
-            f"log_dest file {folder / 'mosquitto.log'}",
-            "log_type error",
-            "log_type warning",
-            "log_type notice",
-            f"user {getpass.getuser()}",
-        ]
-        if tls:
-            lines += [
-                f"cafile {folder / 'ca.crt'}",
-                f"certfile {folder / 'server.crt'}",
-                f"keyfile {folder / 'server.key'}",
-                "require_certificate false",
-            ]
-        (folder / "mosquitto.conf").write_text("\n".join(lines) + "\n")
+        written = write_broker_files(folder, prefix, boards, ["127.0.0.1"], self.port, bind="127.0.0.1", days=2)
+        self.passwords = written.passwords
 
     def config(self, user: str) -> BrokerConfig:
         """How ``user`` (the director or a board) reaches this broker."""
-        return BrokerConfig(
-            "127.0.0.1", self.port, user, self.passwords[user], str(self.folder / "ca.crt") if self.tls else None
-        )
+        return BrokerConfig("127.0.0.1", self.port, user, self.passwords[user], str(self.folder / "ca.crt"))
 
     def start(self) -> "Mosquitto":
         self.process = subprocess.Popen(

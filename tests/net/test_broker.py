@@ -21,7 +21,7 @@ from app.record.journal import Journal
 from app.record.session import Session
 from app.referee.events import CallDirector, Event
 from app.referee.setup import MatchSetup
-from tests.net.broker import Mosquitto
+from tests.net.broker import Broker, Mosquitto
 from tests.net.conftest import PREFIX, wait_for
 
 Recording = tuple[MatchSetup, list[Event]]
@@ -132,7 +132,7 @@ def test_a_station_without_a_broker_keeps_refereeing_and_catches_up_later(
         session.close()
 
 
-def _publish_as(broker: Mosquitto, user: str, topic: str, payload: bytes) -> int:
+def _publish_as(broker: Broker, user: str, topic: str, payload: bytes, retain: bool = False) -> int:
     """Publish once as ``user`` with QoS 1; the broker's reason code in its acknowledgement."""
     client = make_client(broker.config(user), f"probe-{user}")
     done = threading.Event()
@@ -148,7 +148,7 @@ def _publish_as(broker: Mosquitto, user: str, topic: str, payload: bytes) -> int
     try:
         assert done.wait(15), "no connection"
         done.clear()
-        client.publish(topic, payload, qos=1)
+        client.publish(topic, payload, qos=1, retain=retain)
         assert done.wait(15), "no acknowledgement"
     finally:
         client.disconnect()
@@ -245,6 +245,7 @@ def test_director_messages_reach_the_board_and_a_time_correction_is_journaled(
         wait_for(lambda: len(station.refused) == 3, 15, "three refusals")
         assert "undo_play" in station.refused[0] and "not JSON" in station.refused[1] and "red" in station.refused[2]
         assert len(session.journal) == before and len(received) == 2
+        wait_for(lambda: director.table()[-1]["station_set_aside"] == 3, 15, "the count on the director's page")
     finally:
         station.stop()
         director.stop()
@@ -271,6 +272,55 @@ def test_a_director_that_restarts_empty_gets_every_board_again(
         )
         assert director.boards["1"].head == session.journal.head
         assert [row["head"] for row in director.results()] == [session.journal.head]
+    finally:
+        station.stop()
+        director.stop()
+        session.close()
+
+
+def test_poisoned_messages_are_set_aside_once_and_a_restarted_director_takes_everything_after_them(
+    broker: Mosquitto, recording: Recording, tmp_path: Path
+) -> None:
+    """Board 2 publishes a retained snapshot whose result is not a result, and events that are not events, some
+    while the director is away (the broker keeps them in the director's session and delivers them on its return).
+    The director sets each aside once, shows it against board 2, and board 1's entries all arrive after them."""
+    setup, events = recording
+    topics = Topics(PREFIX)
+    poison_snapshot = dumps({"board": "2", "seq": 3, "result": "x"})
+    bad_events = [dumps({"board": "2", "seq": "x"}), b"\xff\xfe", dumps({"board": "2", "seq": 1.5, "payload": []})]
+    no_subscriber = 0x10  # accepted, nobody listening yet (the broker keeps it: retained)
+    assert _publish_as(broker, "2", topics.snapshot("2"), poison_snapshot, retain=True) in (0, no_subscriber)
+    session = Session.create(tmp_path / "board1.sqlite", setup)
+    station = station_for(session, broker, "1").start()
+    director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()
+    try:
+        wait_for(lambda: director.connected and station.connected, 30, "both connected")
+        wait_for(lambda: "2" in director.boards and director.boards["2"].set_aside == 1, 15, "the snapshot set aside")
+        assert "result" in director.table()[-1]["last_set_aside"]
+        play(session, events[:30])
+        wait_for(lambda: director.boards["1"].held == len(session.journal), 30, "board 1's first entries")
+        director.stop()
+        for payload in bad_events:  # queued in the director's saved session while it is away
+            assert _publish_as(broker, "2", topics.events("2"), payload) in (0, no_subscriber)
+        play(session, events[30:60])
+        director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()  # no memory
+        wait_for(lambda: director.connected, 30, "the director back")
+        play(session, events[60:90])
+        wait_for(
+            lambda: "1" in director.boards and director.boards["1"].held == len(session.journal),
+            60,
+            "every entry of board 1 after the poison",
+        )
+        assert director.boards["1"].head == session.journal.head
+        wait_for(lambda: director.boards["2"].set_aside == 1 + len(bad_events), 15, "each poisoned message counted")
+        time.sleep(2)
+        assert director.boards["2"].set_aside == 1 + len(bad_events)  # set aside once each, not delivered again
+        assert director.connected and director.set_aside_elsewhere == 0
+        director.stop()
+        director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()  # once more
+        wait_for(lambda: "2" in director.boards and director.boards["2"].set_aside == 1, 15, "the retained poison")
+        time.sleep(1.5)
+        assert director.boards["2"].set_aside == 1 and director.boards["1"].held == len(session.journal)
     finally:
         station.stop()
         director.stop()

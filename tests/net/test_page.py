@@ -1,23 +1,30 @@
 """The director's page in a real browser (Debian's chromium through Playwright) fed by three boards over Mosquitto.
 
 Board 1 has finished its match (a result to confirm), board 2 is in the
-middle of a game and has called the director, board 3 plays on. The page
-must list all three live, highlight the call, draw a board's position with
-its rulings, send "on the way", and confirm the result into the table.
+middle of a game and has called the director, board 3 plays on. The director
+logs in; the page must list all three live, highlight the call, draw a board's
+position with its rulings, send "on the way", and confirm the result into the
+table. A page of another origin open in the same browser, with the director's
+session live, tries a plain-text post and a form post: nothing changes.
 Screenshots go to ``TAVLA_SCREENSHOTS`` (a folder) when set, else the test's
 temporary folder.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from app.net.actions import DirectorJournal
+from app.net.auth import Accounts
 from app.net.director import Director
 from app.net.station import Station, StationConfig
 from app.net.web import DirectorServer
@@ -27,6 +34,14 @@ from app.referee.setup import MatchSetup
 from tests.net.broker import Mosquitto
 from tests.net.conftest import PREFIX, wait_for
 
+PASSWORD = "masa-basi-hakem"
+ATTACK = """<!doctype html><html><body><iframe name="sink"></iframe>
+<form id="f" method="POST" action="DIRECTOR/api/confirm" target="sink"><input name="board" value="1"></form>
+<script>
+fetch("DIRECTOR/api/send", {method: "POST", mode: "no-cors", credentials: "include",
+  headers: {"Content-Type": "text/plain"}, body: JSON.stringify({board: "2", type: "time", color: "white", ms: 1})})
+  .finally(() => { document.getElementById("f").submit(); setTimeout(() => document.title = "done", 800); });
+</script></body></html>"""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--headless",
@@ -46,7 +61,8 @@ def tournament(
 ) -> Iterator[tuple[DirectorServer, list[Session]]]:
     setup, events = recording
     director = Director(broker.config("director"), PREFIX, tmp_path / "results").start()
-    server = DirectorServer(director, "127.0.0.1", 0).start()
+    journal = DirectorJournal(tmp_path / "director.sqlite", PREFIX)
+    server = DirectorServer(director, Accounts({"director": PASSWORD}), journal, "127.0.0.1", 0).start()
     sessions: list[Session] = []
     stations: list[Station] = []
     players = [("Ayşe", "Mehmet"), ("Deniz", "Ece"), ("Can", "Elif")]
@@ -77,6 +93,7 @@ def tournament(
             station.stop()
         server.stop()
         director.stop()
+        journal.close()
         for session in sessions:
             session.close()
 
@@ -93,13 +110,25 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
         with sync_playwright() as playwright:
             # a fresh profile (user data folder) each run, so nothing of an earlier run is reused
             browser = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1500, "height": 900}
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=FLAGS,
+                viewport={"width": 1500, "height": 900},
+                bypass_csp=True,  # the test's own probes are evaluated scripts; the page's policy forbids those
             )
             try:
                 page = browser.new_page()
                 page.on("pageerror", lambda error: errors.append(str(error)))
                 page.goto(server.url)
+                page.wait_for_selector("#password")  # no page without a login
+                page.fill("#password", "yanlış")
+                page.click("#login")
+                page.wait_for_function("document.getElementById('problem').innerText.includes('Wrong')")
+                page.fill("#password", PASSWORD)
+                page.click("#login")
                 page.wait_for_selector("#boards tr.board >> nth=2")
+                assert page.locator("#user").inner_text() == "director"
                 rows = page.locator("#boards tr.board")
                 assert rows.count() == 3
                 called = page.locator("#boards tr.called")
@@ -126,6 +155,15 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
                 page.wait_for_function("document.querySelector('#sent').innerText.includes('seen by the station')")
                 page.screenshot(path=str(shots / "director-board-2.png"), full_page=True)
 
+                sent_before = len(server.director.boards["2"].sent)
+                attacker = browser.new_page()  # another site's page in the same browser, the session live
+                with _foreign_site(ATTACK.replace("DIRECTOR", server.url.rstrip("/"))) as foreign:
+                    attacker.goto(foreign)
+                    attacker.wait_for_function("document.title === 'done'")
+                attacker.close()
+                assert len(server.director.boards["2"].sent) == sent_before
+                assert not server.director.boards["1"].confirmed
+
                 page.click("#results button[data-confirm='1']")
                 page.wait_for_function("!document.querySelector(\"#results button[data-confirm='1']\")")
                 assert page.locator("#boards tr.confirm").count() == 0
@@ -136,3 +174,29 @@ def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[S
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     assert errors == []
+
+
+@contextlib.contextmanager
+def _foreign_site(html: str) -> Iterator[str]:
+    """A page served from another origin (another port) for as long as the block runs."""
+    body = html.encode("utf-8")
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -16,9 +16,8 @@ from app.net.station import entry_message
 from app.net.tail import JournalTail
 from app.net.topics import Topics, acl_text, board_id
 from app.record.journal import JournalError
-from app.record.session import Session
+from app.record.session import Session, pin_record
 from app.referee.events import DirectorOverride, Event, ManualDice, TimeCorrected
-from app.referee.pin import hash_pin
 from app.referee.setup import MatchSetup
 from rules.position import Color
 from rules.xgid import decode_xgid
@@ -71,13 +70,14 @@ def test_an_entry_that_does_not_follow_the_chain_is_reported(tmp_path: Path) -> 
 
 def test_director_messages_other_than_the_three_allowed_are_refused_with_the_reason() -> None:
     assert parse_director_message(b'{"type": "message", "text": " Hello "}').text == "Hello"
-    assert parse_director_message(b'{"type": "time", "color": "white", "ms": 60000}').time_correction(
-        "d"
-    ) == TimeCorrected(Color.WHITE, 60000, "d")
+    assert parse_director_message(
+        b'{"type": "time", "color": "white", "ms": 60000}'
+    ).time_correction() == TimeCorrected(Color.WHITE, 60000, "director")
+    assert parse_director_message(b'{"type": "on_the_way", "by": "deputy"}').by == "deputy"
     for payload, reason in [
         (b'{"type": "undo_play"}', "may send only"),
         (b'{"type": "message", "text": ""}', "1 to 500"),
-        (b'{"type": "message", "text": "x", "command": "resume"}', "unknown fields"),
+        (b'{"type": "message", "text": "x", "command": "resume"}', "unknown fields .'command'"),
         (b'{"type": "time", "color": "white", "ms": -1}', "remaining milliseconds"),
         (b'{"type": "time", "color": "white", "ms": true}', "remaining milliseconds"),
         (b"[1, 2]", "JSON object"),
@@ -89,7 +89,7 @@ def test_director_messages_other_than_the_three_allowed_are_refused_with_the_rea
 
 def test_a_time_correction_from_the_director_is_journaled_and_replayed(tmp_path: Path) -> None:
     session = Session.create(tmp_path / "m.sqlite", MatchSetup(length=3))
-    reaction = session.submit(DirectorMessage("time", color="white", ms=90_000).time_correction("director"))
+    reaction = session.submit(DirectorMessage("time", color="white", ms=90_000).time_correction())
     assert reaction.codes == ["time_set"] and session.referee.times == (90000, 600000)
     with pytest.raises(ValueError, match="0 to 24 hours"):
         TimeCorrected(Color.BLACK, -1)
@@ -103,7 +103,7 @@ def test_a_time_correction_from_the_director_is_journaled_and_replayed(tmp_path:
 
 
 def test_a_time_override_at_the_tablet_needs_the_pin(tmp_path: Path) -> None:
-    setup = MatchSetup(length=3, pin_hash=hash_pin("2468"))
+    setup = MatchSetup(length=3, pin_hash=pin_record("2468"))
     session = Session.create(tmp_path / "m.sqlite", setup)
     assert session.submit(DirectorOverride("set_time", "black 1")).codes == ["pin_refused"]
     assert session.referee.times is None

@@ -5,7 +5,7 @@ was (float64) and as it is (float32), with numpy's BLAS on its own threads and o
 ``.venv/bin/python -m tests.vision.bench_profile [--dice 200 1000 2000] [--repeat 20]``.
 
 Every confirmation refits and saves the profile, so both times are paid at each tap of "Confirm"; the size is
-what the tablet keeps per dice set. The figures print side by side (docs/vision.md keeps the last ones
+what the tablet keeps per dice set. The figures print side by side (docs/vision-learning.md keeps the last ones
 measured). Run it beside a busy core (the camera's, in the app: ``--busy``) to see what BLAS's threads cost.
 """
 

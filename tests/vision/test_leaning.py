@@ -168,9 +168,9 @@ def test_held_out_flat_dice_the_look_doubts_count_unasked_on_a_sensing_boards_wo
 
 
 def test_flat_dice_the_shipped_look_calls_cocked_on_held_out_matches_are_asked_about(reader: DiceReader) -> None:
-    """Three of the wrong automatic calls through 13,600 held-out match throws (models/MODEL_CARD.md, seventeenth
-    session): flat dice called cocked beyond the band, lying where nothing could hold them up. Read with where
-    the checkers lie, each throw is a question; read without, it is thrown again unasked, as before."""
+    """The flat dice the look calls cocked beyond the band in held-out matches (models/MODEL_CARD.md), lying where
+    nothing could hold them up. Read with where the checkers lie, each throw is a question; read without, it is
+    thrown again unasked."""
     for match, number in ((167, 15), (167, 22), (206, 11)):
         throw_ = heldout_match_throw(match, number, "valid")
         calibration = Calibration.from_corners(throw_.corners)

@@ -56,11 +56,10 @@ def test_each_label_fix_mends_one_label_of_the_real_sets() -> None:
         assert [lab.value for lab in fixed if lab.centre == fix.centre] == ([fix.value] if fix.value else [])
 
 
-# Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md, twenty-seventh session: 98.4 %
-# right, 4 wrong, none unreadable or missed, 3 invented on 255 dice). Of the 4 wrong, two values misread (as by
-# the second stage before it) and two flat dice called cocked: a photo has no board, so the second stage's own
-# cocked class decides, where a calibrated station asks the cocked look. The goal (99 %, none missed or
-# invented) is not reached yet.
+# Regression guards at the level the shipped reader reaches (models/MODEL_CARD.md: 98.4 % right, 4 wrong, none
+# unreadable or missed, 3 invented on 255 dice). Of the 4 wrong, two values misread and two flat dice called
+# cocked: a photo has no board, so the second stage's own cocked class decides, where a calibrated station asks
+# the cocked look. The goal (99 %, none missed or invented) is not reached.
 MIN_ACCURACY = 0.975
 MAX_MISSED_OR_INVENTED = 5
 MAX_WRONG = 4

@@ -484,13 +484,13 @@ VARIED_PIP_SPREAD = (0.82, 1.12)
 VARIED_PIP_RADIUS = (0.065, 0.13)
 """Pip spacing (times PIP_LAYOUT's from the middle) and radius (of the face) of ``table_scene``'s varied pips.
 Why: real dice differ (the tray set's big pips near the middle), and a second stage that knew one layout read
-rendered dice with pips 0.85 as far out and 0.12 large asking twice as often, and 4s as 5s (twenty-eighth session)."""
+rendered dice with pips 0.85 as far out and 0.12 large asking twice as often, and 4s as 5s."""
 SIX_PIP_STEP = PIP_LAYOUT[6][2][1] - PIP_LAYOUT[6][0][1]  # a six's pips apart in a column, at spread 1
 
 
 def largest_pip_radius(spread: float) -> float:
-    """The largest varied pip at ``spread``: at least a fifth of a six's step between its pips (0.48 of the step
-    at most, in the twenty-eighth session's first candidate, let them touch)."""
+    """The largest varied pip at ``spread``: at least a fifth of a six's step between its pips, so that a six's
+    pips never touch."""
     return min(VARIED_PIP_RADIUS[1], 0.4 * SIX_PIP_STEP * spread)
 
 

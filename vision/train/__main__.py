@@ -1,14 +1,13 @@
 """Reproduce the dice reader's three models from scratch on the CPU: ``python -m vision.train`` (needs the
-``train`` extra). One command, so the shipped files can be remade without reading the model card's history.
+``train`` extra). One command, so the shipped files can be remade by anyone (their data: models/MODEL_CARD.md).
 
-In order, each step reading what the ones before wrote (the recipes of models/MODEL_CARD.md):
+In order, each step reading what the ones before wrote:
 the detector (``detector_trainer``: render the patches into --cache, then two training phases),
 its second stage (``crop_head``) and the cocked look (``cocked_look``), both cut at the new detector's boxes.
 Roughly two and three quarter hours on a 2-core machine: the detector about 30 minutes with rendering (9, then
 12 and 9 on one thread), the second stage about 45 (its crops cut, the 2,000 painted desk scenes' about 5 of
-them, then 85k parameters trained on two threads, 31 % more crops since the twenty-seventh session), the
-look's crops (12,000 boards) about 60 and its training about 15
-(approximate: steps are capped by wall time too, so a very busy machine makes the same models in kind, not bit
+them, then 85k parameters trained on two threads), the look's crops (12,000 boards) about 60 and its training
+about 15 (approximate: steps are capped by wall time too, so a very busy machine makes the same models in kind, not bit
 for bit).
 
 The models are written to --out, never to models/: compare them there with the shipped ones first

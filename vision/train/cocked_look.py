@@ -5,9 +5,9 @@ Why a model of its own: the second stage reads values from a crop round the die 
 cocked (61 of 100 rendered cocked dice under 0.5 at their true boxes); no threshold or mixture of what it and the
 detector say did better than trade valid throws for cocked ones. A two-class classifier on a crop 1.4 times
 wider, trained on whole rendered boards cut at the detector's own boxes, halves the cocked throws accepted at the
-same valid throws voided (models/MODEL_CARD.md, fifth session). It also reads the slant a flat die shows at that
-spot of the board (``vision.slant``, a fourth input plane): without it, the sides a camera sees of a flat die
-away from the point under it looked like a leaning die's (eighth session). So it learns from whole rendered
+same valid throws voided. It also reads the slant a flat die shows at that spot of the board (``vision.slant``, a
+fourth input plane): without it, the sides a camera sees of a flat die away from the point under it look like a
+leaning die's. So it learns from whole rendered
 boards only, whose corners give the slant, and is read only with a board calibration.
 
 Training only: the app never imports this module (torch).

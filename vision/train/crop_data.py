@@ -136,8 +136,8 @@ def desk_crops(
 
 def oblique_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
     """Crops of desk scenes seen at a slant (``OBLIQUE_TILTS``): the top face told from side faces showing more
-    pips. Why: a 1 or a 2 seen from the side was read as the side face's value or left unreadable, on real webcam
-    photos the reader never trained on and on renders alike."""
+    pips. Why: without them a 1 or a 2 seen from the side is read as the side face's value or left unreadable, on
+    real webcam photos the reader never trained on and on renders alike."""
     return desk_crops(rng, net, scenes, tilts=OBLIQUE_TILTS)
 
 
@@ -182,14 +182,15 @@ def painted(rng: np.random.Generator) -> render.Paint:
 def painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
     """Crops of desk scenes whose dice are painted as club dice come (``painted``): dark or marbled bodies with
     red or blue pips. Why: the rendered presets and the real crops' recolouring keep the pips apart from the
-    body by brightness, and the tray set's dark marbled dice with red pips, left out, were read at 64 %."""
+    body by brightness, and without these a second stage reads the tray set's dark marbled dice with red pips,
+    left out, at 64 %."""
     return desk_crops(rng, net, scenes, paint=painted)
 
 
 def varied_painted_crops(rng: np.random.Generator, net: DetectorNet, scenes: int) -> list[Crop]:
     """``painted_crops`` whose dice have pips of any size and spacing (``render.table_scene(varied_pips=...)``):
-    not the recipe's: they taught the tray set's marbled dice and cost the plain white ones (models/MODEL_CARD.md,
-    twenty-eighth and twenty-ninth sessions)."""
+    not the recipe's: they teach the tray set's marbled dice and cost the plain white ones, which a club's dice
+    more often are (``python -m tests.vision.bench_adapt --set webcam_white_dice --head HEAD``)."""
     return desk_crops(rng, net, scenes, paint=painted, varied_pips=True)
 
 
@@ -200,7 +201,7 @@ def blender_desk_crops(rng: np.random.Generator, net: DetectorNet, folders: list
     package's renderer draws with sharp edges and flat shading; translucent precision dice show their far pips
     through the near faces, which it does not draw at all. Not the recipe's: 743 round-dice scenes moved neither
     real set left out beyond one training run's spread, and 450 precision-dice scenes neither the casino dice
-    left out nor the tray set's (models/MODEL_CARD.md, thirtieth and thirty-first sessions)."""
+    left out nor the tray set's (``python -m tests.vision.bench_adapt --set SET --head HEAD``)."""
     crops: list[Crop] = []
     for folder in folders:
         for scene in sorted(Path(folder).glob("desk_*.json")):
@@ -227,8 +228,8 @@ def patch_dice(target: NDArray[np.float32]) -> list[Die]:
 
 
 def first_cube_patch(cache_file: Path, patches: int) -> int:
-    """rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube; caches written
-    before detector_data.cube_patches was mended label that cube a die: it is "not a die"."""
+    """rendered_SEED_TABLE_BOARD_CUBE: the last 2 x CUBE patches are centred on a doubling cube, which is "not a
+    die" whatever a cache's own targets say of it."""
     parts = cache_file.stem.split("_")
     return patches - 2 * int(parts[4]) if len(parts) == 5 and parts[4].isdigit() else patches
 
@@ -351,7 +352,7 @@ def real_crops(
     stations: Sequence[Path] = (),
 ) -> list[Crop]:
     """Crops of the real sets but ``leave_out``: a whole set, or one split of one (``webcam_white_dice/Valid``:
-    the shipped model learns from every set but keeps that split to be measured on as today's reader is), and of
+    the shipped model learns from every set but keeps that split to be measured on), and of
     the throws people labelled in each of ``stations``' folders. ``limit``: at most that many photos a set and
     crops, 0 all."""
     crops: list[Crop] = []

@@ -248,8 +248,8 @@ GOLD_PIPS = (40, 170, 210)  # BGR
 
 def any_colour_dice(rng: np.random.Generator, style: render.BoardStyle) -> render.BoardStyle:
     """The board's dice recoloured, ``ANY_COLOUR`` of the time: a random body (``LIKE_THE_BOARD`` of the time
-    the colour of a point or of the field, slightly off: purple dice on purple points were missed when the
-    boards' dice were only the training presets) with pips dark on a light body and light on a dark one, gold
+    the colour of a point or of the field, slightly off: a detector that learns only the presets' dice misses
+    purple dice on purple points) with pips dark on a light body and light on a dark one, gold
     one time in six."""
     if rng.random() >= ANY_COLOUR:
         return style

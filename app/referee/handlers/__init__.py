@@ -1,5 +1,5 @@
-"""The referee's handlers by concern: throws, plays, cube, chouette, clock, director.
+"""The referee's handlers by concern: throws, plays, clock, cube, director, questions, result, chouette.
 
-Each module holds one concern's ``on_<event>`` methods on a :class:`app.referee.handling.Handling`; a concern that
-hands on to another extends it (a play can end a game: plays extend cube and chouette). The engine puts
-them together and dispatches each event type to its handler with ``match`` (:mod:`app.referee.engine`)."""
+Each module holds one concern's handlers as plain functions of a :class:`app.referee.handling.Step` and an
+event; a concern that hands on to another imports it (a play can end a game: plays import cube and chouette).
+The engine dispatches each event type to its handler with one ``match`` (:mod:`app.referee.engine`)."""

@@ -5,84 +5,104 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.referee import events as ev
-from app.referee.handlers.plays import PlayHandlers
+from app.referee.handlers import plays
+from app.referee.handling import Step
 from app.referee.rulings import Level
-from app.referee.state import Stage
+from app.referee.state import RefereeState, Stage
+
+DAY_MS = 24 * 3600 * 1000
+"""Without a time control (no reserve) a clock can still show its own times, never more than a day."""
 
 
-class ClockHandlers(PlayHandlers):
-    """Clock events and what follows from them."""
+def time_ceiling(state: RefereeState) -> int:
+    """The most time (ms) a side can ever have left in this match: the reserve, or a longer time the director
+    set; the clock's simple delay never adds to the reserve."""
+    reserve = state.setup.clock.reserve_s * 1000
+    return max(reserve or DAY_MS, state.longest_time_set)
 
-    def on_clock_pressed(self, event: ev.ClockPressed) -> None:
-        state = self.state
-        if event.white_ms is not None and event.black_ms is not None:
-            self.set(times=(event.white_ms, event.black_ms))
-        stage = state.stage
-        if stage in (Stage.OVER, Stage.HALTED, Stage.ILLEGAL, Stage.OPENING):
-            self.run_clock(None)  # both clocks stand still now: stop one a press may have started
+
+def on_clock_pressed(step: Step, event: ev.ClockPressed) -> None:
+    state = step.state
+    if event.white_ms is not None and event.black_ms is not None:
+        ceiling = time_ceiling(state)
+        if all(0 <= ms <= ceiling for ms in (event.white_ms, event.black_ms)):
+            step.set(times=(event.white_ms, event.black_ms))
+        else:  # the press counts; the times it came with cannot be
+            step.device_fault(
+                "clock",
+                "clock_time",
+                white_s=event.white_ms // 1000,
+                black_s=event.black_ms // 1000,
+                limit_s=ceiling // 1000,
+            )
+    stage = state.stage
+    if stage in (Stage.OVER, Stage.HALTED, Stage.ILLEGAL, Stage.OPENING):
+        step.run_clock(None)  # both clocks stand still now: stop one a press may have started
+        return
+    by = event.by
+    to_act = state.to_act
+    if stage is Stage.QUESTION:  # the throw is not settled yet: whichever clock ran runs on
+        step.say("answer_question_first", Level.WARNING, player=to_act)
+        step.run_clock(state.clock)
+        return
+    if not state.clock_started:
+        if by is not state.mover or stage is not Stage.PLAY:
+            if to_act is not None:
+                step.run_clock(to_act)
+                step.say("clock_started", Level.INFO, player=to_act)
             return
-        by = event.by
-        to_act = state.to_act
-        if stage is Stage.QUESTION:  # the throw is not settled yet: whichever clock ran runs on
-            self.say("answer_question_first", Level.WARNING, player=to_act)
-            self.run_clock(state.clock)
-            return
-        if not state.clock_started:
-            if by is not state.mover or stage is not Stage.PLAY:
-                if to_act is not None:
-                    self.run_clock(to_act)
-                    self.say("clock_started", Level.INFO, player=to_act)
-                return
-        elif state.clock is not by:
-            return  # a press on the side whose clock is not running: the clock ignores it
-        self.set(clock=by.other, clock_started=True)  # the clock has switched by itself
-        if stage is Stage.PLAY and by is state.mover:
-            self.judge_press()
-        elif stage is Stage.ROLL:
-            self.say("throw_first", Level.WARNING, player=by)
-            self.run_clock(by)
-        elif to_act is not None:
-            self.say("answer_first", Level.WARNING, player=to_act)
-            self.run_clock(to_act)
+    elif state.clock is not by:
+        return  # a press on the side whose clock is not running: the clock ignores it
+    step.set(clock=by.other, clock_started=True)  # the clock has switched by itself
+    if stage is Stage.PLAY and by is state.mover:
+        plays.judge_press(step)
+    elif stage is Stage.ROLL:
+        step.say("throw_first", Level.WARNING, player=by)
+        step.run_clock(by)
+    elif to_act is not None:
+        step.say("answer_first", Level.WARNING, player=to_act)
+        step.run_clock(to_act)
 
-    def on_flag_fell(self, event: ev.ClockFlag) -> None:
-        state = self.state
-        if state.match.over:
-            return
-        if state.clock is not event.color:
-            # only a running clock can run out: anything else is the clock misreporting (a fault, never a result)
-            self.irregular("clock_fault", None, flag=event.color, running=state.clock)
-            self.rulings[-1] = replace(self.rulings[-1], level=Level.ERROR)
-            return
-        if state.match.is_money:
-            self.say("flag_ignored", Level.INFO, player=event.color)
-            return
-        match = state.match.lose_on_time(event.color)
-        self.set(match=match)
-        self.say("flag_fell", Level.ERROR, player=event.color)
-        self.run_clock(None)
-        assert match.result is not None
-        self.say(
-            "match_over", Level.OK, player=match.result.winner, end=match.result.end.value, score=list(match.score)
-        )
 
-    def on_time_corrected(self, event: ev.TimeCorrected) -> None:
-        self.set_remaining(event.color, event.remaining_ms)
+def on_flag_fell(step: Step, event: ev.ClockFlag) -> None:
+    state = step.state
+    if state.match.over:
+        return
+    if state.clock is not event.color:
+        # only a running clock can run out: anything else is the clock misreporting (a fault, never a result)
+        step.irregular("clock_fault", None, flag=event.color, running=state.clock)
+        step.rulings[-1] = replace(step.rulings[-1], level=Level.ERROR)
+        return
+    if state.match.is_money:
+        step.say("flag_ignored", Level.INFO, player=event.color)
+        return
+    match = state.match.lose_on_time(event.color)
+    step.set(match=match)
+    step.say("flag_fell", Level.ERROR, player=event.color)
+    step.run_clock(None)
+    assert match.result is not None
+    step.say("match_over", Level.OK, player=match.result.winner, end=match.result.end.value, score=list(match.score))
 
-    def on_link_status(self, event: ev.LinkChanged) -> None:
-        links = dict(self.state.links)
-        if links.get(event.device) == event.up:
-            return
-        links[event.device] = event.up
-        self.set(links=tuple(sorted(links.items())))
-        if event.up:
-            self.say("link_up", Level.INFO, device=event.device, detail=event.detail)
-        else:
-            self.say("link_down", Level.WARNING, device=event.device, detail=event.detail)
 
-    def on_link_noise(self, event: ev.LinkNoisy) -> None:
-        if event.noisy:
-            damaged, lost = f"{event.damaged_percent:.1f}", f"{event.lost_percent:.1f}"
-            self.say("link_noisy", Level.WARNING, device=event.device, damaged=damaged, lost=lost)
-        else:
-            self.say("link_clean", Level.INFO, device=event.device)
+def on_time_corrected(step: Step, event: ev.TimeCorrected) -> None:
+    step.set_remaining(event.color, event.remaining_ms)
+
+
+def on_link_status(step: Step, event: ev.LinkChanged) -> None:
+    links = dict(step.state.links)
+    if links.get(event.device) == event.up:
+        return
+    links[event.device] = event.up
+    step.set(links=tuple(sorted(links.items())))
+    if event.up:
+        step.say("link_up", Level.INFO, device=event.device, detail=event.detail)
+    else:
+        step.say("link_down", Level.WARNING, device=event.device, detail=event.detail)
+
+
+def on_link_noise(step: Step, event: ev.LinkNoisy) -> None:
+    if event.noisy:
+        damaged, lost = f"{event.damaged_percent:.1f}", f"{event.lost_percent:.1f}"
+        step.say("link_noisy", Level.WARNING, device=event.device, damaged=damaged, lost=lost)
+    else:
+        step.say("link_clean", Level.INFO, device=event.device)

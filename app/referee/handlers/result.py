@@ -7,23 +7,20 @@ folds it back, and the exports can say whether both players agreed to the result
 from __future__ import annotations
 
 from app.referee import events as ev
-from app.referee.handling import Handling
+from app.referee.handling import Step
 from app.referee.rulings import Level
 
 
-class ResultHandlers(Handling):
-    """A player's confirmation of the finished match's result."""
-
-    def on_result_confirmed(self, event: ev.ResultConfirmed) -> None:
-        state = self.state
-        if state.chouette is not None or not state.match.over:
-            self.say("result_not_final", Level.WARNING, player=event.by)
-            return
-        if event.by in state.confirmed:
-            self.say("result_already_confirmed", Level.INFO, player=event.by)
-            return
-        confirmed = state.confirmed + (event.by,)
-        self.set(confirmed=confirmed)
-        self.say("result_confirmed", Level.OK, player=event.by)
-        if len(confirmed) == 2:
-            self.say("result_agreed", Level.OK)
+def on_result_confirmed(step: Step, event: ev.ResultConfirmed) -> None:
+    state = step.state
+    if state.chouette is not None or not state.match.over:
+        step.say("result_not_final", Level.WARNING, player=event.by)
+        return
+    if event.by in state.confirmed:
+        step.say("result_already_confirmed", Level.INFO, player=event.by)
+        return
+    confirmed = state.confirmed + (event.by,)
+    step.set(confirmed=confirmed)
+    step.say("result_confirmed", Level.OK, player=event.by)
+    if len(confirmed) == 2:
+        step.say("result_agreed", Level.OK)

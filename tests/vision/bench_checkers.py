@@ -1,0 +1,145 @@
+"""How well the camera reads the checkers: the foreign positions (../shared/foreign_positions), read with the
+board's outer corners as a referee taps them, scored as the referee uses a reading.
+
+    .venv/bin/python tests/vision/bench_checkers.py [--show] [--jitter PX]
+
+Prints boards read exactly, wrong readings marked sure (the worst outcome), the share asked, the same per case
+(stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers; the boards with
+thrown dice beside the same boards just before the throw) and the CPU time a 1280x720 frame takes on one core.
+``--show`` also lists every board that was not read right and sure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from vision import DiceReader  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.checkers import CheckerReading, read_position  # noqa: E402
+from vision.sources import load_image  # noqa: E402
+
+FOREIGN = ROOT / ".." / "shared" / "foreign_positions"
+REPEATS = 3
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    truth: dict[str, object]
+    reading: CheckerReading
+    ms: float
+
+    @property
+    def exact(self) -> bool:
+        t = self.truth
+        r = self.reading
+        return list(r.points) == t["points"] and list(r.bar) == t["bar"] and list(r.off) == t["off"]
+
+
+def cases_of(case: Case, label: dict[str, object]) -> list[str]:
+    """The kinds of board this one is, for the per-case lines."""
+    pos = case.truth
+    kinds = ["all"]
+    if int(str(pos["max_on_a_point"])) > 5:
+        kinds.append("stacks of 6-15")
+    if pos["bar"] != [0, 0]:
+        kinds.append("bar")
+    if pos["off"] != [0, 0]:
+        kinds.append("borne off")
+    if label.get("dice") or label.get("doubling_cube"):
+        kinds.append("dice/cube among checkers")
+    if len(kinds) == 1:
+        kinds.append("none of these")
+    return kinds
+
+
+def boxes(dice: DiceReader, image: NDArray[np.uint8], calibration: Calibration) -> list[tuple[int, int, int, int]]:
+    """The dice in the picture, as the command finds them."""
+    return [d.box for d in dice.dice(image, calibration)]
+
+
+def _show(case: Case) -> None:
+    """One line for a board not read right and sure, and the reading beside the truth when it is wrong."""
+    reading, truth = case.reading, case.truth
+    if case.exact and reading.sure:
+        return
+    verdict = "SURE AND WRONG" if reading.sure else ("asked, right" if case.exact else "asked")
+    print(f"{case.name}: {verdict}: {'; '.join(reading.doubts[:3])}")
+    if not case.exact:
+        print(f"   read  {list(reading.points)} bar {list(reading.bar)} off {list(reading.off)}")
+        print(f"   truth {truth['points']} bar {truth['bar']} off {truth['off']}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--show", action="store_true", help="list every board not read right and sure")
+    ap.add_argument(
+        "--jitter", type=float, default=0.0, metavar="PX", help="move each tapped corner up to PX pixels (a hasty tap)"
+    )
+    args = ap.parse_args()
+    rng = np.random.default_rng(1)
+    dice = DiceReader(threads=1)
+    cv2.setNumThreads(1)
+    labels = sorted(FOREIGN.glob("p*[0-9].json"))
+    if not labels:
+        print(f"no foreign positions at {FOREIGN}")
+        return 1
+    rows: dict[str, list[Case]] = {}
+    times: list[float] = []
+    for path in labels:
+        label = json.loads(path.read_text())
+        image = load_image(str(path.with_suffix(".jpg")))
+        truth = label["position"]
+        corners = np.asarray(label["board_corners_px"], np.float64)
+        calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
+        ms = float("inf")
+        for _ in range(REPEATS):  # CPU time, the fastest of a few: the machine is shared
+            start = time.process_time()
+            reading = read_position(image, calibration, truth["bottom_colour"], lambda: boxes(dice, image, calibration))
+            ms = min(ms, (time.process_time() - start) * 1000)
+        times.append(ms)
+        case = Case(path.stem, truth, reading, ms)
+        for kind in cases_of(case, label):
+            rows.setdefault(kind, []).append(case)
+        if args.show:
+            _show(case)
+        before = path.with_name(f"{path.stem}_before.jpg")
+        if before.is_file():  # the same board just before the throw: no dice on it
+            calm = Case(
+                before.stem, truth, read_position(load_image(str(before)), calibration, truth["bottom_colour"]), 0
+            )
+            rows.setdefault("the same, before the throw", []).append(calm)
+            rows.setdefault("with the dice thrown", []).append(case)
+            if args.show:
+                _show(calm)
+    print(f"{'case':26} {'boards':>6} {'exact':>6} {'sure+right':>10} {'sure+WRONG':>10} {'asked':>7}")
+    kinds = ("all", "stacks of 6-15", "bar", "borne off", "dice/cube among checkers", "none of these")
+    for kind in (*kinds, "with the dice thrown", "the same, before the throw"):
+        group = rows.get(kind, [])
+        if not group:
+            continue
+        n = len(group)
+        exact = sum(c.exact for c in group)
+        right = sum(c.exact and c.reading.sure for c in group)
+        wrong = sum(not c.exact and c.reading.sure for c in group)
+        asked = sum(not c.reading.sure for c in group)
+        print(f"{kind:26} {n:6d} {exact:6d} {right:10d} {wrong:10d} {100 * asked / n:6.0f}%")
+    times.sort()
+    print(f"ms per 1280x720 frame, one core: median {times[len(times) // 2]:.0f}, slowest {times[-1]:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,449 @@
+"""Where the checkers stand: every point's count and colour, the bar and the borne-off checkers, from one frame.
+
+A careful classical reader, not a learned one: the board plane is rectified from the four tapped corners, the
+checkers' round tops are found as circles of the size a checker has on a board, their two colours are told apart
+by clustering (light and dark), and each top is placed on a point, the bar or off the board by the board's
+geometry. A checker lying on another one in a higher layer shows no top of its own: a side that comes short of
+15 is completed only where one place alone can hold the rest and nothing in the picture points to a checker
+missed; otherwise (and for a side over 15) the reading is unsure, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import BOARD_VIEW, Calibration
+
+Colour = Literal["light", "dark"]
+Box = tuple[int, int, int, int]
+CHECKERS_A_SIDE = 15
+POINTS = 24
+
+# The board's geometry in the canonical view (calibration.BOARD_VIEW, outer edge of the frame 1000 x 800); boards
+# differ by a few per cent in their frame and bar, which the nearest-point placing absorbs.
+FIELD_X = (60.0, 940.0)  # the playing field's inner edges across
+FIELD_Y = (58.0, 742.0)  # and along (the rims the points stand on)
+BAR_X = (463.0, 537.0)  # the bar between the two halves
+CHECKER = 64.0  # a checker's diameter, canonical pixels (31-36 mm on a 480-580 mm board)
+MIDDLE = (368.0, 432.0)  # the band between the two rows of points, where a checker beside the bar waits to enter
+
+STRICT = (80.0, 14.0)  # Hough's edge threshold and votes for a checker top taken as found
+SENSITIVE = (50.0, 11.0)  # and for one kept only when it has a checker's colour
+LOOSE_FIT = 0.3  # a sensitive find's colour lies within this share of the two colours' distance from one of them
+SCALE = 0.5  # the reading view's pixels per canonical pixel: a checker about 32 px across
+MARGIN = 0.16  # the view reaches this share of the board beyond each edge: the borne-off checkers lie there
+MIN_CONTRAST = 8.0  # the two checker colours must differ at least this much (Lab distance) to be told apart
+SEPARATION = 4.0  # and by this many times the tops' mean distance from their own colour
+MIN_LIGHTER = 10.0  # the lighter colour's L* must exceed the darker one's by this (a lamp's fall-off can flip less)
+OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
+SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
+
+
+@dataclass(frozen=True)
+class Top:
+    """One round top found in the frame: its centre in canonical board pixels, its colour, whether that colour is
+    of neither checker (``doubtful``: not counted) and whether the strict look found it."""
+
+    x: float
+    y: float
+    colour: Colour
+    doubtful: bool = False
+    strict: bool = True
+
+
+@dataclass(frozen=True)
+class CheckerReading:
+    """A position in the contract of ``python -m vision checkers``: signed counts in the image's reading order
+    (top row left to right, then the bottom row left to right; + the bottom player's), bar and off as [bottom, top].
+    ``sure`` is false whenever any rule or any look at the picture leaves a doubt; ``doubts`` says which."""
+
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    sure: bool
+    doubts: tuple[str, ...] = ()
+    tops: tuple[Top, ...] = field(default=(), repr=False, compare=False)
+
+    def to_json(self) -> dict[str, object]:
+        return {"points": list(self.points), "bar": list(self.bar), "off": list(self.off), "sure": self.sure}
+
+
+def sum_problems(points: tuple[int, ...] | list[int], bar: tuple[int, int], off: tuple[int, int]) -> list[str]:
+    """What a position breaks of the sum rules: 24 points, 15 checkers a side counting bar and off, no negative
+    count. One colour a point holds by construction (a signed count)."""
+    problems: list[str] = []
+    if len(points) != POINTS:
+        problems.append(f"{len(points)} points, not {POINTS}")
+    if min(bar) < 0 or min(off) < 0:
+        problems.append("a negative count on the bar or off")
+    bottom = sum(p for p in points if p > 0) + bar[0] + off[0]
+    top = -sum(p for p in points if p < 0) + bar[1] + off[1]
+    for side, n in (("bottom", bottom), ("top", top)):
+        if n != CHECKERS_A_SIDE:
+            problems.append(f"the {side} player has {n} checkers, not {CHECKERS_A_SIDE}")
+    return problems
+
+
+def reading_view(calibration: Calibration) -> tuple[NDArray[np.float64], tuple[int, int]]:
+    """The homography from frame pixels to the reading view (the board and a margin round it) and its size."""
+    w, h = BOARD_VIEW
+    shift = np.array([[SCALE, 0.0, SCALE * MARGIN * w], [0.0, SCALE, SCALE * MARGIN * h], [0.0, 0.0, 1.0]])
+    m = shift @ calibration.homography
+    return np.asarray(m / m[2, 2], np.float64), (
+        round(SCALE * w * (1 + 2 * MARGIN)),
+        round(SCALE * h * (1 + 2 * MARGIN)),
+    )
+
+
+def _to_board(view_xy: NDArray[np.float64]) -> NDArray[np.float64]:
+    w, h = BOARD_VIEW
+    return np.asarray(view_xy / SCALE - np.array([MARGIN * w, MARGIN * h]), np.float64)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A round shape of a checker's size: centre in canonical board pixels, median Lab colour, and whether the
+    strict look found it (the sensitive look also finds a dark checker against a dark frame, and patches of the
+    board)."""
+
+    x: float
+    y: float
+    lab: NDArray[np.float64] = field(repr=False)
+    strict: bool
+
+
+def board_view(image: NDArray[np.uint8], calibration: Calibration) -> NDArray[np.uint8]:
+    """The frame seen through the reading view."""
+    m, size = reading_view(calibration)
+    return np.asarray(cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA), np.uint8)
+
+
+def find_tops(view: NDArray[np.uint8]) -> list[Candidate]:
+    """Every round top of a checker's size, found twice: strictly, and sensitively where the strict look has none."""
+    size = (view.shape[1], view.shape[0])
+    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    r = SCALE * CHECKER / 2
+    inner = int(r * 0.55)
+    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
+    disk = xx**2 + yy**2 <= inner**2
+    found: list[Candidate] = []
+    for edge, votes in (STRICT, SENSITIVE):
+        circles = cv2.HoughCircles(
+            grey,
+            cv2.HOUGH_GRADIENT,
+            1,
+            minDist=r * 1.5,
+            param1=edge,
+            param2=votes,
+            minRadius=int(r * 0.8),
+            maxRadius=int(r * 1.15),
+        )
+        strict = not found
+        kept = [(c.x, c.y) for c in found]
+        for x, y, _ in [] if circles is None else circles[0]:
+            cx, cy = int(round(x)), int(round(y))
+            if cx - inner < 0 or cy - inner < 0 or cx + inner >= size[0] or cy + inner >= size[1]:
+                continue
+            board = _to_board(np.array([[x, y]], np.float64))[0]
+            if not strict and any(np.hypot(board[0] - kx, board[1] - ky) < CHECKER * 0.75 for kx, ky in kept):
+                continue
+            patch = view[cy - inner : cy + inner + 1, cx - inner : cx + inner + 1][disk]
+            found.append(Candidate(float(board[0]), float(board[1]), _lab(np.median(patch, axis=0)), strict))
+    return found
+
+
+def _lab(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
+    """One BGR colour (0-255) as CIE Lab (L* 0-100): the median is taken in BGR, only it is converted."""
+    pixel = (np.asarray(bgr, np.float32) / 255).reshape(1, 1, 3)
+    return np.asarray(cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB).reshape(3), np.float64)
+
+
+def _two_colours(
+    colours: NDArray[np.float64],
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]] | None:
+    """Each top's colour (0 light, 1 dark) and whether it is doubtful; None when the picture shows no two colours."""
+    if len(colours) < 2:
+        return None
+    data = colours.astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
+    inliers = np.ones(len(data), bool)
+    for _ in range(2):  # the second split without the shapes of neither colour (a die, the cube, the board)
+        if inliers.sum() < 2:
+            return None
+        part = data[inliers]
+        start = (part[:, 0] < np.median(part[:, 0])).astype(np.int32).reshape(-1, 1)  # the lighter half first
+        _, _, centres = cv2.kmeans(part, 2, start, criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+        near = np.linalg.norm(data[:, None, :] - centres[None, :, :], axis=2)
+        labels = np.argmin(near, axis=1)
+        apart = float(np.linalg.norm(centres[0] - centres[1]))
+        if apart < MIN_CONTRAST:
+            return None
+        inliers = near.min(axis=1) <= OUTLIER * apart
+    if apart < SEPARATION * float(near.min(axis=1)[inliers].mean()):
+        return None
+    light = int(np.argmax(centres[:, 0]))
+    which = np.where(labels == light, 0, 1).astype(np.int64)
+    ordered = np.asarray(centres[[light, 1 - light]], np.float64)  # light, dark
+    return which, ordered, np.asarray(~inliers)
+
+
+def _depth(y: float) -> float:
+    """How far ``y`` lies from the nearer rim, in checkers."""
+    return min(abs(y - FIELD_Y[0]), abs(y - FIELD_Y[1])) / CHECKER
+
+
+def _column_centre(col: int) -> float:
+    left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
+    return left + (right - left) / 6 * (col % 6 + 0.5)
+
+
+def _continues_a_row(c: Candidate, kept: list[Candidate]) -> bool:
+    """A sensitive find counts only where a checker can stand: on a point's column at the rim, or one checker
+    beyond a top already kept on that column."""
+    col = _column(c.x)
+    if col is None or abs(c.x - _column_centre(col)) > CHECKER * 0.3:
+        return False
+    slot = _depth(c.y) - 0.5
+    if abs(slot - round(slot)) > 0.3:
+        return False
+    if round(slot) == 0:
+        return True
+    same_half = [k for k in kept if (k.y < BOARD_VIEW[1] / 2) == (c.y < BOARD_VIEW[1] / 2) and _column(k.x) == col]
+    return any(abs(_depth(k.y) - _depth(c.y) + 1) < 0.3 for k in same_half)
+
+
+def _alone(c: Candidate, kept: list[Candidate]) -> bool:
+    """Whether no top kept so far stands on the point of ``c``."""
+    col, top_half = _column(c.x), c.y < BOARD_VIEW[1] / 2
+    return not any(_column(k.x) == col and (k.y < BOARD_VIEW[1] / 2) == top_half for k in kept)
+
+
+def _like_its_point(view: NDArray[np.uint8], c: Candidate, to_checker: float) -> bool:
+    """Whether a sensitive find alone on its point looks more like the point (sampled two checkers further in)
+    than like a checker: the broad base of a pale point under pale checkers is round enough for the sensitive
+    look."""
+    w, h = BOARD_VIEW
+    inward = 1.0 if c.y < h / 2 else -1.0
+    r = SCALE * CHECKER / 2
+    inner = max(2, int(r * 0.3))
+    for depth in (2.0, 2.5):
+        y = c.y + inward * CHECKER * depth
+        vx, vy = round((c.x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1].reshape(-1, 3)
+        if len(patch) and float(np.linalg.norm(_lab(np.median(patch, axis=0)) - c.lab)) < to_checker:
+            return True
+    return False
+
+
+def _column(x: float) -> int | None:
+    """The point column (0-5 in the left half, 6-11 in the right) under ``x``, or None on the bar or the frame."""
+    if FIELD_X[0] - CHECKER * 0.3 <= x < BAR_X[0] + CHECKER * 0.1:
+        pitch = (BAR_X[0] - FIELD_X[0]) / 6
+        return int(np.clip((x - FIELD_X[0]) // pitch, 0, 5))
+    if BAR_X[1] - CHECKER * 0.1 < x <= FIELD_X[1] + CHECKER * 0.3:
+        pitch = (FIELD_X[1] - BAR_X[1]) / 6
+        return 6 + int(np.clip((x - BAR_X[1]) // pitch, 0, 5))
+    return None
+
+
+def read_position(
+    image: NDArray[np.uint8],
+    calibration: Calibration,
+    bottom_colour: Colour,
+    dice: Callable[[], Iterable[Box]] | None = None,
+) -> CheckerReading:
+    """Read every checker on a settled board (see the module's docstring). ``dice`` gives the boxes (x0, y0, x1, y1,
+    image pixels) of the dice in the picture, asked for only when the reading would be sure: a pale die among pale
+    checkers can pass for one, and a top counted where a die lies makes the reading unsure."""
+    view = board_view(image, calibration)
+    found = find_tops(view)
+    strict = [c for c in found if c.strict]
+    doubts: list[str] = []
+    split = _two_colours(np.asarray([c.lab for c in strict], np.float64).reshape(-1, 3))
+    if split is None:
+        empty = (0,) * POINTS
+        return CheckerReading(empty, (0, 0), (0, 0), False, ("the checkers' two colours are not told apart",))
+    which_strict, centres, doubtful_strict = split
+    if centres[0][0] - centres[1][0] < MIN_LIGHTER:
+        doubts.append("which of the two colours is the lighter is not clear")
+    apart = float(np.linalg.norm(centres[0] - centres[1]))
+    kept = list(strict)
+    which = list(which_strict)
+    doubtful = list(doubtful_strict)
+    loose = sorted((c for c in found if not c.strict), key=lambda c: _depth(c.y))
+    for c in loose:
+        dist = np.linalg.norm(centres - c.lab, axis=1)
+        fits = dist.min() < LOOSE_FIT * apart and _continues_a_row(c, kept)
+        if fits and not (_alone(c, kept) and _like_its_point(view, c, dist.min())):
+            kept.append(c)
+            which.append(int(np.argmin(dist)))
+            doubtful.append(False)
+    bottom_index = 0 if bottom_colour == "light" else 1
+    tops = tuple(
+        Top(c.x, c.y, "light" if w == 0 else "dark", bool(d), c.strict)
+        for c, w, d in zip(kept, which, doubtful, strict=True)
+    )
+    rows: dict[tuple[int, int], list[Top]] = {}  # (row 0 top / 1 bottom, column) -> tops
+    bar = [0, 0]
+    off = [0, 0]
+    w, h = BOARD_VIEW
+    for t, wi in zip(tops, which, strict=True):
+        if t.doubtful:  # of neither colour: not a checker (a checker missed so makes its side come short)
+            continue
+        side = 0 if wi == bottom_index else 1
+        if t.x < 0 or t.x > w or t.y < 0 or t.y > h:
+            off[side] += 1
+            continue
+        if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2:
+            bar[side] += 1
+            continue
+        near_bar = BAR_X[0] - CHECKER * 1.2 <= t.x <= BAR_X[1] + CHECKER * 1.2
+        if near_bar and MIDDLE[0] <= t.y <= MIDDLE[1]:
+            bar[side] += 1
+            continue
+        col = _column(t.x)
+        if col is None or not FIELD_Y[0] - CHECKER * 0.3 <= t.y <= FIELD_Y[1] + CHECKER * 0.3:
+            doubts.append(f"a checker on the frame at ({t.x:.0f}, {t.y:.0f})")
+            continue
+        rows.setdefault((0 if t.y < h / 2 else 1, col), []).append(t)
+    points = [0] * POINTS
+    for (row, col), stack in rows.items():
+        kinds = {t.colour for t in stack}
+        if len(kinds) > 1:
+            doubts.append(f"two colours on one point (row {row}, column {col})")
+        colour = max(kinds, key=lambda k: sum(t.colour == k for t in stack))
+        sign = 1 if colour == bottom_colour else -1
+        points[row * 12 + col] = sign * len(stack)
+        doubts.extend(_stack_doubts(stack, row))
+    problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+    if not doubts and problems:
+        placed = _place_hidden(points, off)
+        if placed:
+            problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+            # the completion rests on the count of what shows: every top counted must be a sure find
+            unseen = _unseen(view, rows, tops, centres, apart) + sum(t.doubtful or not t.strict for t in tops)
+            on_rows = [bottom_index if side == 0 else 1 - bottom_index for side, (_, o) in placed.items() if not o]
+            if unseen or problems or any(_lies_off(view, centres[c], apart) for c in on_rows):
+                hidden = sum(n for n, _ in placed.values())
+                doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
+    doubts.extend(problems)
+    if not doubts and dice is not None:
+        on = _on_dice([t for t in tops if not t.doubtful], calibration, dice())
+        if on:
+            doubts.append(f"{on} checkers counted where a die lies")
+    return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
+
+
+def _unseen(
+    view: NDArray[np.uint8],
+    rows: dict[tuple[int, int], list[Top]],
+    tops: tuple[Top, ...],
+    centres: NDArray[np.float64],
+    apart: float,
+) -> int:
+    """How many of the places where a missed checker would stand show a checker's colour: each point's next place,
+    and the bar and the field's edge beside it. A checker the look missed there would otherwise be taken for one
+    hidden in a higher layer."""
+    r = SCALE * CHECKER / 2
+    inner = max(2, int(r * 0.35))
+    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
+    disk = xx**2 + yy**2 <= inner**2
+    w, h = BOARD_VIEW
+    places: list[tuple[float, float]] = []
+    for row in (0, 1):
+        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+        step = 1.0 if row == 0 else -1.0
+        for col in range(12):
+            stack = rows.get((row, col), [])
+            if len(stack) >= 5:
+                continue
+            if stack:
+                y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
+                places.append((float(np.mean([t.x for t in stack])), y))
+            else:
+                places.append((_column_centre(col), rim + step * CHECKER / 2))
+    middle = h / 2
+    for x in (BAR_X[0] - CHECKER / 2, w / 2, BAR_X[1] + CHECKER / 2):
+        for y in (middle - CHECKER, middle, middle + CHECKER):
+            if all(np.hypot(t.x - x, t.y - y) > CHECKER * 0.75 for t in tops):
+                places.append((x, y))
+    count = 0
+    for x, y in places:
+        vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
+        if patch.shape[:2] != disk.shape:
+            continue
+        lab = _lab(np.median(patch[disk], axis=0))
+        if np.linalg.norm(centres - lab, axis=1).min() < LOOSE_FIT * apart:
+            count += 1
+    return count
+
+
+def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float) -> bool:
+    """Whether the ground round the board shows half a checker or more of ``colour``: checkers borne off that the
+    look did not find (in a tray, a pile), which a shortfall would otherwise be taken for."""
+    w, h = BOARD_VIEW
+    small = view[::2, ::2]  # every other pixel: a checker still covers about 200 of them
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    near = np.linalg.norm(lab - colour.astype(np.float32), axis=2) < LOOSE_FIT * apart
+    x0, y0 = round(MARGIN * w * SCALE / 2), round(MARGIN * h * SCALE / 2)
+    x1, y1 = round((1 + MARGIN) * w * SCALE / 2), round((1 + MARGIN) * h * SCALE / 2)
+    near[y0:y1, x0:x1] = False  # the board itself
+    area = np.pi * (SCALE * CHECKER / 4) ** 2
+    return bool(near.sum() >= area / 2)
+
+
+def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
+    """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
+    only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
+    that side's checkers they can only be there, unless a checker was missed (``_unseen``, ``_lies_off`` look for
+    one). With two places or more the reading stays short. Returns how many of each side's (0 bottom, 1 top) were
+    placed, and whether off."""
+    placed: dict[int, tuple[int, bool]] = {}
+    for side, sign in ((0, 1), (1, -1)):
+        seen = sum(p * sign for p in points if p * sign > 0) + off[side]
+        short = CHECKERS_A_SIDE - seen
+        if short <= 0:
+            continue
+        full = [i for i, p in enumerate(points) if p * sign == 5]
+        places = len(full) + (1 if off[side] else 0)
+        if places != 1:
+            continue
+        if full:
+            points[full[0]] += sign * short
+        else:
+            off[side] += short
+        placed[side] = (short, not full)
+    return placed
+
+
+def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> int:
+    """How many tops lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
+    further off: a checker's radius and half a die)."""
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
+    if not centres:
+        return 0
+    board = calibration.to_board(np.asarray(centres, np.float64))
+    return sum(bool(np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)) for t in tops)
+
+
+def _stack_doubts(stack: list[Top], row: int) -> list[str]:
+    """A point's checkers stand in a row from the rim, one checker apart: a top off those places (a die, the cube,
+    a shadow taken for a checker) or a gap in the row is a doubt. Boards differ in their frame and their checkers
+    in size, so the row is measured from its own first checker."""
+    rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+    depth = sorted(abs(t.y - rim) for t in stack)
+    if depth[0] > CHECKER * (0.5 + SLOT_SLACK):
+        return ["a point's first checker stands off the rim"]
+    gaps = np.diff(depth) / CHECKER
+    if len(gaps) and (gaps.min() < 1 - SLOT_SLACK or gaps.max() > 1 + SLOT_SLACK):
+        return ["a point's checkers are not one checker apart"]
+    return []
