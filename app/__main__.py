@@ -83,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lang is None:
         args.lang = "en" if args.command in ("demo", "export") else "tr"
+    args.data = _station_folder(station=args.command is None)
     try:
         code = _run(args)
         sys.stdout.flush()  # a reader gone early is found here, not at interpreter exit
@@ -107,16 +108,56 @@ def _run(args: argparse.Namespace) -> int:
         return _key_command(args)
     if args.command == "export":
         return _journal_command(args)
-    from app.ui.main import run_app
+    return _station(args)
 
+
+def _station_folder(station: bool) -> Path | None:
+    """The station's data folder (Kivy's), which holds the journal key's default place (a key found in the XDG
+    configuration folder is moved into it once) and, for the ``station`` (the app), its matches and dice sets
+    (moved from the XDG data folder once). What cannot be moved stays where it was, and is said. None without
+    Kivy or without the folder: the key and the matches stay in the XDG folders."""
+    from app.record.devicekey import KEY_ENV, xdg_key_path
+    from app.record.library import DATA_ENV, move_data, xdg_data_home
+
+    if os.environ.get(DATA_ENV):  # a folder named by the user is used as it is
+        return Path(os.environ[DATA_ENV])
+    try:
+        from app.ui.folder import data_folder
+
+        folder = data_folder()
+    except (ImportError, OSError) as error:
+        print(f"app: the station's data folder: {error}; the XDG folders are used", file=sys.stderr)
+        return None
+    problems = move_data(xdg_data_home(), folder) if station else []
+    if not os.environ.get(KEY_ENV):  # a key named by the user stays where it is
+        key = xdg_key_path()
+        problems += move_data(key.parent, folder, (key.name, key.name + ".id"))
+    os.environ[DATA_ENV] = str(folder)  # the key's place, and the library the key's first start looks at
+    for problem in problems:
+        print(f"app: {problem}", file=sys.stderr)
+    return folder
+
+
+def _station(args: argparse.Namespace) -> int:
+    """The tablet app at the live table (devices on USB, the camera named) or, with ``--sim``, the simulated one:
+    the screens get one table and never know which."""
+    from app.record.library import DiceSets, MatchLibrary
+    from app.table.learning import MatchDice
+    from app.table.table import Table
+    from app.ui.main import on_main_loop, run_app
+
+    match_dice = MatchDice(DiceSets(args.data))
+    table: Table
+    if args.sim:
+        from app.sim.station import SimStation
+
+        table = SimStation(match_dice=match_dice)
+    else:
+        from app.table.live import LiveStation
+
+        table = LiveStation(args.clock, args.board, _camera(args.camera), on_main_loop, match_dice=match_dice)
     return run_app(
-        keep_photos=not args.no_throw_photos,
-        sim=args.sim,
-        journal=args.journal,
-        language=args.lang,
-        clock_port=args.clock,
-        board_port=args.board,
-        camera=args.camera if args.sim else _camera(args.camera),
+        table, MatchLibrary(args.data), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
     )
 
 

@@ -3,7 +3,8 @@
 Each journal entry is sealed with HMAC-SHA-256 under this key (:mod:`app.record.journal`), so
 whoever holds a journal file but not the key cannot rewrite it unnoticed, and the director's PIN
 record is keyed by it (:mod:`app.referee.pin`), so the file alone cannot test a PIN guess. The key
-is 32 random bytes in an owner-only file in the user's configuration folder
+is 32 random bytes in an owner-only file, ``device.key`` in the station's data folder when
+``TAVLA_DATA_DIR`` names one (``python -m app`` names Kivy's), else in the user's configuration folder
 (``$XDG_CONFIG_HOME/tavla-referee/device.key``); ``TAVLA_KEY_FILE`` names another file.
 
 A key is made only on a genuinely first start: no key, no record of one (``device.key.id`` beside it,
@@ -19,6 +20,8 @@ import hashlib
 import os
 import stat
 from pathlib import Path
+
+from app.record.library import DATA_ENV
 
 KEY_ENV = "TAVLA_KEY_FILE"
 
@@ -46,10 +49,18 @@ class MissingKey(KeyFileError):
 
 
 def key_path() -> Path:
-    """Where this tablet's key lives (``TAVLA_KEY_FILE`` first, else the user's config folder)."""
+    """Where this tablet's key lives (``TAVLA_KEY_FILE`` first, else the station's data folder, else the user's
+    config folder)."""
     named = os.environ.get(KEY_ENV)
     if named:
         return Path(named)
+    if os.environ.get(DATA_ENV):
+        return Path(os.environ[DATA_ENV]) / "device.key"
+    return xdg_key_path()
+
+
+def xdg_key_path() -> Path:
+    """The key's place in the user's configuration folder (XDG)."""
     config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(config) / "tavla-referee" / "device.key"
 

@@ -1,28 +1,99 @@
-"""Where the station keeps its matches: one folder per match under the user's data folder, never a temp folder.
+"""Where the station keeps its matches: one folder per match under the station's data folder, never a temp folder.
 
 A closed window, a crash or a power cut must not lose a match from view: the app resumes the last one from
-here and lists the past ones with their exports. The data folder follows the XDG base directory rules
-(``$XDG_DATA_HOME``, else ``~/.local/share``; ``%APPDATA%`` on Windows).
+here and lists the past ones with their exports. The station's data folder is the one Kivy gives the app
+(``App.user_data_dir``, chosen by the door); a library made without one uses the XDG data folder
+(``$XDG_DATA_HOME``, else ``~/.local/share``; ``%APPDATA%`` on Windows), and a station's data found there is
+moved into the station's folder once (:func:`move_data`).
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 JOURNAL = "match.sqlite"
 APP_FOLDER = "tavla-referee"
+DATA_ENV = "TAVLA_DATA_DIR"
+"""Names the station's data folder (``python -m app`` names Kivy's); unset, the XDG data folder is used."""
+
+
+STATION_DATA = ("matches", "dice")
+"""What a station keeps in its data folder besides its journal key: its matches (journals, throw photos,
+exports) and the dice sets it learned."""
 
 
 def data_home() -> Path:
-    """The user's data folder for this app (created on first use)."""
+    """The station's data folder: the one ``TAVLA_DATA_DIR`` names, else the XDG data folder of this app."""
+    if os.environ.get(DATA_ENV):
+        return Path(os.environ[DATA_ENV])
+    return xdg_data_home()
+
+
+def xdg_data_home() -> Path:
+    """The XDG data folder of this app (created on first use)."""
     if os.name == "nt" and os.environ.get("APPDATA"):
         base = Path(os.environ["APPDATA"])
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / APP_FOLDER
+
+
+def move_data(old: Path, new: Path, names: Sequence[str] = STATION_DATA) -> list[str]:
+    """Move each of ``names`` (a folder or a file) from ``old`` into ``new``, once: copied whole under a passing
+    name, renamed into place, and only then removed from ``old``. What cannot be moved stays in ``old`` untouched
+    (tried again at the next start); a name ``new`` already holds is left in both. What went wrong, in words."""
+    problems = []
+    for name in names:
+        source, target = old / name, new / name
+        if not source.exists() or source.is_symlink():
+            continue
+        if target.exists():
+            problems.append(f"{source}: not moved, {target} already exists")
+            continue
+        passing = new / f"{name}.moving"
+        try:
+            new.mkdir(parents=True, exist_ok=True)
+            _remove(passing)  # a move cut short by a power cut: start it again
+            if source.is_dir():
+                shutil.copytree(source, passing, copy_function=shutil.copy2)
+            else:
+                shutil.copy2(source, passing)
+            os.replace(passing, target)
+        except OSError as error:
+            try:
+                _remove(passing)
+            except OSError:
+                pass  # the next start removes it before copying again
+            problems.append(f"{source}: not moved to {new} ({_reason(error)})")
+            continue
+        try:
+            _remove(source)
+        except OSError as error:
+            problems.append(f"{source}: copied to {target}, but not removed ({_reason(error)})")
+    try:
+        old.rmdir()  # only when nothing is left in it
+    except OSError:
+        pass
+    return problems
+
+
+def _reason(error: OSError) -> str:
+    """The system's reason, without its error number (a folder's copy gathers its files' errors: the first)."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
+        return str(error.args[0][0][-1])
+    return error.strerror or str(error)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
 
 
 @dataclass(frozen=True)

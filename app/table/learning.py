@@ -17,9 +17,9 @@ from typing import Callable, Literal, Sequence, Union
 from app.record.library import DiceSets
 from app.record.session import Session
 from app.referee import events as ev
-from app.referee.i18n import label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot, die_crops
+from app.table.why import Why
 from vision import DiceReader, DieReading, Reader, ThrowObservation, VisionError
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader, LearnedWithAnotherModel, Said, examples
 from vision.crop_reader import OnnxModel
@@ -63,10 +63,8 @@ class MatchDice:
     another, both bound to the same profile, so a confirmation never waits for a throw being read and the
     next throw is read with what it taught."""
 
-    def __init__(self, sets: DiceSets | None = None, language: Callable[[], str] = lambda: "en") -> None:
+    def __init__(self, sets: DiceSets | None = None) -> None:
         self.sets = sets if sets is not None else DiceSets()
-        self.language = language
-        """The screen's language now, for the reasons this gives."""
         self.profile: DiceProfile | None = None
         """The dice set in use (None: none chosen, the second stage as trained)."""
         blank = DiceProfile("")
@@ -87,7 +85,7 @@ class MatchDice:
         """A reader for the camera (made in its thread): it reads with the dice set in use."""
         return DiceReader(classifier=self._reading)
 
-    def use(self, name: str, relearn: bool = False) -> str | None:
+    def use(self, name: str, relearn: bool = False) -> Why | None:
         """Read with the dice set ``name`` from now on (learned before, or new); why not, for the screen. A set
         learned with another dice model (before an update) is learned again from the dice pictures it keeps,
         and saved so; one saved before they were kept is refused, or with ``relearn`` (the learning step)
@@ -106,9 +104,9 @@ class MatchDice:
                 except OSError:
                     pass  # it reads as learned all the same; the next confirmation's save says what is wrong
         except LearnedWithAnotherModel as error:
-            return label("dice_set_other_model", self.language()).format(name=error.name)
+            return Why("dice_set_other_model", {"name": error.name})
         except (ValueError, VisionError) as error:
-            return str(error)
+            return Why.said(str(error))
         self.profile = profile
         return None
 
@@ -125,19 +123,19 @@ class MatchDice:
         dice: tuple[DieReading, ...],
         values: Sequence[Said],
         not_dice: Boxes = (),
-    ) -> str | None:
+    ) -> Why | None:
         """People said what each die found is (its value, "cocked", None: not a die): learned at once and
         saved, with what the reader itself called not a die when people said which two are the dice
         (:func:`vision.adapt.examples`); why not."""
         if self.profile is None:
-            return label("dice_set_first", self.language())
+            return Why("dice_set_first")
         if not dice and not values:
             return None  # nothing found, nothing said: nothing to learn
         try:
             self._learning.confirm(*examples(image, dice, values, not_dice))
             self.profile.save(self.sets.path(self.profile.name))
         except (VisionError, ValueError, OSError) as error:
-            return str(error)
+            return Why.said(str(error))
         return None
 
 

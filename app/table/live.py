@@ -16,23 +16,25 @@ from typing import Callable
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.rulings import Reaction
+from app.referee.setup import Devices
 from app.table.camera import LiveCamera, Post
 from app.table.devices import BoardReadings, ClockLink, drain
 from app.table.dice import Image, Shot, shot
-from app.table.learning import PracticeThrow
+from app.table.learning import MatchDice, PracticeThrow
 from device import messages as dm
 from device.clockapi import ClockControl
 from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
-from vision import Calibration, DiceReader, Reader, ThrowObservation
+from vision import Calibration, ThrowObservation
 
 
 class LiveStation:
-    """The devices of one table and the match they serve; ``look_for_devices`` False keeps the software clock
-    only (the simulated table brings its own devices). ``notify`` hears why the camera stopped ("" when it
-    reads again)."""
+    """The devices of one table and the match they serve: a :class:`app.table.table.Table`. ``notify`` hears why
+    the camera stopped ("" when it reads again)."""
+
+    simulated = False
 
     def __init__(
         self,
@@ -41,22 +43,20 @@ class LiveStation:
         camera: str | None = None,
         post: Post | None = None,
         notify: Callable[[str], None] = lambda message: None,
-        look_for_devices: bool = True,
-        reader: Callable[[], Reader] = DiceReader,
+        match_dice: MatchDice | None = None,
     ) -> None:
         self.session: Session | None = None
         self.notify = notify
+        self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.device_queue: queue.Queue[object] = queue.Queue()
         self.board_readings = BoardReadings()
         """The sensing board's reading numbers seen so far (a late or repeated one is the board's fault)."""
         self.software_clock = SoftwareClock(self.device_queue)
-        self.clock_driver: ClockDriver | None = None
-        self.board_driver: BoardDriver | None = None
-        if look_for_devices:  # from the start: the set-up screen shows what answered
-            self.clock_driver = ClockDriver(_finder(clock_port), self.device_queue)
-            self.board_driver = BoardDriver(_finder(board_port), self.device_queue)
-            self.clock_driver.start()
-            self.board_driver.start()
+        # from the start: the set-up screen shows what answered
+        self.clock_driver = ClockDriver(_finder(clock_port), self.device_queue)
+        self.board_driver = BoardDriver(_finder(board_port), self.device_queue)
+        self.clock_driver.start()
+        self.board_driver.start()
         self.clock: ClockControl = self.software_clock
         self.clock_link = ClockLink(self.clock)
         self.live_camera: LiveCamera | None = None
@@ -64,9 +64,12 @@ class LiveStation:
         """The live camera's last throw: the picture, the dice read, the event."""
         self.practice: Callable[[PracticeThrow], None] | None = None
         """Where the settled throws go before the match (the match dice being learned)."""
+        self._offered = Devices(camera=False, board=False, clock=False)
+        """The devices last offered to a match (:meth:`devices`): the clock :meth:`start` takes."""
         if camera is not None:
             if post is None:
                 raise ValueError("a live camera needs a way to post to the main thread")
+            reader = self.match_dice.reader
             self.live_camera = LiveCamera(camera, post, self.camera_throw, self.camera_link, reader).start()
 
     def devices_found(self) -> dict[str, str]:
@@ -75,13 +78,41 @@ class LiveStation:
         if self.live_camera is not None and self.live_camera.alive:
             found["camera"] = f"found: {self.live_camera.spec}"
         for name, driver in (("clock", self.clock_driver), ("board", self.board_driver)):
-            if driver is not None and driver.status.state is LinkState.CONNECTED:
+            if driver.status.state is LinkState.CONNECTED:
                 found[name] = "found: " + driver.status.detail
         return found
 
-    def start(self, session: Session, calibration: Calibration | None, physical_clock: bool) -> None:
+    def devices(self) -> Devices:
+        """The devices that answered: the others fall back to the on-screen clock and typed dice and plays."""
+        found = self.devices_found()
+        self._offered = Devices(
+            camera=found["camera"].startswith("found"),
+            board=found["board"].startswith("found"),
+            clock=found["clock"].startswith("found"),
+        )
+        return self._offered
+
+    def has_camera(self) -> bool:
+        return self.live_camera is not None
+
+    def picture(self, wait_s: float = 0.0) -> Image | None:
+        return self.live_camera.picture(wait_s=wait_s) if self.live_camera is not None else None
+
+    def frame_rate(self) -> float | None:
+        return self.live_camera.frame_rate if self.live_camera is not None else None
+
+    def camera_calibration(self) -> Calibration | None:
+        return self.live_camera.calibration if self.live_camera is not None else None
+
+    def use_calibration(self, calibration: Calibration, in_match: bool) -> None:
+        """Mid-match the camera reads with the new corners at once; before it, :meth:`start` arms it with them."""
+        if self.live_camera is not None and in_match:
+            self.live_camera.recalibrate(calibration)
+
+    def start(self, session: Session, calibration: Calibration | None, director_pin: str = "") -> str | None:
         """Serve ``session``: arm the camera, take the physical clock if one answered, and set the clock's
         times from the journal (a physical clock that ran on through a restart keeps its own)."""
+        physical_clock = self._offered.clock  # as the match was set up now (a resumed journal's own set-up may differ)
         self.session = session
         session.listeners.append(self.on_reaction)
         if self.live_camera is not None:
@@ -90,7 +121,6 @@ class LiveStation:
             else:
                 self.live_camera.arm(calibration)
         if physical_clock:
-            assert self.clock_driver is not None
             self.clock = self.clock_driver
         self.clock_link = ClockLink(self.clock)
         settings = session.setup.clock
@@ -100,6 +130,7 @@ class LiveStation:
                 self.clock.set_time(side, times[side], settings.delay_s * 1000)
         if session.referee.clock is not None:
             self.clock.start_side(dm.Side(int(session.referee.clock)))
+        return None
 
     def on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
         """Carry out the referee's clock commands."""
@@ -119,14 +150,23 @@ class LiveStation:
             return
         drain(self.device_queue, lambda: session.referee.position, session.submit, session.note, self.board_readings)
 
-    def learn_dice(self, calibration: Calibration | None, practice: Callable[[PracticeThrow], None]) -> bool:
-        """Read throws before the match, each handed to ``practice`` (the learning step); False without a
-        camera that reads."""
-        if self.live_camera is None or self.live_camera.failure is not None:
-            return False
+    def step(self, limit: int = 400) -> str | None:
+        """People play at a live table: nothing to do."""
+        return None
+
+    def practice_throw(self) -> None:
+        """People throw the match dice at a live table: nothing to do."""
+
+    def learn_dice(self, calibration: Calibration | None, practice: Callable[[PracticeThrow], None]) -> str | None:
+        """Read throws before the match, each handed to ``practice`` (the learning step); why not (no camera
+        that reads), or None."""
+        if self.live_camera is None:
+            return "no camera"
+        if self.live_camera.failure is not None:
+            return self.live_camera.failure
         self.practice = practice
         self.live_camera.arm(calibration)
-        return True
+        return None
 
     def camera_throw(self, image: Image, observation: ThrowObservation) -> None:
         """A settled throw from the live camera (on the main thread), handed to the referee (before the match,
@@ -156,8 +196,7 @@ class LiveStation:
         if self.live_camera is not None:
             self.live_camera.close()
         for driver in (self.clock_driver, self.board_driver):
-            if driver is not None:
-                driver.close()
+            driver.close()
         self.software_clock.close()
 
 

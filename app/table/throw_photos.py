@@ -32,10 +32,10 @@ import cv2
 
 from app.record.session import Session
 from app.referee import events as ev
-from app.referee.i18n import label as screen_label
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot
 from app.table.learning import ThrowFollower
+from app.table.why import Why
 from vision import DieReading
 from vision.adapt import Said
 from vision.verdict import Boxes
@@ -105,23 +105,17 @@ def _write(path: Path, data: bytes) -> None:
 
 class ThrowPhotos:
     """Where a station keeps its throws' photographs (``folder``), and the keeping. ``notify`` hears, once, why
-    photos stopped being kept (in ``language``, the screen's language, where the words are the station's own)."""
+    photos stopped being kept (the screens word it)."""
 
-    def __init__(
-        self,
-        folder: Path,
-        notify: Callable[[str], None] = lambda message: None,
-        language: Callable[[], str] = lambda: "en",
-    ) -> None:
+    def __init__(self, folder: Path, notify: Callable[[Why], None] = lambda why: None) -> None:
         self.folder = Path(folder)
         self.notify = notify
-        self.language = language
         self.kept = 0
         """Photos kept since the station started."""
         self.labelled = 0
         """Of them, those whose label file was written."""
-        self.problem = ""
-        """Why the last photo was not kept ("" when it was)."""
+        self.problem: Why | None = None
+        """Why the last photo was not kept (None when it was)."""
 
     def listener(self, session: Session, last_shot: Callable[[], Shot | None]) -> MatchPhotos:
         """The session's listener that keeps this match's camera throws (``last_shot``: the camera's last)."""
@@ -173,7 +167,7 @@ class ThrowPhotos:
                 _write(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except OSError as error:
-            return self.failed(_why(error))
+            return self.failed(Why.said(_why(error)))
         self.labelled += whole
         return True
 
@@ -181,16 +175,16 @@ class ThrowPhotos:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             if shutil.disk_usage(self.folder).free < FREE_MIN:
-                return self.failed(screen_label("photos_disk_full", self.language()).format(folder=self.folder))
+                return self.failed(Why("photos_disk_full", {"folder": str(self.folder)}))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if not ok:
-                return self.failed(f"{name}: the picture could not be made a JPEG")
+                return self.failed(Why.said(f"{name}: the picture could not be made a JPEG"))
             _write(self.folder / f"{name}.jpg", jpeg.tobytes())
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except (OSError, cv2.error) as error:
-            return self.failed(_why(error))
+            return self.failed(Why.said(_why(error)))
         self.kept += 1
-        self.problem = ""
+        self.problem = None
         return True
 
     def _sweep(self) -> None:
@@ -201,7 +195,7 @@ class ThrowPhotos:
         except OSError:
             pass  # the next photo's write says what is wrong with the folder
 
-    def failed(self, why: str) -> bool:
+    def failed(self, why: Why) -> bool:
         """A photo or its label not kept: said once (until one is kept again); False."""
         if not self.problem:
             self.notify(why)
@@ -226,7 +220,7 @@ class MatchPhotos:
         try:
             self._keep(event, reaction)
         except Exception as error:  # noqa: BLE001 - a photo lost must never stop the match's other listeners
-            self.photos.failed(f"{type(error).__name__}: {error}")
+            self.photos.failed(Why.said(f"{type(error).__name__}: {error}"))
 
     def _keep(self, event: ev.Event, reaction: Reaction) -> None:
         settled = self.follow(event, reaction)

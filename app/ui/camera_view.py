@@ -19,10 +19,11 @@ from kivy.uix.togglebutton import ToggleButton
 
 from app.referee import events as ev
 from app.referee.engine import Stage
-from app.referee.i18n import label, word
+from app.referee.i18n import word
 from app.table.dice import Shot
 from app.table.view import live_picture, throw_picture
 from app.ui.controller import Controller
+from app.ui.labels import label
 from app.ui.widgets import TARGET, button, texture_of
 
 LIVE_EVERY_S = 0.25

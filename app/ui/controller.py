@@ -2,13 +2,9 @@
 
 The screens only show :attr:`Controller.session`'s referee and call these
 methods; every tap becomes an event through the journal like any device
-message. The real table's devices and camera are a
-:class:`app.table.live.LiveStation` (``python -m app --camera SOURCE`` adds a
-physical camera, video or image folder). With ``sim`` the whole table is
-simulated through the real chain (:class:`app.sim.table.SimulatedTable`: clock
-and board simulators on pty pairs, their drivers, and the camera whose
-pictures the dice reader reads): a tap on "Sim >" lets the simulated players
-act until the referee rules on something.
+message. The table's devices and camera are one :class:`app.table.table.Table`,
+live or simulated, chosen by the door (``python -m app [--sim]``): the
+controller never knows which.
 """
 
 from __future__ import annotations
@@ -23,24 +19,22 @@ from app.net.station import Station
 from app.record.dice_counts import thrown
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
-from app.record.library import DiceSets, MatchLibrary
+from app.record.library import MatchLibrary
 from app.record.session import Session, pin_record
 from app.referee import events as ev
-from app.referee.engine import Stage
 from app.referee.i18n import render
 from app.referee.pin import no_pin_message
 from app.referee.rulings import Level, Reaction, Ruling
-from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
-from app.sim.camera import SimulatedCamera
-from app.sim.table import SimulatedTable, TableError
-from app.sim.world import Temper, World
+from app.referee.setup import ClockSettings, MatchSetup, Mode
 from app.table.camera import LiveCamera, Post
 from app.table.dice import Image, Shot
 from app.table.fairness import fairness_image, write_fairness_picture
-from app.table.learning import KeepLearning, MatchDice, PracticeThrow
-from app.table.live import LiveStation
+from app.table.learning import KeepLearning, PracticeThrow
+from app.table.table import Table
 from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
+from app.table.why import Why
+from app.ui.labels import why_text
 from device import messages as dm
 from rules.position import Color
 from vision import Calibration, CalibrationError
@@ -51,54 +45,36 @@ class Controller:
     def __init__(
         self,
         folder: Path,
+        table: Table,
         language: str = "tr",
-        sim: bool = False,
         journal: Path | None = None,
-        clock_port: str | None = None,
-        board_port: str | None = None,
-        seed: int = 1,
-        camera: str | None = None,
         post: Post | None = None,
         library: MatchLibrary | None = None,
-        dice_sets: DiceSets | None = None,
         keep_photos: bool = True,
     ) -> None:
         self.folder = folder
         self.library = library
         """Where the station keeps its matches (the app's data folder), for resuming and listing them."""
         self.language = language
-        self.sim = sim
+        self.table = table
+        """The table's devices and camera, live or simulated."""
+        table.notify = self._notify
         self.journal_path = journal
         self.session: Session | None = None
         self.banner: Ruling | None = None
         self.log: list[Ruling] = []
         self.message = ""
-        self.match_dice = MatchDice(dice_sets, lambda: self.language)
+        self.match_dice = table.match_dice
         """The dice reader and the dice set it learns."""
         self.practice: PracticeThrow | None = None
         """The learning step's settled throw waiting for the players to say what each die shows."""
         self.practiced = 0
         """Throws confirmed in this learning step."""
-        self._practice_throws = 0
         self.keep_learning: KeepLearning | None = None
-        folder_of_photos = folder / ("throws_simulated" if sim else "throws")  # rendered throws apart from real ones
-        self.throw_photos = (
-            ThrowPhotos(folder_of_photos, self._photos_stopped, lambda: self.language) if keep_photos else None
-        )
+        folder_of_photos = folder / ("throws_simulated" if table.simulated else "throws")  # rendered apart from real
+        self.throw_photos = ThrowPhotos(folder_of_photos, self._photos_stopped) if keep_photos else None
         """Every throw's picture kept with what its dice showed: a real dice set grown at this table (None: the
         station keeps no pictures, ``python -m app --no-throw-photos``)."""
-        self.station = LiveStation(
-            clock_port,
-            board_port,
-            camera if not sim else None,
-            post,
-            self._notify,
-            look_for_devices=not sim,
-            reader=self.match_dice.reader,
-        )
-        self.world = World(seed=seed, temper=Temper(), sensing_board=True) if sim else None
-        self.camera = SimulatedCamera(seed, reader=self.match_dice.reader()) if sim else None
-        self.table: SimulatedTable | None = None
         self.taps: list[tuple[float, float]] = []
         """Corners tapped on the set-up screen's camera picture (image pixels)."""
         self.calibration: Calibration | None = None
@@ -110,41 +86,44 @@ class Controller:
         """The director's messages to this table, newest last."""
 
     @property
+    def sim(self) -> bool:
+        """Simulated players sit at the table (the screens offer "Sim >")."""
+        return self.table.simulated
+
+    @property
     def live_camera(self) -> LiveCamera | None:
-        return self.station.live_camera
+        """The table's reader of a physical camera, video or image folder (None without one)."""
+        return self.table.live_camera
 
     def _notify(self, message: str) -> None:
         self.message = message
 
-    def _photos_stopped(self, why: str) -> None:
+    def _photos_stopped(self, why: Why) -> None:
         """Throw photos can no longer be kept: said on the play screen's banner and in the history, once."""
-        ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why})
+        ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why_text(why, self.language)})
         self.banner = ruling
         self.log.append(ruling)
 
     def photos_warning(self) -> str:
         """Why throw photos are not being kept now, in the screen's language ("" while they are)."""
-        if self.throw_photos is None or not self.throw_photos.problem:
+        if self.throw_photos is None or self.throw_photos.problem is None:
             return ""
-        return self.text(Ruling("photos_not_kept", Level.WARNING, {"why": self.throw_photos.problem}))
+        why = why_text(self.throw_photos.problem, self.language)
+        return self.text(Ruling("photos_not_kept", Level.WARNING, {"why": why}))
 
     # ------------------------------------------------------------ set-up
 
     def devices_found(self) -> dict[str, str]:
         """What each device is now: the simulators, a device that answered (with its serial), or the fall-back."""
-        if self.sim:
-            return {"camera": "sim", "board": "sim", "clock": "sim"}
-        return self.station.devices_found()
+        return self.table.devices_found()
 
     def camera_picture(self) -> Any:
         """The camera's view of the board for calibration (None without a camera)."""
-        if self.live_camera is not None:
-            return self.live_camera.picture(wait_s=3.0)
-        return self.camera.before if self.camera is not None else None
+        return self.table.picture(wait_s=3.0)
 
     def tap_corner(self, x: float, y: float) -> str | None:
         """A tap on the camera picture (image pixels); after the fourth, the calibration (or why it failed)."""
-        if self.camera is None and self.live_camera is None:
+        if not self.table.has_camera():
             return "no camera"
         if len(self.taps) == 4:
             self.taps = []
@@ -157,28 +136,22 @@ class Controller:
             self.taps = []
             return str(error)
         self.calibration = calibration
-        if self.camera is not None:
-            self.camera.calibration = calibration
+        self.table.use_calibration(calibration, in_match=False)
         return None
 
     def live_picture(self) -> Any:
         """The camera's picture now, without waiting (the simulated camera: the board between throws)."""
-        if self.live_camera is not None:
-            return self.live_camera.picture()
-        return self.camera.before if self.camera is not None else None
+        return self.table.picture()
 
     def board_calibration(self) -> Calibration | None:
         """The board the throws are read on now: set again by the director, tapped, or found by the camera."""
         if self.calibration is not None:
             return self.calibration
-        if self.live_camera is not None:
-            return self.live_camera.calibration
-        return self.camera.calibration if self.camera is not None else None
+        return self.table.camera_calibration()
 
     def check_camera(self) -> SetupReport:
         """The set-up check on the camera's latest picture, with the board as tapped (or looked for)."""
-        frame_rate = self.live_camera.frame_rate if self.live_camera is not None else None
-        return check_camera(self.camera_picture(), self.board_calibration(), frame_rate)
+        return check_camera(self.camera_picture(), self.board_calibration(), self.table.frame_rate())
 
     def find_markers(self) -> Calibration | str:
         """The board from its printed corner markers on the camera's picture now, or why not."""
@@ -203,10 +176,7 @@ class Controller:
 
     def _use_calibration(self, calibration: Calibration) -> None:
         self.calibration = calibration
-        if self.camera is not None:
-            self.camera.calibration = calibration
-        if self.live_camera is not None and self.session is not None:
-            self.live_camera.recalibrate(calibration)
+        self.table.use_calibration(calibration, in_match=self.session is not None)
 
     def start(
         self,
@@ -227,10 +197,6 @@ class Controller:
         path = self.journal_path or self.folder / "match.sqlite"
         if mode is Mode.TOURNAMENT and not pin and not path.exists():  # a resumed match keeps its own PIN
             return no_pin_message()
-        found = self.devices_found()
-        board = self.sim or found["board"].startswith("found")
-        physical_clock = not self.sim and found["clock"].startswith("found")
-        live = found["camera"].startswith("found")
         try:
             setup = MatchSetup(
                 players=players,
@@ -238,7 +204,7 @@ class Controller:
                 length=length,
                 mode=mode,
                 clock=ClockSettings(reserve_min * 60, delay_s),
-                devices=Devices(camera=self.sim or live, board=board, clock=self.sim or physical_clock),
+                devices=self.table.devices(),
                 pin_hash=pin_record(pin) if pin else "",
                 chouette=chouette,
                 event=event.strip(),
@@ -258,16 +224,7 @@ class Controller:
         if self.throw_photos is not None:
             session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot))
         self._publish(session)
-        if self.sim:
-            assert self.world is not None and self.camera is not None
-            self.world.director_pin = pin  # the simulated director knows the PIN it was given
-            try:
-                self.table = SimulatedTable(session, self.camera, self.world.think_ms, real_time=True).start()
-            except TableError as error:
-                return str(error)
-            return None
-        self.station.start(session, self.calibration, physical_clock)
-        return None
+        return self.table.start(session, self.calibration, pin)
 
     # ------------------------------------------------------ the match dice
 
@@ -275,15 +232,10 @@ class Controller:
         """Begin (or go on) learning the dice set ``name``: the camera's settled throws wait for the players to
         confirm them. Why not, for the screen."""
         problem = self.match_dice.use(name, relearn=True)
-        if problem:
-            return problem
+        if problem is not None:
+            return why_text(problem, self.language)
         self.practice, self.practiced = None, 0
-        if self.live_camera is not None:
-            if not self.station.learn_dice(self.calibration, self._practice_throw):
-                return self.live_camera.failure or "no camera"
-        elif self.camera is None:
-            return "no camera"
-        return None
+        return self.table.learn_dice(self.calibration, self._practice_throw)
 
     def _practice_throw(self, throw: PracticeThrow) -> None:
         if self.session is None:
@@ -291,9 +243,7 @@ class Controller:
 
     def sim_practice(self) -> None:
         """The simulated referee throws the match dice once (``--sim``: the learning step's next throw)."""
-        if self.camera is not None:
-            self._practice_throws += 1
-            self.practice = self.camera.practice(self._practice_throws)
+        self.table.practice_throw()
 
     def confirm_practice(self, values: list[int | None]) -> str | None:
         """The players said what each die found shows (None: not a die): learned at once and kept."""
@@ -308,7 +258,8 @@ class Controller:
                 )
             self.practice = None
             self.practiced += 1
-        return problem
+            return None
+        return why_text(problem, self.language)
 
     def skip_practice(self) -> None:
         """A throw not worth confirming (nothing found, the dice still rolling): the next one, please."""
@@ -382,45 +333,26 @@ class Controller:
 
     def press_clock(self, color: int) -> None:
         """A tap on a player's half of the on-screen clock (the simulated clock's button with --sim)."""
-        if self.table is not None:
-            self.table.press(Color(color), 0)
-            return
-        self.station.press_clock(Color(color))
+        self.table.press_clock(Color(color))
 
     def pump(self) -> None:
-        """Hand the clock's and devices' messages to the referee."""
-        if self.session is None:
-            return
-        if self.table is not None:
-            self.table.poll()
-            return
-        self.station.pump()
+        """Hand the clock's and devices' messages to the referee now (the app's main loop pumps the table too)."""
+        self.table.pump()
 
     def director(self, pin: str, command: str, argument: str = "") -> Reaction:
         assert self.session is not None
         return self.session.director(pin, command, argument)
 
     def sim_step(self, limit: int = 400) -> None:
-        """Let the simulated table act until the referee rules on a throw, a play or the cube."""
-        if self.world is None or self.session is None or self.table is None:
-            return
-        session = self.session
-        for _ in range(limit):
-            if session.referee.stage is Stage.OVER:
-                return
-            before = len(self.log)
-            try:
-                self.table.carry_out(self.world.next_event(session.referee, session.last_event))
-            except TableError as error:
-                self.message = str(error)
-                return
-            if any(r.code in _STEP_ENDS for r in self.log[before:]):
-                return
+        """Let the simulated players act until the referee rules on a throw, a play or the cube."""
+        problem = self.table.step(limit)
+        if problem:
+            self.message = problem
 
     @property
     def last_shot(self) -> Shot | None:
         """The camera's last throw: the picture, the dice read, the verdict."""
-        return self.camera.last if self.camera is not None else self.station.last_shot
+        return self.table.last_shot
 
     # -------------------------------------------------------------- views
 
@@ -440,9 +372,7 @@ class Controller:
 
     def clock_report(self) -> dm.TimeReport:
         """The clock's latest report: times, the side running and the delay left (real time also with --sim)."""
-        if self.table is not None:
-            return self.table.clock_sim.times()
-        return self.station.clock_report()
+        return self.table.clock_report()
 
     def export(self) -> dict[str, Any]:
         assert self.session is not None
@@ -481,35 +411,9 @@ class Controller:
         if self.publisher is not None:
             self.publisher.stop()
             self.publisher = None
-        if self.table is not None:
-            self.table.close()
-        self.station.close()
+        self.table.close()
         if self.session is not None:
             self.session.close()
 
 
 _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}
-
-_STEP_ENDS = {
-    "dice",
-    "play_ok",
-    "void_throw",
-    "opening_tie",
-    "opening_won",
-    "illegal_play",
-    "unfinished_play",
-    "double_offered",
-    "taken",
-    "game_over",
-    "match_over",
-    "illegal_corrected",
-    "early_throw",
-    "member_double",
-    "member_take",
-    "member_drop",
-    "member_beaver",
-    "member_raccoon",
-    "chouette_settled",
-    "throw_questioned",
-    "void_questioned",
-}  # an unsure throw: the players answer it on the screen

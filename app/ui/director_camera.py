@@ -16,9 +16,9 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
 
-from app.referee.i18n import label
 from app.referee.rulings import Level
 from app.ui.controller import Controller
+from app.ui.labels import label
 from app.ui.widgets import TARGET, Banner, CornerPicker, button, texture_of
 from vision import Calibration
 

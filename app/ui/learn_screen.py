@@ -59,7 +59,7 @@ class LearnScreen(TavlaScreen):
         root.add_widget(self.error)
         bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
-        if self.controller.camera is not None:
+        if self.controller.sim:
             bar.add_widget(button(self.t("sim_throw"), self.sim_throw))
         self.skip = button(self.t("learn_skip"), self.skip_throw)
         bar.add_widget(self.skip)

@@ -1,12 +1,13 @@
 """The Kivy tablet app: the set-up, play, director, history and result screens (one module each) in one window.
 
 Every screen reads the referee through :class:`app.ui.controller.Controller` and turns taps into events;
-nothing here decides anything."""
+nothing here decides anything. The app owns the main loop, so it pumps the table: a device's message goes to
+the journal and the referee on the loop's own timer, whichever screen shows (or none)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -14,6 +15,7 @@ from kivy.config import Config
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from app.record.library import MatchLibrary
+from app.table.table import Table
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
@@ -22,6 +24,17 @@ from app.ui.play_screen import PlayScreen
 from app.ui.result_screen import ResultScreen
 from app.ui.setup_screen import SetupScreen
 from app.ui.widgets import TavlaScreen
+
+PUMP_S = 0.05
+"""How often the main loop hands the devices' messages to the match: a press is on the clock within this."""
+
+REFRESH_S = 0.25
+"""How often the screen shown is redrawn from the referee's state."""
+
+
+def on_main_loop(task: Callable[[], None]) -> None:
+    """Run ``task`` on Kivy's main loop (from any thread): how the camera's thread reaches the match."""
+    Clock.schedule_once(lambda _: task())
 
 
 class TavlaApp(App):
@@ -44,13 +57,13 @@ class TavlaApp(App):
         ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
-        Clock.schedule_interval(lambda *_: self.tick(), 0.25)
+        Clock.schedule_interval(lambda *_: self.controller.table.pump(), PUMP_S)
+        Clock.schedule_interval(lambda *_: self.tick(), REFRESH_S)
         if self.controller.session is not None:
             self.manager.current = "play"
         return self.manager
 
     def tick(self) -> None:
-        self.controller.pump()
         if self.manager.current in ("play", "setup", "result", "learn"):
             self.screens[self.manager.current].refresh()
 
@@ -82,28 +95,23 @@ def configure_window() -> None:
 
 
 def run_app(
-    sim: bool = False,
+    table: Table,
+    library: MatchLibrary,
     journal: str | None = None,
     language: str = "tr",
-    clock_port: str | None = None,
-    board_port: str | None = None,
-    camera: str | None = None,
     keep_photos: bool = True,
 ) -> int:
-    """``python -m app``: the tablet app; the journal resumes a match if it exists."""
+    """``python -m app``: the tablet app at ``table`` (live or simulated); the journal resumes a match if it
+    exists, else the match gets a new folder in ``library``."""
     configure_window()
-    library = MatchLibrary()  # the user's data folder: a closed window never loses a match
-    library.tidy()
+    library.tidy()  # the user's data folder: a closed window never loses a match
     folder = Path(journal).parent if journal else library.new_folder()
     controller = Controller(
         folder,
+        table,
         language=language,
-        sim=sim,
         journal=Path(journal) if journal else None,
-        clock_port=clock_port,
-        board_port=board_port,
-        camera=camera,
-        post=lambda task: Clock.schedule_once(lambda _: task()),
+        post=on_main_loop,
         library=library,
         keep_photos=keep_photos,
     )
@@ -111,6 +119,7 @@ def run_app(
         problem = controller.resume(Path(journal))
         if problem:
             print(f"app: {problem}")
+            controller.close()
             return 2
     TavlaApp(controller).run()
     return 0

@@ -19,10 +19,11 @@ from kivy.uix.widget import Widget
 
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
-from app.referee.i18n import label, word
+from app.referee.i18n import word
 from app.referee.state import Question
 from app.table.dice import Image
 from app.ui.controller import Controller
+from app.ui.labels import label
 from app.ui.widgets import TARGET, button, square, texture_of
 from vision import DieReading
 

@@ -13,8 +13,9 @@ from kivy.utils import escape_markup
 
 from app.record.export import result_summary
 from app.referee import events as ev
-from app.referee.i18n import variant_label, word
+from app.referee.i18n import word
 from app.referee.rulings import Level
+from app.ui.labels import variant_label
 from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button
 from rules.position import Color
 

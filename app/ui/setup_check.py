@@ -16,8 +16,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from app.referee.i18n import label
 from app.ui.controller import Controller
+from app.ui.labels import label
 from app.ui.widgets import TARGET, TapButton, button
 from vision.setupcheck import Check, Grade, SetupReport
 

@@ -14,8 +14,8 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
-from app.referee.i18n import variant_label
 from app.referee.setup import Mode
+from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
 from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
 from rules.registry import VARIANTS
@@ -236,7 +236,8 @@ class SetupScreen(TavlaScreen):
         if text == self.t("no_dice_set"):
             dice.forget()
             return
-        self.error.text = dice.use(text) or ""
+        problem = dice.use(text)
+        self.error.text = why_text(problem, self.controller.language) if problem is not None else ""
 
     def start(self) -> None:
         try:

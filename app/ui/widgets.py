@@ -24,10 +24,10 @@ from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.referee.i18n import label
 from app.referee.rulings import Level
 from app.table.dice import Image
 from app.ui.controller import Controller
+from app.ui.labels import label
 
 
 class ScreensApp(Protocol):

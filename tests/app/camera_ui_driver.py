@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 # first: it sets the window up before Kivy starts
-from tests.app.ui_driver import PIN, find_button, run, shot, tap, until_question
+from tests.app.ui_driver import PIN, find_button, run, shot, sim_camera, tap, until_question
 
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -26,7 +26,8 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 
 from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
-from app.referee.i18n import label, word  # noqa: E402
+from app.referee.i18n import word  # noqa: E402
+from app.ui.labels import label  # noqa: E402
 from app.table.lying import where_checkers_lie  # noqa: E402
 from app.ui.camera_view import CameraView  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
@@ -34,6 +35,7 @@ from app.ui.director_camera import RecalibrateView  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 from app.ui.question_panel import QuestionPanel  # noqa: E402
 from app.ui.setup_check import ReportView  # noqa: E402
+from app.sim.station import SimStation  # noqa: E402
 from vision import Calibration, DieReading, Reader  # noqa: E402
 from vision.leaning import Checker, leans_on_nothing  # noqa: E402
 from vision.verdict import judge  # noqa: E402
@@ -90,7 +92,7 @@ def _check_button_text(app: TavlaApp) -> str:
 
 def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     controller = app.controller
-    camera = controller.camera
+    camera = sim_camera(controller)
     assert camera is not None
     result["screens"] = {}
     yield
@@ -235,7 +237,7 @@ class MissesADie:
 def unseen(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
     """A throw whose second die the camera missed: the question shows the die read and, beside it, where the
     board changed with no die read; the players read both dice on the board and correct the throw."""
-    camera = app.controller.camera
+    camera = sim_camera(app.controller)
     session = app.controller.session
     assert camera is not None and session is not None
     reader = camera.reader
@@ -297,7 +299,7 @@ class CallsAFlatDieCocked:
 def in_the_open(app: TavlaApp, out: Path, result: dict[str, Any], language: str) -> Iterator[None]:
     """A flat die called cocked beyond doubt where no checker, die, frame or bar could hold it up: the players are
     asked rather than the throw voided; they read both dice on the board and the throw counts."""
-    camera = app.controller.camera
+    camera = sim_camera(app.controller)
     session = app.controller.session
     assert camera is not None and session is not None
     reader = camera.reader
@@ -389,7 +391,7 @@ def director(app: TavlaApp, out: Path, result: dict[str, Any], language: str) ->
     tap(find_button(app.root, "Kamerayı" if tr else "Calibrate"))
     yield
     view = open_view(RecalibrateView)
-    camera = app.controller.camera
+    camera = sim_camera(app.controller)
     assert view is not None and view.picker is not None and camera is not None
     for x, y in camera.corners:
         tap_at(view.picker, *view.picker.to_widget(x + SHIFT[0], y + SHIFT[1]))
@@ -412,7 +414,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {}
-    controller = Controller(out, language="tr", sim=True)
+    controller = Controller(out, SimStation(), language="tr")
     app = TavlaApp(controller)
     return run(app, script(app, out, result), out, result)
 

@@ -22,6 +22,8 @@ from kivy.uix.togglebutton import ToggleButton  # noqa: E402
 from app.record.library import DiceSets  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
+from app.sim.station import SimStation  # noqa: E402
+from app.table.learning import MatchDice  # noqa: E402
 
 NAME = "kulüp kırmızı"
 
@@ -155,7 +157,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {}
-    controller = Controller(out, language="tr", sim=True, dice_sets=DiceSets(out))
+    controller = Controller(out, SimStation(match_dice=MatchDice(DiceSets(out))), language="tr")
     app = TavlaApp(controller)
     return run(app, script(app, out, result), out, result)
 

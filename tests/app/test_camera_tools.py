@@ -14,13 +14,14 @@ import numpy as np
 from app.record.dice_counts import face_counts, thrown
 from app.record.export import result_sheet
 from app.referee import events as ev
-from app.referee.i18n import _LABELS, label
 from app.referee.setup import Mode
 from app.table.camera import Image, LiveCamera
 from app.table.dice import shot
 from app.table.fairness import fairness_image
+from app.table.live import LiveStation
 from app.table.view import throw_picture
 from app.ui.controller import Controller
+from app.ui.labels import _LABELS, label
 from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_livecamera import Task, drain
@@ -69,7 +70,7 @@ def test_the_live_camera_reads_on_the_new_corners_once_calibrated_again(tmp_path
 def test_a_resumed_match_reads_on_the_corners_the_director_set_again(tmp_path: Path) -> None:
     folder, corners = frames_folder(tmp_path, 1)
     tasks: queue.Queue[Task] = queue.Queue()
-    controller = Controller(tmp_path, language="en", camera=str(folder), post=tasks.put)
+    controller = Controller(tmp_path, LiveStation(camera=str(folder), post=tasks.put), language="en", post=tasks.put)
     moved = Calibration.from_corners([(x + 5, y - 3) for x, y in corners])
     try:
         assert controller.camera_picture() is not None
@@ -83,7 +84,7 @@ def test_a_resumed_match_reads_on_the_corners_the_director_set_again(tmp_path: P
         controller.send(ev.ManualDice((3, 1)))  # the match goes on
     finally:
         controller.close()
-    again = Controller(tmp_path, language="en", camera=str(folder), post=tasks.put)
+    again = Controller(tmp_path, LiveStation(camera=str(folder), post=tasks.put), language="en", post=tasks.put)
     try:
         assert again.resume(tmp_path / "match.sqlite") is None
         session = again.session
@@ -158,7 +159,7 @@ def test_the_director_finds_the_board_from_its_markers_or_is_told_which_is_missi
     folder.mkdir()
     cv2.imwrite(str(folder / "0000.png"), photographed())
     tasks: queue.Queue[Task] = queue.Queue()
-    controller = Controller(tmp_path, language="en", camera=str(folder), post=tasks.put)
+    controller = Controller(tmp_path, LiveStation(camera=str(folder), post=tasks.put), language="en", post=tasks.put)
     try:
         found = controller.find_markers()
         assert isinstance(found, Calibration)
@@ -172,7 +173,9 @@ def test_the_director_finds_the_board_from_its_markers_or_is_told_which_is_missi
     covered[:160, :480] = (40, 90, 40)  # a hand over the top-left marker
     (folder / "0000.png").unlink()
     cv2.imwrite(str(folder / "0000.png"), covered)
-    controller = Controller(tmp_path / "again", language="en", camera=str(folder), post=tasks.put)
+    controller = Controller(
+        tmp_path / "again", LiveStation(camera=str(folder), post=tasks.put), language="en", post=tasks.put
+    )
     try:
         problem = controller.find_markers()
         assert isinstance(problem, str) and "marker(s) 0 not seen" in problem

@@ -12,6 +12,7 @@ from typing import Callable
 
 from app.referee import events as ev
 from app.referee.setup import Mode
+from app.table.live import LiveStation
 from app.ui.controller import Controller
 from device.messages import Side
 from device.sim import ClockSimulator
@@ -31,7 +32,7 @@ def wait(condition: Callable[[], bool], what: str, controller: Controller | None
 
 def test_a_clock_that_answers_is_used_and_plays_fall_back_to_manual_entry(tmp_path: Path) -> None:
     with ClockSimulator() as clock:
-        controller = Controller(tmp_path, language="en", clock_port=clock.port)
+        controller = Controller(tmp_path, LiveStation(clock_port=clock.port), language="en")
         try:
             wait(lambda: controller.devices_found()["clock"].startswith("found"), "the clock to answer")
             found = controller.devices_found()
@@ -52,7 +53,7 @@ def test_a_clock_that_answers_is_used_and_plays_fall_back_to_manual_entry(tmp_pa
 
 
 def test_without_devices_the_on_screen_clock_runs_the_match(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, language="en", clock_port="/dev/tavla-no-such-port")
+    controller = Controller(tmp_path, LiveStation(clock_port="/dev/tavla-no-such-port"), language="en")
     try:
         assert controller.devices_found() == {"camera": "none", "board": "none", "clock": "software"}
         assert controller.start(("Ayşe", "Mehmet"), "backgammon", 3, Mode.TOURNAMENT, 6, 12, "2468") is None

@@ -16,6 +16,7 @@ from app.referee import events as ev
 from app.referee.pin import check_pin
 from app.referee.setup import Mode
 from app.sim.world import World
+from app.table.live import LiveStation
 from rules.mat import read_mat, recordable
 from rules.position import Color
 from tests.app.table import make_setup
@@ -146,7 +147,7 @@ def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament(tmp_pa
             pin_record(bad)
     from app.ui.controller import Controller
 
-    controller = Controller(tmp_path, language="en")
+    controller = Controller(tmp_path, LiveStation(), language="en")
     try:
         message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
         assert message is not None and "needs a director PIN" in message

@@ -19,9 +19,12 @@ from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.setup import MatchSetup
 from app.sim.camera import SimulatedCamera
+from app.sim.station import SimStation
 from app.table.dice import Shot
 from app.table.learning import KeepLearning, MatchDice, assign
+from app.table.live import LiveStation
 from app.ui.controller import Controller
+from app.ui.labels import why_text
 from rules.position import Color
 from tests.app.test_livecamera import drain
 from vision import Calibration, DieReading
@@ -66,8 +69,9 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     old = DiceProfile(NAME, model="0123456789abcdef")
     old.add(np.ones((2, 64), np.float32), np.zeros((2, 8), np.float32), np.array([0, 5], np.int64))
     old.save(sets.path(NAME))
-    dice = MatchDice(sets, lambda: language)
-    problem = str(dice.use(NAME))
+    dice = MatchDice(sets)
+    refused = dice.use(NAME)
+    problem = why_text(refused, language) if refused is not None else ""
     assert NAME in problem and ("again" in problem if language == "en" else "yeniden" in problem)
     assert dice.profile is None and dice.name == ""
     assert dice.use("a new set") is None and dice.name == "a new set"  # a new set is learned with this model
@@ -75,7 +79,7 @@ def test_a_dice_set_learned_with_an_earlier_model_is_refused_in_the_screen_s_lan
     assert dice.use(NAME, relearn=True) is None and dice.name == NAME and dice.confirmed == 0
     picture = np.random.default_rng(0).integers(0, 256, (240, 320, 3), dtype=np.uint8)
     assert dice.confirm(picture, (die(3), die(5, x=200)), [3, 5]) is None
-    again = MatchDice(sets, lambda: language)
+    again = MatchDice(sets)
     assert again.use(NAME) is None and again.confirmed == 2
 
 
@@ -100,7 +104,7 @@ def practised(tmp_path_factory: pytest.TempPathFactory) -> tuple[Controller, Pat
     """The learning step through the controller with the simulated camera: three throws, the third with one
     die struck out as not a die."""
     folder = tmp_path_factory.mktemp("learn")
-    controller = Controller(folder, sim=True, dice_sets=DiceSets(folder))
+    controller = Controller(folder, SimStation(match_dice=MatchDice(DiceSets(folder))))
     assert controller.learn_dice(NAME) is None
     for n in range(3):
         controller.sim_practice()
@@ -329,7 +333,11 @@ def test_the_live_camera_reads_throws_for_the_learning_step_before_the_match(tmp
     for i, frame in enumerate(video.frames):
         cv2.imwrite(str(folder / f"{i:04d}.png"), frame)
     tasks: queue.Queue[Callable[[], None]] = queue.Queue()
-    controller = Controller(tmp_path, camera=str(folder), post=tasks.put, dice_sets=DiceSets(tmp_path))
+    controller = Controller(
+        tmp_path,
+        LiveStation(camera=str(folder), post=tasks.put, match_dice=MatchDice(DiceSets(tmp_path))),
+        post=tasks.put,
+    )
     try:
         assert controller.live_camera is not None and controller.live_camera.picture(wait_s=10.0) is not None
         controller.calibration = Calibration.from_corners([(float(x), float(y)) for x, y in video.corners])
@@ -355,7 +363,7 @@ def test_a_resumed_match_reads_and_learns_with_its_own_dice_set(practised: tuple
     path = folder / "resumed" / "match.sqlite"
     path.parent.mkdir()
     Session.create(path, MatchSetup(dice_profile=NAME)).close()
-    controller = Controller(path.parent, dice_sets=DiceSets(folder))
+    controller = Controller(path.parent, LiveStation(match_dice=MatchDice(DiceSets(folder))))
     try:
         assert controller.match_dice.name == ""  # nothing chosen on this tablet's set-up screen
         assert controller.resume(path) is None

@@ -15,6 +15,7 @@ from app.referee.rulings import Level
 from app.referee.setup import Mode
 from app.table.camera import Image, LiveCamera
 from app.table.dice import throw_event
+from app.table.live import LiveStation
 from app.ui.controller import Controller
 from rules.position import Color
 from tests.app.table import Table
@@ -79,7 +80,9 @@ def test_a_rendered_video_gives_one_event_per_throw_then_the_camera_reports_its_
 
 def test_a_source_that_cannot_open_is_ruled_disconnected_and_the_dice_are_typed(tmp_path: Path) -> None:
     tasks: queue.Queue[Task] = queue.Queue()
-    controller = Controller(tmp_path, language="en", camera=str(tmp_path / "nowhere.mp4"), post=tasks.put)
+    controller = Controller(
+        tmp_path, LiveStation(camera=str(tmp_path / "nowhere.mp4"), post=tasks.put), language="en", post=tasks.put
+    )
     try:
         assert controller.live_camera is not None
         assert controller.camera_picture() is None

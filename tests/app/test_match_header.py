@@ -7,11 +7,12 @@ from pathlib import Path
 
 from app.record.export import mat_text, result_sheet
 from app.referee.setup import Mode
+from app.table.live import LiveStation
 from app.ui.controller import Controller
 
 
 def test_event_round_table_and_date_reach_the_sheet_and_the_match_record(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, language="tr")
+    controller = Controller(tmp_path, LiveStation(), language="tr")
     try:
         assert (
             controller.start(

@@ -18,10 +18,13 @@ from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.setup import Mode
+from app.sim.station import SimStation
 from app.table import throw_photos
 from app.table.learning import MatchDice
+from app.table.live import LiveStation
 from app.table.throw_photos import ThrowPhotos
 from app.ui.controller import Controller
+from app.ui.labels import why_text
 from rules.position import Color
 from tests.app.test_camera_tools import frames_folder
 from tests.app.test_learning import NAME, THIRD, UNSURE, Table, ask
@@ -40,7 +43,7 @@ class KeptTable(Table):
         assert dice.use(NAME) is None
         super().__init__(folder, dice)
         self.said: list[str] = []
-        self.photos = photos or ThrowPhotos(folder / "throws", self.said.append)
+        self.photos = photos or ThrowPhotos(folder / "throws", lambda why: self.said.append(str(why)))
         self.session.listeners.append(self.photos.listener(self.session, lambda: self.last))
 
     def sure(self, values: tuple[int, int]) -> None:
@@ -140,7 +143,7 @@ def test_keeping_photos_never_stops_the_match_or_touches_its_journal(tmp_path: P
     blocked = tmp_path / "a file, not a folder"
     blocked.write_text("")
     said: list[str] = []
-    table = KeptTable(tmp_path, ThrowPhotos(blocked / "throws", said.append))
+    table = KeptTable(tmp_path, ThrowPhotos(blocked / "throws", lambda why: said.append(str(why))))
     for _ in range(2):
         ask(table, (5, 3), UNSURE)
         for player in Color:
@@ -157,7 +160,7 @@ def test_a_nearly_full_disk_keeps_its_room_for_the_journal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, words: str
 ) -> None:
     said: list[str] = []
-    photos = ThrowPhotos(tmp_path / "throws", said.append, lambda: language)
+    photos = ThrowPhotos(tmp_path / "throws", lambda why: said.append(why_text(why, language)))
     monkeypatch.setattr(throw_photos, "FREE_MIN", 1 << 62)
     table = KeptTable(tmp_path, photos)
     table.sure((5, 3))
@@ -166,7 +169,7 @@ def test_a_nearly_full_disk_keeps_its_room_for_the_journal(
 
 
 def test_the_set_up_throws_are_kept_labelled_by_the_players(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, sim=True, dice_sets=DiceSets(tmp_path))
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))))
     assert controller.learn_dice(NAME) is None
     for struck in (False, True):
         controller.sim_practice()
@@ -210,7 +213,7 @@ def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> Non
     it read and the match took is kept, named by the journal entry it became."""
     frames, corners = frames_folder(tmp_path, 2)
     tasks: queue.Queue[Task] = queue.Queue()
-    controller = Controller(tmp_path, language="en", camera=str(frames), post=tasks.put)
+    controller = Controller(tmp_path, LiveStation(camera=str(frames), post=tasks.put), language="en", post=tasks.put)
     try:
         assert controller.camera_picture() is not None
         for x, y in corners:
@@ -232,7 +235,7 @@ def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> Non
 
 
 def test_a_station_told_to_keep_no_photos_keeps_none(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, sim=True, dice_sets=DiceSets(tmp_path), keep_photos=False)
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), keep_photos=False)
     assert controller.learn_dice(NAME) is None
     controller.sim_practice()
     assert controller.practice is not None and controller.confirm_practice(controller.practice.proposed()) is None
@@ -250,7 +253,7 @@ def test_photos_that_cannot_be_kept_are_said_on_the_play_screen_s_banner_and_lea
     tmp_path: Path, language: str, words: str
 ) -> None:
     (tmp_path / "throws_simulated").write_text("")  # where the photos would go is a file
-    controller = Controller(tmp_path, language=language, sim=True, dice_sets=DiceSets(tmp_path))
+    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), language=language)
     assert controller.learn_dice(NAME) is None
     for _ in range(2):
         controller.sim_practice()

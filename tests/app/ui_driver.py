@@ -29,6 +29,8 @@ from kivy.uix.button import Button  # noqa: E402
 
 from app.record.library import MatchLibrary  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
+from app.sim.camera import SimulatedCamera  # noqa: E402
+from app.sim.station import SimStation  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
 
@@ -69,7 +71,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"] = {}
     yield  # let the first frame be drawn
     picker = setup.picker  # type: ignore[attr-defined]
-    camera = app.controller.camera
+    camera = sim_camera(app.controller)
     assert picker is not None and camera is not None
     for x, y in camera.corners:  # the referee taps the board's four corners on the camera picture
         wx, wy = picker.to_widget(x, y)
@@ -273,15 +275,22 @@ def main(argv: list[str]) -> int:
     result: dict[str, Any] = {}
     if "--resume" in argv[1:]:  # argv: OUT --resume LIBRARY_ROOT
         library = MatchLibrary(Path(argv[argv.index("--resume") + 1]))
-        controller = Controller(library.new_folder(), language="tr", sim=True, library=library)
+        controller = Controller(library.new_folder(), SimStation(), language="tr", library=library)
         app = TavlaApp(controller)
         steps = resume_script(app, out, result)
     else:
-        controller = Controller(out, language="tr", sim=True)
+        controller = Controller(out, SimStation(), language="tr")
         app = TavlaApp(controller)
         steps = chouette_script(app, out, result) if "--chouette" in argv[1:] else script(app, out, result)
 
     return run(app, steps, out, result)
+
+
+def sim_camera(controller: Controller) -> SimulatedCamera:
+    """The simulated table's camera (its board corners and throws), as a script at the table knows them."""
+    table = controller.table
+    assert isinstance(table, SimStation)
+    return table.camera
 
 
 def until_question(app: TavlaApp, tries: int = 200) -> Iterator[None]:

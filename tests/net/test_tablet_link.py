@@ -8,6 +8,7 @@ from app.net.director import Director
 from app.net.messages import DirectorMessage
 from app.referee import events as ev
 from app.referee.setup import Mode
+from app.table.live import LiveStation
 from app.ui.controller import Controller
 from rules.position import Color
 from tests.net.broker import Mosquitto
@@ -15,7 +16,7 @@ from tests.net.conftest import PREFIX, wait_for
 
 
 def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, language="en")
+    controller = Controller(tmp_path, LiveStation(), language="en")
     try:
         assert controller.link_tournament("", "") is None and controller.tournament is None  # no network: fine
         assert controller.link_tournament("", "12") is None and controller.tournament is None  # a table number alone
@@ -30,7 +31,7 @@ def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_cor
     broker: Mosquitto, tmp_path: Path
 ) -> None:
     (tmp_path / "station").mkdir()
-    controller = Controller(tmp_path / "station", language="en")
+    controller = Controller(tmp_path / "station", LiveStation(), language="en")
     config = broker.config("2")
     address = f"127.0.0.1:{broker.port}"
     assert controller.link_tournament(address, "2", str(config.password), str(config.ca), PREFIX) is None
