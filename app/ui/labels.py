@@ -318,7 +318,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "die_n": "{n}. zar",
         "sim_throw": "Sim: at",
         "learn_choose": "Önce zar takımına bir ad verin.",
-        "die_cocked": "kırık",
+        "die_cocked": "yan duran",
         "cocked_means_rethrow": "Kırık işaretli zar atışı bozar: yeniden atış isteyin ya da işareti kaldırın.",
         "check_setup": "Kamerayı denetle",
         "camera_setup": "Kamera kurulumu",
