@@ -196,6 +196,7 @@ def test_only_a_genuinely_first_start_makes_a_key(tmp_path: Path, monkeypatch: p
     from app.record.library import MatchLibrary
 
     monkeypatch.delenv(KEY_ENV)
+    monkeypatch.delenv("TAVLA_DATA_DIR", raising=False)  # the XDG folders: a station without Kivy's folder
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     folder = MatchLibrary().new_folder()

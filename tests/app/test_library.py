@@ -15,6 +15,7 @@ from app.record.library import DATA_ENV, JOURNAL, MatchLibrary, data_home, move_
 
 
 def test_the_data_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(DATA_ENV, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert data_home() == tmp_path / "data" / "tavla-referee"
     monkeypatch.delenv("XDG_DATA_HOME")
