@@ -323,7 +323,7 @@ def read_position(
         doubts.extend(_stack_doubts(stack, row))
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
     if not doubts and problems:
-        placed = _place_hidden(points, off)
+        placed = _place_hidden(points, bar, off)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
             # the completion rests on the count of what shows: every top counted must be a sure find
@@ -401,7 +401,7 @@ def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float
     return bool(near.sum() >= area / 2)
 
 
-def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
+def _place_hidden(points: list[int], bar: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
     """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
     only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
     that side's checkers they can only be there, unless a checker was missed (``_unseen``, ``_lies_off`` look for
@@ -409,7 +409,7 @@ def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, boo
     placed, and whether off."""
     placed: dict[int, tuple[int, bool]] = {}
     for side, sign in ((0, 1), (1, -1)):
-        seen = sum(p * sign for p in points if p * sign > 0) + off[side]
+        seen = sum(p * sign for p in points if p * sign > 0) + bar[side] + off[side]
         short = CHECKERS_A_SIDE - seen
         if short <= 0:
             continue

@@ -36,9 +36,12 @@ def corners_text(corners: tuple[tuple[float, float], ...] | list[list[float]]) -
     return " ".join(f"{x},{y}" for x, y in corners)
 
 
-def drawn_board(points: tuple[int, ...], bottom: tuple[int, int, int] = LIGHT) -> NDArray[np.uint8]:
-    """A 1280x720 top view of a board holding ``points`` (image reading order, + the bottom player's), drawn flat
-    in the canonical board and warped into the frame by the corners; rows of up to five, as players build them."""
+def drawn_board(
+    points: tuple[int, ...], bottom: tuple[int, int, int] = LIGHT, bar: tuple[int, int] = (0, 0)
+) -> NDArray[np.uint8]:
+    """A 1280x720 top view of a board holding ``points`` (image reading order, + the bottom player's) and ``bar``,
+    drawn flat in the canonical board and warped into the frame by the corners; rows of up to five, as players
+    build them, and each player's bar checkers in their own half of the bar."""
     top = DARK if bottom == LIGHT else LIGHT
     w, h = BOARD_VIEW
     board = np.full((int(h), int(w), 3), (60, 90, 140), np.uint8)  # the frame
@@ -55,6 +58,12 @@ def drawn_board(points: tuple[int, ...], bottom: tuple[int, int, int] = LIGHT) -
             colour = bottom if count > 0 else top
             cv2.circle(board, (round(x), round(y)), int(CHECKER * 0.47), colour, -1, cv2.LINE_AA)
             cv2.circle(board, (round(x), round(y)), int(CHECKER * 0.47), (20, 20, 20), 1, cv2.LINE_AA)
+    for side, n in enumerate(bar):
+        for k in range(n):
+            y = h / 2 + (1 if side == 0 else -1) * CHECKER * (k + 0.6)
+            colour = bottom if side == 0 else top
+            cv2.circle(board, (round(w / 2), round(y)), int(CHECKER * 0.47), colour, -1, cv2.LINE_AA)
+            cv2.circle(board, (round(w / 2), round(y)), int(CHECKER * 0.47), (20, 20, 20), 1, cv2.LINE_AA)
     cal = Calibration.from_corners(list(CORNERS))
     frame = cv2.warpPerspective(board, np.linalg.inv(cal.homography), (1280, 720), borderValue=(120, 120, 120))
     return np.asarray(frame, np.uint8)
@@ -120,6 +129,14 @@ def _race() -> list[int]:
 def test_hidden_checkers_lie_on_the_only_full_row() -> None:
     reading = read_position(drawn_board(tuple(_race())), Calibration.from_corners(list(CORNERS)), "light")
     assert (reading.points, reading.bar, reading.off, reading.sure) == (tuple(_race()), (0, 0), (0, 0), True)
+
+
+def test_hidden_checkers_count_the_bar() -> None:
+    """A checker on the bar is one of the fifteen: the full row holds the rest, not one more."""
+    race = _race()
+    race[12] -= 1  # the bottom player's checker hit and waiting on the bar
+    reading = read_position(drawn_board(tuple(race), bar=(1, 0)), Calibration.from_corners(list(CORNERS)), "light")
+    assert (reading.points, reading.bar, reading.off, reading.sure) == (tuple(race), (1, 0), (0, 0), True)
 
 
 def test_hidden_checkers_are_asked_when_their_colour_lies_unread_beside_the_board() -> None:
