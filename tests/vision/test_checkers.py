@@ -37,16 +37,28 @@ def corners_text(corners: tuple[tuple[float, float], ...] | list[list[float]]) -
 
 
 def drawn_board(
-    points: tuple[int, ...], bottom: tuple[int, int, int] = LIGHT, bar: tuple[int, int] = (0, 0)
+    points: tuple[int, ...],
+    bottom: tuple[int, int, int] = LIGHT,
+    bar: tuple[int, int] = (0, 0),
+    triangles: tuple[int, int, int] | None = None,
 ) -> NDArray[np.uint8]:
     """A 1280x720 top view of a board holding ``points`` (image reading order, + the bottom player's) and ``bar``,
     drawn flat in the canonical board and warped into the frame by the corners; rows of up to five, as players
-    build them, and each player's bar checkers in their own half of the bar."""
+    build them, and each player's bar checkers in their own half of the bar; the right half's points drawn
+    (every other one in ``triangles``) when given."""
     top = DARK if bottom == LIGHT else LIGHT
     w, h = BOARD_VIEW
     board = np.full((int(h), int(w), 3), (60, 90, 140), np.uint8)  # the frame
     cv2.rectangle(board, (int(FIELD_X[0]), int(FIELD_Y[0])), (int(FIELD_X[1]), int(FIELD_Y[1])), (50, 110, 40), -1)
     cv2.rectangle(board, (int(BAR_X[0]), 0), (int(BAR_X[1]), int(h)), (60, 90, 140), -1)
+    for slot in [s for s in range(24) if s % 12 >= 6] if triangles else []:
+        row, col = divmod(slot, 12)
+        left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
+        pitch = (right - left) / 6
+        x, rim = left + pitch * (col % 6 + 0.5), FIELD_Y[row]
+        tip = rim + (1 if row == 0 else -1) * (FIELD_Y[1] - FIELD_Y[0]) * 0.42
+        tri = np.array([[x - pitch * 0.47, rim], [x + pitch * 0.47, rim], [x, tip]], np.int32)
+        cv2.fillConvexPoly(board, tri, (triangles or LIGHT) if slot % 2 else (40, 40, 150), cv2.LINE_AA)
     for slot, count in enumerate(points):
         row, col = divmod(slot, 12)
         left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
@@ -137,6 +149,14 @@ def test_hidden_checkers_count_the_bar() -> None:
     race[12] -= 1  # the bottom player's checker hit and waiting on the bar
     reading = read_position(drawn_board(tuple(race), bar=(1, 0)), Calibration.from_corners(list(CORNERS)), "light")
     assert (reading.points, reading.bar, reading.off, reading.sure) == (tuple(race), (1, 0), (0, 0), True)
+
+
+def test_a_point_of_the_checkers_colour_is_not_taken_for_a_missed_checker() -> None:
+    """Cream points under ivory checkers: an empty point's base has a checker's colour, but so has the point
+    further in, so the hidden checkers are still placed on the only full row, sure."""
+    image = drawn_board(tuple(_race()), triangles=(200, 225, 232))
+    reading = read_position(image, Calibration.from_corners(list(CORNERS)), "light")
+    assert (reading.points, reading.bar, reading.off, reading.sure) == (tuple(_race()), (0, 0), (0, 0), True)
 
 
 def test_hidden_checkers_are_asked_when_their_colour_lies_unread_beside_the_board() -> None:
