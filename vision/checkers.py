@@ -348,9 +348,10 @@ def _unseen(
     apart: float,
 ) -> int:
     """How many of the places where a missed checker would stand show a checker's colour: each point's next place,
-    and the bar and the field's edge beside it. A checker the look missed there would otherwise be taken for one
-    hidden in a higher layer. A point's place that looks more like the same point further in than like a checker
-    is the point's own colour (a cream point under ivory checkers), not a checker."""
+    the bar and the field's edge beside it, and the bar's places next to a checker on it. A checker the look
+    missed there would otherwise be taken for one hidden in a higher layer. A point's place that looks more like
+    the same point further in than like a checker is the point's own colour (a cream point under ivory
+    checkers), not a checker."""
     r = SCALE * CHECKER / 2
     inner = max(2, int(r * 0.35))
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
@@ -380,6 +381,11 @@ def _unseen(
         for y in (middle - CHECKER, middle, middle + CHECKER):
             if all(np.hypot(t.x - x, t.y - y) > CHECKER * 0.75 for t in tops):
                 places.append((x, y, 0.0))
+    for t in tops:  # beside each checker on the bar, along it: the bar holds a short row of them
+        if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2 and 0 <= t.y <= h:
+            for y in (t.y - CHECKER, t.y + CHECKER):
+                if all(np.hypot(o.x - t.x, o.y - y) > CHECKER * 0.75 for o in tops):
+                    places.append((t.x, y, 0.0))
     count = 0
     for x, y, inward in places:
         lab = colour_at(x, y)
