@@ -323,7 +323,7 @@ def read_position(
         doubts.extend(_stack_doubts(stack, row))
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
     if not doubts and problems:
-        placed = _place_hidden(points, off)
+        placed = _place_hidden(points, bar, off)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
             # the completion rests on the count of what shows: every top counted must be a sure find
@@ -348,14 +348,22 @@ def _unseen(
     apart: float,
 ) -> int:
     """How many of the places where a missed checker would stand show a checker's colour: each point's next place,
-    and the bar and the field's edge beside it. A checker the look missed there would otherwise be taken for one
-    hidden in a higher layer."""
+    the bar and the field's edge beside it, and the bar's places next to a checker on it. A checker the look
+    missed there would otherwise be taken for one hidden in a higher layer. A point's place that looks more like
+    the same point further in than like a checker is the point's own colour (a cream point under ivory
+    checkers), not a checker."""
     r = SCALE * CHECKER / 2
     inner = max(2, int(r * 0.35))
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
     disk = xx**2 + yy**2 <= inner**2
     w, h = BOARD_VIEW
-    places: list[tuple[float, float]] = []
+
+    def colour_at(x: float, y: float) -> NDArray[np.float64] | None:
+        vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
+        return None if patch.shape[:2] != disk.shape else _lab(np.median(patch[disk], axis=0))
+
+    places: list[tuple[float, float, float]] = []  # x, y and the way into the field along the point (0: the bar)
     for row in (0, 1):
         rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
         step = 1.0 if row == 0 else -1.0
@@ -365,22 +373,29 @@ def _unseen(
                 continue
             if stack:
                 y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
-                places.append((float(np.mean([t.x for t in stack])), y))
+                places.append((float(np.mean([t.x for t in stack])), y, step))
             else:
-                places.append((_column_centre(col), rim + step * CHECKER / 2))
+                places.append((_column_centre(col), rim + step * CHECKER / 2, step))
     middle = h / 2
     for x in (BAR_X[0] - CHECKER / 2, w / 2, BAR_X[1] + CHECKER / 2):
         for y in (middle - CHECKER, middle, middle + CHECKER):
             if all(np.hypot(t.x - x, t.y - y) > CHECKER * 0.75 for t in tops):
-                places.append((x, y))
+                places.append((x, y, 0.0))
+    for t in tops:  # beside each checker on the bar, along it: the bar holds a short row of them
+        if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2 and 0 <= t.y <= h:
+            for y in (t.y - CHECKER, t.y + CHECKER):
+                if all(np.hypot(o.x - t.x, o.y - y) > CHECKER * 0.75 for o in tops):
+                    places.append((t.x, y, 0.0))
     count = 0
-    for x, y in places:
-        vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
-        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
-        if patch.shape[:2] != disk.shape:
+    for x, y, inward in places:
+        lab = colour_at(x, y)
+        if lab is None:
             continue
-        lab = _lab(np.median(patch[disk], axis=0))
-        if np.linalg.norm(centres - lab, axis=1).min() < LOOSE_FIT * apart:
+        to_checker = float(np.linalg.norm(centres - lab, axis=1).min())
+        if to_checker >= LOOSE_FIT * apart:
+            continue
+        further = [colour_at(x, y + inward * CHECKER * depth) for depth in (1.0, 1.5)] if inward else []
+        if not any(f is not None and float(np.linalg.norm(f - lab)) < to_checker for f in further):
             count += 1
     return count
 
@@ -401,7 +416,7 @@ def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float
     return bool(near.sum() >= area / 2)
 
 
-def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
+def _place_hidden(points: list[int], bar: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
     """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
     only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
     that side's checkers they can only be there, unless a checker was missed (``_unseen``, ``_lies_off`` look for
@@ -409,7 +424,7 @@ def _place_hidden(points: list[int], off: list[int]) -> dict[int, tuple[int, boo
     placed, and whether off."""
     placed: dict[int, tuple[int, bool]] = {}
     for side, sign in ((0, 1), (1, -1)):
-        seen = sum(p * sign for p in points if p * sign > 0) + off[side]
+        seen = sum(p * sign for p in points if p * sign > 0) + bar[side] + off[side]
         short = CHECKERS_A_SIDE - seen
         if short <= 0:
             continue

@@ -1,7 +1,7 @@
 """How well the camera reads the checkers: the foreign positions (../shared/foreign_positions), read with the
 board's outer corners as a referee taps them, scored as the referee uses a reading.
 
-    .venv/bin/python tests/vision/bench_checkers.py [--show] [--jitter PX]
+    .venv/bin/python tests/vision/bench_checkers.py [--show] [--jitter PX] [--rendered N [--no-foreign]]
 
 Prints boards read exactly, wrong readings marked sure (the worst outcome), the share asked, the same per case
 (stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers; the boards with
@@ -29,6 +29,7 @@ from vision import DiceReader  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.checkers import CheckerReading, read_position  # noqa: E402
 from vision.sources import load_image  # noqa: E402
+from vision.synth.board_render import render_board  # noqa: E402
 
 FOREIGN = ROOT / ".." / "shared" / "foreign_positions"
 REPEATS = 3
@@ -82,33 +83,32 @@ def _show(case: Case) -> None:
         print(f"   truth {truth['points']} bar {truth['bar']} off {truth['off']}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--show", action="store_true", help="list every board not read right and sure")
-    ap.add_argument(
-        "--jitter", type=float, default=0.0, metavar="PX", help="move each tapped corner up to PX pixels (a hasty tap)"
-    )
-    args = ap.parse_args()
+def read_timed(
+    image: NDArray[np.uint8], calibration: Calibration, bottom: str, dice: DiceReader
+) -> tuple[CheckerReading, float]:
+    """The reading and its CPU time, the fastest of a few (the machine is shared)."""
+    ms = float("inf")
+    reading = None
+    for _ in range(REPEATS):
+        start = time.process_time()
+        reading = read_position(image, calibration, bottom, lambda: boxes(dice, image, calibration))  # type: ignore[arg-type]
+        ms = min(ms, (time.process_time() - start) * 1000)
+    assert reading is not None
+    return reading, ms
+
+
+def foreign(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list[Case]], list[float]]:
+    """The foreign positions, each read with the corners from its label (moved by ``--jitter``)."""
     rng = np.random.default_rng(1)
-    dice = DiceReader(threads=1)
-    cv2.setNumThreads(1)
-    labels = sorted(FOREIGN.glob("p*[0-9].json"))
-    if not labels:
-        print(f"no foreign positions at {FOREIGN}")
-        return 1
     rows: dict[str, list[Case]] = {}
     times: list[float] = []
-    for path in labels:
+    for path in sorted(FOREIGN.glob("p*[0-9].json")):
         label = json.loads(path.read_text())
         image = load_image(str(path.with_suffix(".jpg")))
         truth = label["position"]
         corners = np.asarray(label["board_corners_px"], np.float64)
         calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
-        ms = float("inf")
-        for _ in range(REPEATS):  # CPU time, the fastest of a few: the machine is shared
-            start = time.process_time()
-            reading = read_position(image, calibration, truth["bottom_colour"], lambda: boxes(dice, image, calibration))
-            ms = min(ms, (time.process_time() - start) * 1000)
+        reading, ms = read_timed(image, calibration, truth["bottom_colour"], dice)
         times.append(ms)
         case = Case(path.stem, truth, reading, ms)
         for kind in cases_of(case, label):
@@ -124,20 +124,85 @@ def main() -> int:
             rows.setdefault("with the dice thrown", []).append(case)
             if args.show:
                 _show(calm)
-    print(f"{'case':26} {'boards':>6} {'exact':>6} {'sure+right':>10} {'sure+WRONG':>10} {'asked':>7}")
-    kinds = ("all", "stacks of 6-15", "bar", "borne off", "dice/cube among checkers", "none of these")
-    for kind in (*kinds, "with the dice thrown", "the same, before the throw"):
-        group = rows.get(kind, [])
-        if not group:
+    return rows, times
+
+
+def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list[Case]], list[float]]:
+    """The project's own whole boards (``vision/synth/board_render.py``), read with their true corners (moved by
+    ``--jitter``)."""
+    rng = np.random.default_rng(2)
+    rows: dict[str, list[Case]] = {}
+    times: list[float] = []
+    for index in range(args.rendered):
+        image, board = render_board(index)
+        corners = np.asarray(board.corners, np.float64)
+        calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
+        reading, ms = read_timed(image, calibration, board.bottom_colour, dice)
+        times.append(ms)
+        truth: dict[str, object] = {"points": list(board.points), "bar": list(board.bar), "off": list(board.off)}
+        case = Case(f"rendered {index}", truth, reading, ms)
+        kinds = ["all"]
+        if board.tallest > 5:
+            kinds.append("stacks of 6-15")
+        if sum(board.bar):
+            kinds.append("bar")
+        if sum(board.off):
+            kinds.append("borne off")
+            if board.off_placement == "pile":
+                kinds.append("borne off in one pile")
+        if board.dice or board.cube:
+            kinds.append("dice/cube among checkers")
+        if len(kinds) == 1:
+            kinds.append("none of these")
+        for kind in kinds:
+            rows.setdefault(kind, []).append(case)
+        if args.show:
+            _show(case)
+    return rows, times
+
+
+def figures(group: list[Case]) -> str:
+    """boards, exact, sure and right, sure and wrong, the share asked."""
+    if not group:
+        return f"{'-':>5} {'':>5} {'':>6} {'':>6} {'':>6}"
+    n = len(group)
+    exact = sum(c.exact for c in group)
+    right = sum(c.exact and c.reading.sure for c in group)
+    wrong = sum(not c.exact and c.reading.sure for c in group)
+    asked = sum(not c.reading.sure for c in group)
+    return f"{n:5d} {exact:5d} {right:6d} {wrong:6d} {100 * asked / n:5.0f}%"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--show", action="store_true", help="list every board not read right and sure")
+    ap.add_argument(
+        "--jitter", type=float, default=0.0, metavar="PX", help="move each tapped corner up to PX pixels (a hasty tap)"
+    )
+    ap.add_argument("--rendered", type=int, default=0, metavar="N", help="also read N boards of the project's own")
+    ap.add_argument("--no-foreign", action="store_true", help="read only the rendered boards")
+    args = ap.parse_args()
+    dice = DiceReader(threads=1)
+    cv2.setNumThreads(1)
+    sets: list[tuple[str, dict[str, list[Case]], list[float]]] = []
+    if not args.no_foreign:
+        if not any(FOREIGN.glob("p*[0-9].json")):
+            print(f"no foreign positions at {FOREIGN}")
+            return 1
+        sets.append(("foreign", *foreign(args, dice)))
+    if args.rendered:
+        sets.append(("rendered", *rendered(args, dice)))
+    head = f"{'boards':>5} {'exact':>5} {'sure+ok':>6} {'WRONG':>6} {'asked':>6}"
+    print(f"{'':28}" + " | ".join(f"{name:^32}" for name, _, _ in sets))
+    print(f"{'case':28}" + " | ".join(f"{head:32}" for _ in sets))
+    kinds = ("all", "stacks of 6-15", "bar", "borne off", "borne off in one pile", "dice/cube among checkers")
+    for kind in (*kinds, "none of these", "with the dice thrown", "the same, before the throw"):
+        if not any(kind in rows for _, rows, _ in sets):
             continue
-        n = len(group)
-        exact = sum(c.exact for c in group)
-        right = sum(c.exact and c.reading.sure for c in group)
-        wrong = sum(not c.exact and c.reading.sure for c in group)
-        asked = sum(not c.reading.sure for c in group)
-        print(f"{kind:26} {n:6d} {exact:6d} {right:10d} {wrong:10d} {100 * asked / n:6.0f}%")
-    times.sort()
-    print(f"ms per 1280x720 frame, one core: median {times[len(times) // 2]:.0f}, slowest {times[-1]:.0f}")
+        print(f"{kind:28}" + " | ".join(f"{figures(rows.get(kind, [])):32}" for _, rows, _ in sets))
+    for name, _, times in sets:
+        times.sort()
+        print(f"{name}: ms per 1280x720 frame, one core: median {times[len(times) // 2]:.0f}, slowest {times[-1]:.0f}")
     return 0
 
 
