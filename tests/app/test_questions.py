@@ -287,3 +287,14 @@ def test_the_thrower_s_reserve_does_not_drop_on_the_software_clock_while_the_que
     send(ev.ThrowConfirmed(B))
     now[0] += 20  # the thrower's clock runs again, its delay first
     assert clock.times().black_ms == 584_000 and clock.times().running is not None
+
+
+def test_the_director_called_to_a_question_decides_it_and_the_clocks_wait_for_play_to_resume() -> None:
+    table = rolling(Mode.CASUAL)
+    table.send(asked())
+    table.send(ev.CallDirector(W))
+    decided = table.send(ev.DirectorOverride("set_dice", "6-4"))
+    assert decided.codes == ["director_dice", "dice"] and decided.commands == ()
+    assert table.referee.stage is Stage.HALTED and table.referee.dice == (6, 4) and table.referee.clock is None
+    resumed = table.send(ev.DirectorOverride("resume", ""))
+    assert resumed.commands == (ClockCommand(B),) and table.referee.stage is Stage.PLAY

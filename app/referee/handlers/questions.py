@@ -104,16 +104,23 @@ def outcome(question: Question, how: str, values: tuple[int, int] | None) -> tup
 
 def settle(step: Step, question: Question, dice: tuple[int, int] | None, confirmed: bool) -> None:
     """The answer agreed takes effect, as if the camera had read the throw so; the clock the question stopped
-    runs again (a roll that counts starts the mover's clock itself)."""
-    step.set(question=None)
+    runs again (a roll that counts starts the mover's clock itself). The director called to the table decides
+    while play is halted: the throw counts, and the clocks wait for the director to resume play."""
+    before = step.state
+    commands = len(step.commands)
+    step.set(question=None, halted=False)
     if dice is not None:
         throws.throw(step, dice, None, question.thrower)
     elif confirmed and question.void is not None:
         throws.throw(step, None, ev.VoidReason(question.void), question.thrower)
     else:
         step.say("rethrow", Level.WARNING)
+    if before.halted:
+        del step.commands[commands:]
+        step.set(halted=True, clock=None, clock_started=before.clock_started)
+        return
     state = step.state
-    if question.clock is not None and state.clock is None and state.stage not in (Stage.HALTED, Stage.OVER):
+    if question.clock is not None and state.clock is None and state.stage is not Stage.OVER:
         step.run_clock(question.clock)
         step.say("clock_resumed_question", Level.INFO, player=question.clock)
 
