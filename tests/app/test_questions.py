@@ -295,6 +295,6 @@ def test_the_director_called_to_a_question_decides_it_and_the_clocks_wait_for_pl
     table.send(ev.CallDirector(W))
     decided = table.send(ev.DirectorOverride("set_dice", "6-4"))
     assert decided.codes == ["director_dice", "dice"] and decided.commands == ()
-    assert table.referee.stage is Stage.HALTED and table.referee.dice == (6, 4) and table.referee.clock is None
+    assert (table.referee.stage, table.referee.dice, table.referee.clock) == (Stage.HALTED, (6, 4), None)
     resumed = table.send(ev.DirectorOverride("resume", ""))
     assert resumed.commands == (ClockCommand(B),) and table.referee.stage is Stage.PLAY
