@@ -44,7 +44,7 @@ class Stage(enum.Enum):
     """A flagged play waits for the opponent's choice: accept it or have it corrected."""
     QUESTION = "question"
     """The camera was not sure of a throw: it waits for the players (or the director) to confirm it, correct it
-    or call a rethrow."""
+    or call a rethrow; both clocks stand still meanwhile."""
     HALTED = "halted"
     """The director was called; both clocks stand still until the director resumes."""
     OVER = "over"
@@ -81,6 +81,9 @@ class Question:
     opening: bool = False
     at: int = 0
     """The number of the event that raised it (the referee's event count then)."""
+    clock: Color | None = None
+    """The clock that ran when it was raised: both stand still while it waits (the players' answer is not the
+    thrower's time), and this one runs again once it is settled."""
 
 
 @dataclass(frozen=True)

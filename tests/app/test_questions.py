@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,9 @@ from app.referee.engine import Stage
 from app.referee.i18n import _RULINGS, render, word
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Mode
+from app.table.devices import ClockLink
+from device.softclock import SoftwareClock
+from device.timecontrol import TimeControl
 from rules.position import Color
 from tests.app.table import Table
 from tests.app.test_engine import STORED, by_director
@@ -41,7 +45,8 @@ def test_an_unsure_throw_waits_and_the_casual_opponent_confirms_it_with_one_tap(
     table = rolling(Mode.CASUAL)
     before = table.referee.match
     reaction = table.send(asked())
-    assert reaction.codes == ["throw_questioned"] and reaction.rulings[0].params["asked"] == ["white"]
+    assert reaction.codes == ["throw_questioned", "clocks_paused_question"]
+    assert reaction.rulings[0].params["asked"] == ["white"]
     assert table.referee.stage is Stage.QUESTION and table.referee.match == before and table.referee.dice is None
     assert table.referee.to_act is W
     assert table.send(ev.ThrowConfirmed(B)).codes == ["not_asked"]  # the thrower cannot confirm its own throw
@@ -75,18 +80,19 @@ def test_a_rethrow_called_or_ruled_changes_nothing_but_the_question() -> None:
     table = rolling(Mode.CASUAL)
     before = table.referee.match
     table.send(asked())
-    assert table.send(ev.RethrowCalled(W)).codes == ["rethrow_called", "rethrow"]
+    assert table.send(ev.RethrowCalled(W)).codes == ["rethrow_called", "rethrow", "clock_resumed_question"]
     assert table.referee.stage is Stage.ROLL and table.referee.match == before
     table.send(asked())
-    assert by_director(table, "void_dice").codes == ["director_rethrow", "rethrow"]
+    assert by_director(table, "void_dice").codes == ["director_rethrow", "rethrow", "clock_resumed_question"]
     assert table.referee.stage is Stage.ROLL and table.referee.match == before
 
 
 def test_a_confirmed_void_reading_is_void_and_a_corrected_one_counts() -> None:
     table = rolling(Mode.CASUAL)
-    assert table.send(asked(None, ev.VoidReason.COCKED)).codes == ["void_questioned"]
+    assert table.send(asked(None, ev.VoidReason.COCKED)).codes == ["void_questioned", "clocks_paused_question"]
     confirmed = table.send(ev.ThrowConfirmed(W))
-    assert confirmed.codes == ["throw_confirmed", "void_throw"] and table.referee.stage is Stage.ROLL
+    assert confirmed.codes == ["throw_confirmed", "void_throw", "clock_resumed_question"]
+    assert table.referee.stage is Stage.ROLL
     table.send(asked(None, ev.VoidReason.COCKED))
     assert table.send(ev.ThrowCorrected(W, (4, 4))).codes == ["throw_corrected", "dice"]
     assert table.referee.dice == (4, 4)
@@ -98,7 +104,8 @@ def test_while_a_throw_waits_nothing_else_takes_effect() -> None:
     assert table.send(ev.DiceObserved((6, 6))).codes == ["answer_question_first"]
     assert table.send(ev.DoubleOffered(B)).codes == ["answer_question_first"]
     pressed = table.press(B)
-    assert pressed.codes == ["answer_question_first"] and pressed.commands == (ClockCommand(B),)
+    # the clock started by the press stops again: both stand still while the question waits
+    assert pressed.codes == ["answer_question_first"] and pressed.commands == (ClockCommand(None),)
     assert table.referee.stage is Stage.QUESTION and table.referee.dice is None
     assert table.send(ev.ThrowConfirmed(W)).codes == ["throw_confirmed", "dice"]
     assert table.send(ev.ThrowConfirmed(W)).codes == ["no_question"]
@@ -162,6 +169,8 @@ def test_every_new_ruling_reads_in_turkish_and_english() -> None:
         "not_asked",
         "already_answered",
         "answer_question_first",
+        "clocks_paused_question",
+        "clock_resumed_question",
     )
     for code in codes:
         assert code in _RULINGS["en"] and code in _RULINGS["tr"] and _RULINGS["en"][code] != _RULINGS["tr"][code]
@@ -178,3 +187,114 @@ def test_a_questioned_throw_must_name_its_doubts() -> None:
         ev.ThrowQuestioned((5, 3), doubts=())
     with pytest.raises(ValueError, match="two dice"):
         ev.ThrowCorrected(W, (5,))  # type: ignore[arg-type]
+
+
+def test_both_clocks_stand_still_while_a_question_waits_and_the_thrower_s_clock_runs_again() -> None:
+    table = rolling()
+    assert table.referee.clock is B
+    reaction = table.send(asked())
+    assert reaction.commands == (ClockCommand(None),) and table.referee.clock is None
+    assert reaction.rulings[-1].params["player"] == "black" and table.referee.question is not None
+    assert table.referee.question.clock is B
+    assert table.send(ev.ThrowConfirmed(W)).commands == ()  # one answer of two: the clocks still stand
+    settled = table.send(ev.ThrowConfirmed(B))
+    assert settled.codes == ["throw_confirmed", "dice"] and settled.commands == (ClockCommand(B),)
+    assert table.referee.clock is B and table.referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("how", ["rethrow", "director_rethrow", "director_dice"])
+def test_a_rethrow_or_the_director_s_decision_gives_the_thrower_its_clock_back(how: str) -> None:
+    table = rolling(pin_hash=STORED)
+    table.send(asked())
+    if how == "rethrow":
+        table.send(ev.RethrowCalled(W))
+        settled = table.send(ev.RethrowCalled(B))
+    else:
+        table.send(ev.ThrowConfirmed(W), ev.RethrowCalled(B))  # disputed: the clocks stay still for the director
+        assert table.referee.clock is None
+        settled = by_director(table, "void_dice" if how == "director_rethrow" else "set_dice", "6-4")
+    assert settled.commands == (ClockCommand(B),) and table.referee.clock is B
+
+
+def test_the_director_called_while_a_question_waits_resumes_play_with_the_clocks_still() -> None:
+    table = rolling(Mode.CASUAL)
+    table.send(asked())
+    assert table.send(ev.CallDirector(W)).commands == (ClockCommand(None),)
+    resumed = by_director(Table(table.referee), "resume")
+    assert resumed.codes == ["resumed"] and resumed.commands == ()  # the question still waits: no clock runs
+
+
+def test_a_flag_that_fell_just_before_the_question_stopped_the_clock_still_counts() -> None:
+    table = rolling()
+    table.send(asked())
+    fell = table.send(ev.ClockFlag(B))
+    assert "flag_fell" in fell.codes and table.referee.stage is Stage.OVER
+    table = rolling()
+    table.send(asked())
+    assert table.send(ev.ClockFlag(W)).codes == ["clock_fault"]  # White's clock never ran: the clock misreports
+
+
+def test_a_journal_resumed_while_a_question_waits_keeps_both_clocks_still(tmp_path: Path) -> None:
+    table = rolling()
+    session = Session.create(tmp_path / "m.sqlite", table.referee.setup)
+    for event in table.sent + [asked(), ev.ThrowConfirmed(W)]:
+        session.submit(event)
+    session.close()
+    reopened = Session.open(tmp_path / "m.sqlite")
+    assert reopened.resumed is not None and not reopened.resumed.mismatches
+    assert reopened.referee == session.referee
+    assert reopened.referee.clock is None and reopened.referee.clock_started
+    assert reopened.submit(ev.ThrowConfirmed(B)).commands == (ClockCommand(B),)
+    reopened.close()
+
+
+def test_a_chouette_s_question_stops_both_clocks_and_gives_the_team_its_clock_back() -> None:
+    table = Table(chouette=("Box", "Cap", "Deniz", "Ece"), length=0)
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.press()
+    assert table.referee.clock is B
+    paused = table.send(asked())
+    assert paused.commands == (ClockCommand(None),)
+    assert render(paused.rulings[-1], "en", table.referee.setup.players) == (
+        "Clocks paused while the throw is confirmed (Cap's clock waits)."
+    )
+    table.send(ev.RethrowCalled(W))
+    assert table.send(ev.RethrowCalled(B)).commands == (ClockCommand(B),)
+
+
+def test_the_thrower_s_reserve_does_not_drop_on_the_software_clock_while_the_question_waits() -> None:
+    now = [0.0]
+    clock = SoftwareClock(queue.Queue(), time_source=lambda: now[0])
+    clock.set_time_control(TimeControl(600_000, 12_000))
+    link = ClockLink(clock)
+    table = rolling()
+    for reaction in table.reactions:
+        for command in reaction.commands:
+            link.apply(command)
+    now[0] += 20  # Black's delay and 8 s of reserve before the throw
+    assert clock.times().black_ms == 592_000
+
+    def send(event: ev.Event) -> None:
+        for command in table.send(event).commands:
+            link.apply(command)
+
+    send(asked())
+    now[0] += 300  # five minutes for the players to look at the dice and answer
+    send(ev.ThrowConfirmed(W))
+    now[0] += 300
+    assert clock.times().black_ms == 592_000 and clock.times().white_ms == 600_000
+    send(ev.ThrowConfirmed(B))
+    now[0] += 20  # the thrower's clock runs again, its delay first
+    assert clock.times().black_ms == 584_000 and clock.times().running is not None
+
+
+def test_the_director_called_to_a_question_decides_it_and_the_clocks_wait_for_play_to_resume() -> None:
+    table = rolling(Mode.CASUAL)
+    table.send(asked())
+    table.send(ev.CallDirector(W))
+    decided = table.send(ev.DirectorOverride("set_dice", "6-4"))
+    assert decided.codes == ["director_dice", "dice"] and decided.commands == ()
+    assert (table.referee.stage, table.referee.dice, table.referee.clock) == (Stage.HALTED, (6, 4), None)
+    resumed = table.send(ev.DirectorOverride("resume", ""))
+    assert resumed.commands == (ClockCommand(B),) and table.referee.stage is Stage.PLAY

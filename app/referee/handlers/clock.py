@@ -41,7 +41,7 @@ def on_clock_pressed(step: Step, event: ev.ClockPressed) -> None:
         return
     by = event.by
     to_act = state.to_act
-    if stage is Stage.QUESTION:  # the throw is not settled yet: whichever clock ran runs on
+    if stage is Stage.QUESTION:  # the throw is not settled yet: the clocks stay as the question left them
         step.say("answer_question_first", Level.WARNING, player=to_act)
         step.run_clock(state.clock)
         return
@@ -68,7 +68,9 @@ def on_flag_fell(step: Step, event: ev.ClockFlag) -> None:
     state = step.state
     if state.match.over:
         return
-    if state.clock is not event.color:
+    question = state.question
+    paused = question.clock if question is not None else None  # it ran out just before the question stopped it
+    if event.color not in (state.clock, paused):
         # only a running clock can run out: anything else is the clock misreporting (a fault, never a result)
         step.irregular("clock_fault", None, flag=event.color, running=state.clock)
         step.rulings[-1] = replace(step.rulings[-1], level=Level.ERROR)

@@ -41,7 +41,8 @@ def on_director_override(step: Step, event: ev.DirectorOverride) -> None:
             return
         step.set(halted=False)
         step.say("resumed", Level.INFO)
-        if state.clock_started and step.state.to_act is not None and step.state.stage is not Stage.OPENING:
+        waiting = step.state.stage in (Stage.OPENING, Stage.QUESTION)  # a question keeps both clocks still
+        if state.clock_started and step.state.to_act is not None and not waiting:
             step.run_clock(step.state.to_act)
     elif command in ("void_dice", "set_dice"):
         override_dice(step, command, argument)

@@ -5,6 +5,9 @@ thrower's opponent answers with one tap; in tournament mode, and for the opening
 players answer, and when they disagree the director decides (the "set_dice" or "void_dice" override). The
 answer agreed then takes effect as if the throw had been read so: the confirmed reading, the corrected dice,
 or both dice thrown again.
+
+A referee's question is not the thrower's time: both clocks stand still while it waits, and the clock that ran
+before runs again once it is settled (started anew with its delay, as when the director resumes play).
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ def on_throw_questioned(step: Step, event: ev.ThrowQuestioned) -> None:
     thrower = None if opening else (event.thrower or state.mover)
     both = (Color.WHITE, Color.BLACK)
     asked = both if thrower is None or state.mode is Mode.TOURNAMENT else (thrower.other,)
-    step.set(question=Question(event.values, void, thrower, event.doubts, asked, opening=opening, at=state.events))
+    running = state.clock  # the clock the question stops, to run again once it is settled
+    question = Question(event.values, void, thrower, event.doubts, asked, opening=opening, at=state.events)
+    step.set(question=replace(question, clock=running))
     reading = {"dice": list(event.values)} if event.values is not None else {"reason": void}
     step.say(
         "throw_questioned" if event.values is not None else "void_questioned",
@@ -41,6 +46,9 @@ def on_throw_questioned(step: Step, event: ev.ThrowQuestioned) -> None:
         asked=list(asked),
         **reading,
     )
+    if running is not None:
+        step.run_clock(None)
+        step.say("clocks_paused_question", Level.INFO, player=running)
 
 
 def on_throw_confirmed(step: Step, event: ev.ThrowConfirmed) -> None:
@@ -95,14 +103,26 @@ def outcome(question: Question, how: str, values: tuple[int, int] | None) -> tup
 
 
 def settle(step: Step, question: Question, dice: tuple[int, int] | None, confirmed: bool) -> None:
-    """The answer agreed takes effect, as if the camera had read the throw so."""
-    step.set(question=None)
+    """The answer agreed takes effect, as if the camera had read the throw so; the clock the question stopped
+    runs again (a roll that counts starts the mover's clock itself). The director called to the table decides
+    while play is halted: the throw counts, and the clocks wait for the director to resume play."""
+    before = step.state
+    commands = len(step.commands)
+    step.set(question=None, halted=False)
     if dice is not None:
         throws.throw(step, dice, None, question.thrower)
     elif confirmed and question.void is not None:
         throws.throw(step, None, ev.VoidReason(question.void), question.thrower)
     else:
         step.say("rethrow", Level.WARNING)
+    if before.halted:
+        del step.commands[commands:]
+        step.set(halted=True, clock=None, clock_started=before.clock_started)
+        return
+    state = step.state
+    if question.clock is not None and state.clock is None and state.stage is not Stage.OVER:
+        step.run_clock(question.clock)
+        step.say("clock_resumed_question", Level.INFO, player=question.clock)
 
 
 def decide_question(step: Step, command: str, dice: tuple[int, int] | None) -> None:
