@@ -32,7 +32,35 @@ from typing import Sequence
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+EXTRAS = {
+    "kivy": ("app", "Kivy, the tablet's screens"),
+    "cv2": ("vision", "OpenCV, the camera's reader"),
+    "numpy": ("vision", "numpy, the camera's reader"),
+    "serial": ("devices", "pyserial, the clock and the sensing board"),
+    "paho": ("net", "paho-mqtt, the tournament's network"),
+    "fastjsonschema": ("net", "fastjsonschema, the tournament's message checks"),
+    "cryptography": ("net", "cryptography, the tournament's certificates"),
+}
+"""The extra that brings each third-party package a command may need (pyproject.toml)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as error:  # a part installed without its extra: say which, not a traceback
+        top = (error.name or "").split(".")[0]
+        if top not in EXTRAS:
+            raise
+        extra, what = EXTRAS[top]
+        print(
+            f"app: this needs {what}, which is not installed: .venv/bin/pip install -e '.[{extra}]'"
+            f" (Türkçe: bu komut için '{extra}' eki kurulmalı)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="tavla referee companion")
     parser.add_argument("--sim", action="store_true", help="simulated clock, sensing board and dice")
     parser.add_argument("--journal", help="journal file of the app (resumed if it exists)")

@@ -51,14 +51,6 @@ def _walk(value: bytes, times: int) -> bytes:
     return value
 
 
-def no_pin_message() -> str:
-    """Why a tournament match cannot start without a PIN: nobody could resume after a call to the director."""
-    return (
-        "a tournament match needs a director PIN (4 to 12 digits, or a passphrase): without one nobody could"
-        " resume play after a call to the director"
-    )
-
-
 def check_pin_text(pin: str) -> str:
     """The PIN as it will be used; ValueError for one too short or too long (4 to 12 digits, or a passphrase of
     8 to 128 characters)."""

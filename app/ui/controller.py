@@ -23,7 +23,7 @@ from app.record.library import MatchLibrary
 from app.record.session import Session, pin_record
 from app.referee import events as ev
 from app.referee.i18n import render
-from app.referee.pin import no_pin_message
+from app.referee.pin import check_pin_text
 from app.referee.rulings import Level, Reaction, Ruling
 from app.referee.setup import ClockSettings, MatchSetup, Mode
 from app.table.camera import LiveCamera, Post
@@ -34,7 +34,7 @@ from app.table.table import Table
 from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
 from app.table.why import Why
-from app.ui.labels import why_text
+from app.ui.labels import label, why_text
 from device import messages as dm
 from rules.position import Color
 from vision import Calibration, CalibrationError
@@ -196,7 +196,12 @@ class Controller:
         message for the set-up screen, or None."""
         path = self.journal_path or self.folder / "match.sqlite"
         if mode is Mode.TOURNAMENT and not pin and not path.exists():  # a resumed match keeps its own PIN
-            return no_pin_message()
+            return label("no_pin", self.language)
+        if pin:
+            try:
+                check_pin_text(pin)
+            except ValueError:
+                return label("bad_pin", self.language)
         try:
             setup = MatchSetup(
                 players=players,

@@ -89,6 +89,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "chouette_players": "Chouette players\n(box first)",
         "chouette_hint": "Ayşe, Mehmet, Deniz",
         "chouette_need": "A chouette needs 3 to 8 names, separated by commas (the box first).",
+        "no_pin": "A tournament match needs a director PIN (4 to 12 digits, or a passphrase): without one nobody"
+        " could resume play after a call to the director.",
+        "bad_pin": "A director PIN is 4 to 12 digits, or a passphrase of 8 to 128 characters.",
         "box": "Box",
         "captain": "Captain",
         "line": "Line",
@@ -268,6 +271,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "chouette_players": "Şuet oyuncuları\n(önce kutu)",
         "chouette_hint": "Ayşe, Mehmet, Deniz",
         "chouette_need": "Şuet için virgülle ayrılmış 3-8 isim gerekir (önce kutu).",
+        "no_pin": "Turnuva maçı için bir hakem PIN'i gerekir (4-12 rakam ya da bir parola): PIN olmadan hakem"
+        " çağrıldıktan sonra oyunu kimse yeniden başlatamaz.",
+        "bad_pin": "Hakem PIN'i 4-12 rakam ya da 8-128 karakterlik bir paroladır.",
         "box": "Kutu",
         "captain": "Kaptan",
         "line": "Sıra",

@@ -62,3 +62,15 @@ def test_a_quiet_demo_shows_its_progress_on_stderr(
     progress = [line for line in captured.err.splitlines() if line.startswith("demo: game 1, score 0-0, ")]
     assert len(progress) > 20 and progress[-1].endswith(" events so far")
     assert "demo: game" not in captured.out  # the results on stdout stay as they were
+
+
+@pytest.mark.parametrize(
+    "blocked, command, extra",
+    [("kivy", ["--camera", "none"], "app"), ("cv2", ["demo", "--length", "1"], "vision")],
+)
+def test_a_part_installed_without_its_extra_says_which_to_install(blocked: str, command: list[str], extra: str) -> None:
+    """No traceback: the extra to install, in English and Turkish."""
+    code = f"import sys; sys.modules[{blocked!r}] = None; from app.__main__ import main; sys.exit(main({command!r}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2, done.stderr
+    assert f".[{extra}]" in done.stderr and "Traceback" not in done.stderr and "eki kurulmalı" in done.stderr

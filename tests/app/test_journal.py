@@ -151,6 +151,13 @@ def test_a_passphrase_is_a_pin_and_an_empty_one_cannot_start_a_tournament(tmp_pa
     try:
         message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
         assert message is not None and "needs a director PIN" in message
+        message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "123")
+        assert message is not None and "4 to 12 digits" in message
+        controller.language = "tr"  # the Turkish set-up screen says it in Turkish
+        message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "")
+        assert message is not None and "hakem PIN'i gerekir" in message
+        message = controller.start(("A", "B"), "backgammon", 5, Mode.TOURNAMENT, 10, 12, "12")
+        assert message is not None and "4-12 rakam" in message
         assert not (tmp_path / "match.sqlite").exists()  # nothing was started
     finally:
         controller.close()
