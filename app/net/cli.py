@@ -362,8 +362,10 @@ def write_hall(args: argparse.Namespace) -> int:
         f"  start the director: python -m app director --broker {host}:{args.port} --ca {files.ca}"
         f" --password-file {folder / 'director.password'} --tournament {prefix}"
         f" --http 0.0.0.0:8443 --https-cert {files.certificate} --https-key {files.key}\n"
-        f"  each station: the broker {host}:{args.port}, its board number, its password from"
-        f" {folder / 'accounts.txt'} and the CA file {files.ca}",
+        f"  each station: its join code {files.join}/<board>.txt"
+        + (" or its QR code <board>.png" if files.qr else " (no QR codes: OpenCV is not installed)")
+        + f" on the set-up screen; or by hand: the broker {host}:{args.port}, the tournament {prefix}, its board"
+        f" number, its password from {folder / 'accounts.txt'} and the CA file {files.ca}",
         flush=True,
     )
     return 0

@@ -14,6 +14,7 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
+from app.net.link import DEFAULT_TOURNAMENT
 from app.referee.setup import Mode
 from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
@@ -32,6 +33,9 @@ _TEXT_FIELDS = (
     "broker",
     "board",
     "board_password",
+    "join_code",
+    "ca",
+    "prefix",
 )
 """The set-up screen's text fields, kept when the screen is built again."""
 
@@ -53,7 +57,7 @@ class SetupScreen(TavlaScreen):
             cols=4,
             spacing=dp(8),
             size_hint_y=None,
-            height=dp(7) * (row + 8),
+            height=dp(8) * (row + 8),
             row_default_height=row,
             row_force_default=True,
         )
@@ -97,6 +101,15 @@ class SetupScreen(TavlaScreen):
         board = BoxLayout(spacing=dp(6))
         board.add_widget(self.board)
         board.add_widget(self.board_password)
+        self.join_code = TextInput(text="", hint_text=self.t("join_hint"), font_size=sp(18), multiline=False)
+        join = BoxLayout(spacing=dp(6))  # the director's join code, typed, pasted or read from its QR by the camera
+        join.add_widget(self.join_code)
+        join.add_widget(button(self.t("scan"), self.scan_join_code, font_size=sp(20), size_hint_x=0.35, height=row))
+        self.ca = TextInput(text="", hint_text="ca.crt", font_size=sp(20), multiline=False)
+        self.prefix = TextInput(text="", hint_text=DEFAULT_TOURNAMENT, font_size=sp(20), multiline=False)
+        manual = BoxLayout(spacing=dp(6))  # by hand: the CA file and the tournament's prefix
+        manual.add_widget(self.ca)
+        manual.add_widget(self.prefix)
         self.devices = Label(text=self.devices_text(), font_size=sp(18))
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
@@ -106,6 +119,7 @@ class SetupScreen(TavlaScreen):
             (self.t("delay"), self.delay, self.t("pin"), self.pin),
             (self.t("event"), self.event, self.t("round"), self.round),
             (self.t("broker"), self.broker, self.t("board_no"), board),
+            (self.t("join_code"), join, self.t("ca_prefix"), manual),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
             form.add_widget(Label(text=caption_a, font_size=sp(24)))
@@ -154,6 +168,13 @@ class SetupScreen(TavlaScreen):
         root.add_widget(Widget_spacer())
         self.add_widget(root)
         self.restore(kept)
+
+    def scan_join_code(self) -> None:
+        """The join code's QR held before the camera: read from its latest picture into the join code field."""
+        code, problem = self.controller.scan_join_code()
+        if code:
+            self.join_code.text = code
+        self.error.text = problem or ""
 
     def resume(self, journal: Path) -> None:
         """Go on with the last match kept in the data folder (the window was closed, the tablet restarted)."""
@@ -257,7 +278,14 @@ class SetupScreen(TavlaScreen):
             length = 0
         elif self.kinds["money_kind"].state == "down":
             length = 0
-        problem = self.controller.link_tournament(self.broker.text, self.board.text, self.board_password.text)
+        problem = self.controller.link_tournament(
+            self.broker.text,
+            self.board.text,
+            self.board_password.text,
+            self.ca.text,
+            self.prefix.text,
+            join_code=self.join_code.text,
+        )
         if problem:
             self.error.text = problem
             return
@@ -273,7 +301,7 @@ class SetupScreen(TavlaScreen):
             chouette,
             event=self.event.text,
             round_name=self.round.text,
-            table=self.board.text,
+            table=self.controller.tournament.board if self.controller.tournament is not None else self.board.text,
         )
         if problem:
             self.error.text = problem
