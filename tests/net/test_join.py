@@ -7,6 +7,7 @@ import base64
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -120,17 +121,17 @@ def test_the_qr_written_by_the_hall_reads_back_from_the_png_and_from_a_camera_pi
     assert code.ca_pem() == files.ca.read_bytes()
     for path in (text_path, png_path):
         assert path.stat().st_mode & 0o077 == 0  # it holds the board's password
-    png = cv2.imread(str(png_path))
-    assert read_qr(png) == text
+    png: Any = cv2.imread(str(png_path))
+    assert png is not None and read_qr(png) == text
     # the sheet held up to the tablet's camera (720p): most of the picture's height, tilted, dimmer, on a textured
     # board with noise (the reader needs some 4.5 pixels a module: this code has 109 modules a side)
     rng = np.random.default_rng(5)
-    scene = np.full((720, 1280, 3), (40, 70, 110), np.uint8)
+    scene: Any = np.full((720, 1280, 3), (40, 70, 110), np.uint8)
     scene = cv2.add(scene, rng.integers(0, 40, scene.shape, dtype=np.uint8))
     side = 560
     sheet = cv2.resize(png, (side, side), interpolation=cv2.INTER_AREA)
-    source = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    target = np.float32([[600, 80], [1160, 40], [1120, 600], [620, 580]])
+    source = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    target = np.array([[600, 80], [1160, 40], [1120, 600], [620, 580]], np.float32)
     warp = cv2.getPerspectiveTransform(source, target)
     paper = cv2.warpPerspective(sheet, warp, (1280, 720), borderValue=(0, 0, 0))
     mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), warp, (1280, 720))

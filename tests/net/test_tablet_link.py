@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.net.director import Director
+from app.net.hall import make_certificates
+from app.net.join import JoinCode
+from app.net.link import DEFAULT_TOURNAMENT
 from app.net.messages import DirectorMessage
 from app.referee import events as ev
 from app.referee.setup import Mode
@@ -23,6 +26,20 @@ def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
         assert "HOST:PORT" in str(controller.link_tournament(":1883", "3"))
         assert "letters, digits" in str(controller.link_tournament("127.0.0.1:1883", "board 3"))
         assert "no such CA" in str(controller.link_tournament("127.0.0.1:1883", "3", "pw", str(tmp_path / "x.crt")))
+        refused = controller.link_tournament("127.0.0.1:1883", "3", join_code="tavla-join:eyJ2Ijo")
+        assert refused is not None and "Bad join code" in refused and controller.tournament is None
+        controller.language = "tr"
+        assert "Katılım kodu geçersiz" in str(controller.link_tournament("", "", join_code="https://hall-pc"))
+        assert controller.link_tournament("127.0.0.1:1883", "3", tournament=" ") is None  # the prefix left blank
+        assert controller.tournament is not None and controller.tournament.tournament == DEFAULT_TOURNAMENT
+        ca, _, _, _ = make_certificates(PREFIX, ["hall-pc"], 2)
+        code = JoinCode.for_board("hall-pc", 8883, PREFIX, "5", "parola-5", ca).encode()
+        assert controller.link_tournament("", "", join_code=code) is None  # the code wins over empty fields
+        link = controller.tournament
+        assert link is not None and (link.broker, link.board, link.tournament) == ("hall-pc:8883", "5", PREFIX)
+        assert Path(link.ca).read_bytes() == ca and Path(link.ca).parent == tmp_path
+        found, why = controller.scan_join_code()  # this station has no camera
+        assert found == "" and why is not None and "QR" in why
     finally:
         controller.close()
 
