@@ -13,7 +13,7 @@ import datetime
 from pathlib import Path
 from typing import Any
 
-from app.net.join import JoinCodeError, read_qr
+from app.net.join import JoinCodeError, decode, read_qr
 from app.net.link import DEFAULT_TOURNAMENT, TournamentLink
 from app.net.messages import DirectorMessage
 from app.net.station import Station
@@ -327,6 +327,10 @@ class Controller:
             tr = "Kamerada katılım kodu (QR) okunamadı: kodu kameranın önüne tutun ya da yazın."
             en = "No join code (QR) read in the camera picture: hold it before the camera, or type it."
             return "", tr if self.language == "tr" else en
+        try:
+            decode(text)
+        except JoinCodeError as error:  # a QR, but not a join code that can work: said now, not at "start"
+            return "", error.text(self.language)
         return text, None
 
     def _publish(self, session: Session) -> None:
