@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from app.net.hall import join_paths, make_certificates, write_broker_files
 from app.net.join import SCHEME, JoinCode, JoinCodeError, decode, qr_image, read_qr, write_ca
 from app.net.link import TournamentLink
+from vision.train.heldout import throw_video
 
 CA_PEM, _, SERVER_PEM, _ = make_certificates("tavla/test", ["hall-pc"], 2)
 
@@ -37,6 +38,23 @@ def tampered(code: str, **changes: object) -> str:
     for key in [key for key, value in changes.items() if value is None]:
         del data[key]
     return SCHEME + base64.urlsafe_b64encode(json.dumps(data).encode()).decode()
+
+
+def held_before_the_camera(png: Any) -> Any:
+    """The printed QR held up to the tablet's camera (720p) over a rendered board: most of the picture's height
+    (the reader needs some 4.5 pixels a module: a hall's code has 109 modules a side), tilted, dimmer, noisy."""
+    scene: Any = throw_video(3, moving_frames=1, still_frames=1).frames[0].copy()
+    rng = np.random.default_rng(5)
+    scene = cv2.add(scene, rng.integers(0, 25, scene.shape, dtype=np.uint8))
+    side = 560
+    sheet = cv2.resize(png, (side, side), interpolation=cv2.INTER_AREA)
+    source = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    target = np.array([[600, 80], [1160, 40], [1120, 600], [620, 580]], np.float32)
+    warp = cv2.getPerspectiveTransform(source, target)
+    paper = cv2.warpPerspective(sheet, warp, (1280, 720), borderValue=(0, 0, 0))
+    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), warp, (1280, 720))
+    scene[mask > 0] = (paper[mask > 0] * 0.85).astype(np.uint8) + 20
+    return cv2.GaussianBlur(scene, (3, 3), 0)
 
 
 def test_a_join_code_round_trips_everything_a_station_needs() -> None:
@@ -123,20 +141,7 @@ def test_the_qr_written_by_the_hall_reads_back_from_the_png_and_from_a_camera_pi
         assert path.stat().st_mode & 0o077 == 0  # it holds the board's password
     png: Any = cv2.imread(str(png_path))
     assert png is not None and read_qr(png) == text
-    # the sheet held up to the tablet's camera (720p): most of the picture's height, tilted, dimmer, on a textured
-    # board with noise (the reader needs some 4.5 pixels a module: this code has 109 modules a side)
-    rng = np.random.default_rng(5)
-    scene: Any = np.full((720, 1280, 3), (40, 70, 110), np.uint8)
-    scene = cv2.add(scene, rng.integers(0, 40, scene.shape, dtype=np.uint8))
-    side = 560
-    sheet = cv2.resize(png, (side, side), interpolation=cv2.INTER_AREA)
-    source = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    target = np.array([[600, 80], [1160, 40], [1120, 600], [620, 580]], np.float32)
-    warp = cv2.getPerspectiveTransform(source, target)
-    paper = cv2.warpPerspective(sheet, warp, (1280, 720), borderValue=(0, 0, 0))
-    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), warp, (1280, 720))
-    scene[mask > 0] = (paper[mask > 0] * 0.85).astype(np.uint8) + 20
-    scene = cv2.GaussianBlur(scene, (3, 3), 0)
+    scene = held_before_the_camera(png)
     assert read_qr(scene) == text
     assert read_qr(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)) == text
     assert read_qr(np.full((720, 1280, 3), 90, np.uint8)) is None  # the board without a code
