@@ -45,7 +45,7 @@ LIBRARIES: dict[str, frozenset[str]] = {
     "vision.synth": frozenset({"numpy", "cv2"}),
     "app.referee": frozenset(),
     "app.record": frozenset(),
-    "app.net": frozenset({"paho", "fastjsonschema", "cryptography"}),
+    "app.net": frozenset({"paho", "fastjsonschema", "cryptography", "cv2"}),  # cv2: the join codes' QR only
 }
 """The third-party libraries a layer may use, where the design limits them (the standard library always)."""
 

@@ -92,6 +92,9 @@ def add_net_parsers(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     director.add_argument(
         "--public", action="store_true", help="also serve live scores to anyone at /scores (no controls, no journals)"
     )
+    director.add_argument(
+        "--join", help="'director broker''s join/ folder: the page shows a board's join code QR (default: beside --ca)"
+    )
     director.add_argument("--https-cert", help="the page's certificate (PEM): serve it over HTTPS")
     director.add_argument("--https-key", help="the page's certificate's key (PEM)")
     publish = subparsers.add_parser("publish", help="publish a station's journal to the tournament's broker")
@@ -362,8 +365,10 @@ def write_hall(args: argparse.Namespace) -> int:
         f"  start the director: python -m app director --broker {host}:{args.port} --ca {files.ca}"
         f" --password-file {folder / 'director.password'} --tournament {prefix}"
         f" --http 0.0.0.0:8443 --https-cert {files.certificate} --https-key {files.key}\n"
-        f"  each station: the broker {host}:{args.port}, its board number, its password from"
-        f" {folder / 'accounts.txt'} and the CA file {files.ca}",
+        f"  each station: its join code {files.join}/<board>.txt"
+        + (" or its QR code <board>.png" if files.qr else " (no QR codes: OpenCV is not installed)")
+        + f" on the set-up screen; or by hand: the broker {host}:{args.port}, the tournament {prefix}, its board"
+        f" number, its password from {folder / 'accounts.txt'} and the CA file {files.ca}",
         flush=True,
     )
     return 0
@@ -401,9 +406,14 @@ def run_net(args: argparse.Namespace) -> int:
             book = TournamentBook.open(args.book) if args.book else None
             journal = DirectorJournal(args.journal, prefix)
             results = Path(args.results) if args.results else None
+            join = Path(args.join) if args.join else (Path(args.ca).parent / "join" if args.ca else None)
+            if join is not None and not join.is_dir():
+                if args.join:
+                    raise ValueError(f"{join}: no such folder of join codes")
+                join = None
             director = Director(broker, prefix, results, book=book).start()
             try:
-                server = DirectorServer(director, accounts, journal, host, port, args.public, tls).start()
+                server = DirectorServer(director, accounts, journal, host, port, args.public, tls, join).start()
             except OSError as error:
                 director.stop()
                 journal.close()

@@ -8,6 +8,8 @@
   ``director.password`` for ``--password-file``.
 - ``acl``: the access rules of :func:`app.net.topics.acl_text`.
 - ``mosquitto.conf``: a TLS listener, no anonymous access, these files, persistence in ``data/``.
+- ``join/<board>.txt`` and ``join/<board>.png``: each board's join code (:mod:`app.net.join`: the first host, the
+  port, the prefix, the board, its password and the CA) and its QR code, for the board's set-up screen.
 
 Passwords are random (``secrets``), secrets are written readable by their owner only, and a folder that already
 holds a configuration is never overwritten (a second run would lock every station out).
@@ -30,6 +32,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from app.net.join import JoinCode, qr_png
 from app.net.topics import DIRECTOR_USER, acl_text, board_id, tournament_prefix
 
 PBKDF2_ITERATIONS = 101
@@ -74,6 +77,16 @@ class HallFiles:
     certificate: Path
     key: Path
     passwords: dict[str, str]
+    join: Path
+    """The folder of the boards' join codes (``<board>.txt``) and their QR codes (``<board>.png``)."""
+    qr: bool
+    """Whether the QR codes were drawn (they need OpenCV, the ``vision`` extra; the texts are always written)."""
+
+
+def join_paths(folder: str | Path, board: str) -> tuple[Path, Path]:
+    """Where ``director broker`` wrote a board's join code and its QR code."""
+    root = Path(folder) / "join"
+    return root / f"{board_id(board)}.txt", root / f"{board_id(board)}.png"
 
 
 def _write(path: Path, data: bytes, secret: bool = False) -> None:
@@ -199,6 +212,17 @@ def write_broker_files(
         f"user {run_as or getpass.getuser()}",
     ]
     _write(root / "mosquitto.conf", ("\n".join(lines) + "\n").encode())
+    (root / "join").mkdir(mode=0o700, exist_ok=True)
+    qr = True
+    for board in boards:
+        code = JoinCode.for_board(hosts[0], port, prefix, board, passwords[board], ca).encode()
+        text_path, png_path = join_paths(root, board)
+        _write(text_path, (code + "\n").encode(), secret=True)
+        try:
+            _write(png_path, qr_png(code), secret=True)
+        except ImportError:
+            qr = False  # no OpenCV on the hall PC: the text codes stand alone
     return HallFiles(
-        root, root / "mosquitto.conf", root / "ca.crt", root / "server.crt", root / "server.key", passwords
-    )
+        root, root / "mosquitto.conf", root / "ca.crt", root / "server.crt", root / "server.key", passwords,
+        root / "join", qr,
+    )  # fmt: skip

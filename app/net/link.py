@@ -1,4 +1,5 @@
-"""The station's link to the tournament, as the set-up screen takes it: the broker, this board, its password.
+"""The station's link to the tournament, as the set-up screen takes it: a join code (typed, pasted or scanned), or
+by hand the broker, this board, its password, the CA file and the tournament's prefix.
 
 The tablet app referees with or without it: the link publishes the journal the session writes (the
 station keeps playing when the broker or the network is gone, and catches up), and hands the director's
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.net.client import BrokerConfig
+from app.net.join import decode, write_ca
 from app.net.station import Deliver, Station, StationConfig, Submit
 from app.net.topics import board_id, tournament_prefix
 
@@ -34,6 +36,13 @@ class TournamentLink:
         tournament_prefix(self.tournament)
         if self.ca and not Path(self.ca).is_file():
             raise ValueError(f"{self.ca}: no such CA certificate file")
+
+    @classmethod
+    def from_join_code(cls, text: str, folder: str | Path) -> "TournamentLink":
+        """The link a join code describes, its CA written into the station's data ``folder`` for TLS;
+        :class:`app.net.join.JoinCodeError` (Turkish and English) when the code cannot be used."""
+        code = decode(text)
+        return cls(code.broker, code.board, code.password, str(write_ca(code, folder)), code.prefix)
 
     def config(self) -> StationConfig:
         host, port = BrokerConfig.parse_address(self.broker)

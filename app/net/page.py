@@ -144,6 +144,7 @@ const T = {
     station_aside: "message(s) from here set aside by the board", calling: "calling the director",
     boards: "boards", results_to_confirm: "results to confirm", broker: "broker", connected: "connected",
     not_connected: "NOT connected", yes: "yes", confirm: "Confirm", rulings: "Recent rulings",
+    join_qr: "The board's join code (QR, for its camera)",
     send: "Send to the board", otw: "Director on the way", message: "message to the players",
     send_msg: "Send message", time: "Correct time", seen: "seen by the station", alarm: "Board {b} calls the director",
     game: "game", dice: "dice", of: "of", entry: "entry", withdrawn: "withdrawn"},
@@ -159,6 +160,7 @@ const T = {
     to_confirm: "onay bekleyen sonuç", aside_n: "mesaj ayrıldı", station_aside: "mesaj masa tarafından ayrıldı",
     calling: "hakem çağırıyor", boards: "masa", results_to_confirm: "onay bekleyen sonuç", broker: "aracı",
     connected: "bağlı", not_connected: "BAĞLI DEĞİL", yes: "evet", confirm: "Onayla", rulings: "Son kararlar",
+    join_qr: "Masanın katılım kodu (QR, kamerası için)",
     send: "Masaya gönder", otw: "Hakem yolda", message: "oyunculara mesaj", send_msg: "Mesajı gönder",
     time: "Süreyi düzelt", seen: "masa gördü", alarm: "{b} numaralı masa hakem çağırıyor", game: "oyun",
     dice: "zar", of: "/", entry: "kayıt", withdrawn: "çekildi"}
@@ -359,6 +361,7 @@ async function detail() {
     <div class="mono">${esc(s.xgid || "")}<br>
       Position ID ${esc(s.position_id || "-")} Match ID ${esc(s.match_id || "-")}
       <br>${esc(t("entry"))} ${d.held}, head ${esc(d.head)}</div>
+    <a href="/join/${encodeURIComponent(d.board)}.png" target="_blank" rel="noopener">${esc(t("join_qr"))}</a>
     <h2>${esc(t("rulings"))}</h2><ul id="rulings">${rulings}</ul>
     <h2>${esc(t("send"))}</h2>
     <button id="otw">${esc(t("otw"))}</button>

@@ -25,6 +25,7 @@ import ssl
 import threading
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -34,6 +35,7 @@ from app.net.bracket_sheet import bracket_sheet
 from app.net.director import Director
 from app.net.messages import dumps, parse_director_message
 from app.net.page import LOGIN_PAGE, PAGE, SCORES_PAGE
+from app.net.topics import board_id
 from app.net.tournament import results_csv, results_json
 from app.net.tournament_text import page_state
 from app.record.journal import JournalError
@@ -92,8 +94,11 @@ class DirectorServer(ThreadingHTTPServer):
         port: int = 8080,
         public: bool = False,
         tls: ssl.SSLContext | None = None,
+        join: Path | None = None,
     ) -> None:
         super().__init__((host, port), _Handler)
+        self.join = join
+        """``director broker``'s ``join/`` folder: a board's join code QR at ``/join/<board>.png`` (None: none)."""
         self.director = director
         self.accounts = accounts
         self.journal = journal
@@ -262,6 +267,8 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     body, kind = results_json(tournament), "application/json; charset=utf-8"
             self._send(200, body.encode("utf-8"), kind)
+        elif path.startswith("/join/") and path.endswith(".png"):
+            self._join_qr(self._logged_in(), unquote(path[len("/join/") : -len(".png")]))
         elif path == "/api/actions":
             self._logged_in()
             self._json({"actions": self.server.journal.recent()})
@@ -273,6 +280,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, director.results_json().encode("utf-8"), "application/json; charset=utf-8")
         else:
             raise HttpError(404, "not found")
+
+    def _join_qr(self, session: Session, board: str) -> None:
+        """A board's join code as its QR, to show on the director's screen to the tablet's camera; journaled, as
+        it holds the board's password."""
+        folder = self.server.join
+        if folder is None:
+            raise HttpError(404, "no join codes: start the director with --join (director broker's join/ folder)")
+        try:
+            board = board_id(board)
+        except ValueError as error:
+            raise HttpError(400, str(error)) from None
+        path = folder / f"{board}.png"
+        if not path.is_file():
+            raise HttpError(404, f"no join code for board {board}")
+        self.server.journal.record(session.user, "join code shown", self._address, board=board)
+        self._send(200, path.read_bytes(), "image/png")
 
     # ------------------------------------------------------------ POST
 

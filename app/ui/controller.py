@@ -13,6 +13,7 @@ import datetime
 from pathlib import Path
 from typing import Any
 
+from app.net.join import JoinCodeError, decode, read_qr
 from app.net.link import DEFAULT_TOURNAMENT, TournamentLink
 from app.net.messages import DirectorMessage
 from app.net.station import Station
@@ -288,20 +289,54 @@ class Controller:
         return self.start(("White", "Black"), "backgammon", 5, Mode.CASUAL, 10, 12, "")  # the journal's set-up rules
 
     def link_tournament(
-        self, broker: str, board: str, password: str = "", ca: str = "", tournament: str = DEFAULT_TOURNAMENT
+        self,
+        broker: str,
+        board: str,
+        password: str = "",
+        ca: str = "",
+        tournament: str = DEFAULT_TOURNAMENT,
+        join_code: str = "",
     ) -> str | None:
-        """The tournament's broker and this board's number from the set-up screen; a reason if they cannot work.
-        No broker: no network (the station referees alone, as always); the board number then only names the table
-        on the result sheet."""
+        """The tournament's link from the set-up screen; a reason if it cannot work. A join code holds it all
+        (its CA is kept in the data folder); otherwise the broker, board, password, CA file and prefix by hand.
+        No code and no broker: no network (the station referees alone, as always); the board number then only
+        names the table on the result sheet."""
+        if join_code.strip():
+            try:
+                self.tournament = TournamentLink.from_join_code(join_code, self.folder)
+            except JoinCodeError as error:
+                self.tournament = None
+                return error.text(self.language)
+            except (OSError, ValueError) as error:
+                self.tournament = None
+                return str(error)
+            return None
         if not broker.strip():
             self.tournament = None
             return None
         try:
-            self.tournament = TournamentLink(broker.strip(), board.strip(), password, ca.strip(), tournament)
+            prefix = tournament.strip() or DEFAULT_TOURNAMENT
+            self.tournament = TournamentLink(broker.strip(), board.strip(), password, ca.strip(), prefix)
         except ValueError as error:
             self.tournament = None
             return str(error)
         return None
+
+    def scan_join_code(self) -> tuple[str, str | None]:
+        """A join code's QR read from the camera's latest picture: (the code, None), or ("", why not)."""
+        try:
+            text = read_qr(self.table.picture(wait_s=1.0)) if self.table.has_camera() else None
+        except ImportError:
+            text = None
+        if text is None:
+            tr = "Kamerada katılım kodu (QR) okunamadı: kodu kameranın önüne tutun ya da yazın."
+            en = "No join code (QR) read in the camera picture: hold it before the camera, or type it."
+            return "", tr if self.language == "tr" else en
+        try:
+            decode(text)
+        except JoinCodeError as error:  # a QR, but not a join code that can work: said now, not at "start"
+            return "", error.text(self.language)
+        return text, None
 
     def _publish(self, session: Session) -> None:
         """Publish the journal to the tournament when linked; the match goes on whatever the network does."""

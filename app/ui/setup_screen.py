@@ -10,10 +10,12 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
+from app.net.link import DEFAULT_TOURNAMENT
 from app.referee.setup import Mode
 from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
@@ -32,6 +34,9 @@ _TEXT_FIELDS = (
     "broker",
     "board",
     "board_password",
+    "join_code",
+    "ca",
+    "prefix",
 )
 """The set-up screen's text fields, kept when the screen is built again."""
 
@@ -91,12 +96,13 @@ class SetupScreen(TavlaScreen):
         self.pin = TextInput(text="", font_size=sp(26), multiline=False, password=True)  # digits or a passphrase
         self.event = TextInput(text="", hint_text=self.t("event_hint"), font_size=sp(22), multiline=False)
         self.round = TextInput(text="", hint_text="1", font_size=sp(22), multiline=False)
-        self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=sp(22), multiline=False)
         self.board = TextInput(text="", hint_text="12", font_size=sp(22), multiline=False)
         self.board_password = TextInput(text="", font_size=sp(22), multiline=False, password=True)
         board = BoxLayout(spacing=dp(6))
         board.add_widget(self.board)
         board.add_widget(self.board_password)
+        self.link_view = self.tournament_link_view(row)
+        self.link_button = button(self.t("link_open"), self.link_view.open, font_size=sp(20), height=row)
         self.devices = Label(text=self.devices_text(), font_size=sp(18))
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
@@ -105,7 +111,7 @@ class SetupScreen(TavlaScreen):
             (self.t("chouette_players"), self.line, self.t("reserve"), self.reserve),
             (self.t("delay"), self.delay, self.t("pin"), self.pin),
             (self.t("event"), self.event, self.t("round"), self.round),
-            (self.t("broker"), self.broker, self.t("board_no"), board),
+            (self.t("link"), self.link_button, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
             form.add_widget(Label(text=caption_a, font_size=sp(24)))
@@ -155,6 +161,47 @@ class SetupScreen(TavlaScreen):
         self.add_widget(root)
         self.restore(kept)
 
+    def tournament_link_view(self, row: float) -> ModalView:
+        """The tournament link, opened from the form: the director's join code (typed, pasted or its QR scanned by
+        the camera), or by hand the broker, the CA file and the tournament's prefix."""
+        view = ModalView(size_hint=(0.9, None), height=dp(5) * (row + 8) + TARGET + dp(40), auto_dismiss=True)
+        grid = GridLayout(cols=2, spacing=dp(8), padding=dp(12), row_default_height=row, row_force_default=True)
+        self.join_code = TextInput(text="", hint_text=self.t("join_hint"), font_size=sp(18), multiline=False)
+        join = BoxLayout(spacing=dp(6))
+        join.add_widget(self.join_code)
+        join.add_widget(button(self.t("scan"), self.scan_join_code, font_size=sp(20), size_hint_x=0.3, height=row))
+        self.broker = TextInput(text="", hint_text="192.168.1.10:8883", font_size=sp(22), multiline=False)
+        self.ca = TextInput(text="", hint_text="ca.crt", font_size=sp(20), multiline=False)
+        self.prefix = TextInput(text="", hint_text=DEFAULT_TOURNAMENT, font_size=sp(20), multiline=False)
+        self.link_said = Label(text="", font_size=sp(18), color=(1, 0.4, 0.4, 1))
+        for caption, widget in (
+            (self.t("join_code"), join),
+            (self.t("broker"), self.broker),
+            (self.t("ca_file"), self.ca),
+            (self.t("tournament_prefix"), self.prefix),
+            ("", self.link_said),
+        ):
+            grid.add_widget(Label(text=caption, font_size=sp(22), size_hint_x=0.35))
+            grid.add_widget(widget)
+        root = BoxLayout(orientation="vertical")
+        root.add_widget(grid)
+        root.add_widget(button(self.t("close"), view.dismiss))
+        view.add_widget(root)
+        view.bind(on_dismiss=lambda *_: self.show_link())
+        return view
+
+    def show_link(self) -> None:
+        """The form's link button names what the station will join (nothing typed: no network)."""
+        code, broker = self.join_code.text.strip(), self.broker.text.strip()
+        self.link_button.text = self.t("join_code").split("\n")[0] if code else broker or self.t("link_open")
+
+    def scan_join_code(self) -> None:
+        """The join code's QR held before the camera: read from its latest picture into the join code field."""
+        code, problem = self.controller.scan_join_code()
+        if code:
+            self.join_code.text = code
+        self.link_said.text = problem or ""
+
     def resume(self, journal: Path) -> None:
         """Go on with the last match kept in the data folder (the window was closed, the tablet restarted)."""
         problem = self.controller.resume(journal)
@@ -186,6 +233,7 @@ class SetupScreen(TavlaScreen):
         self.casual.state, self.tournament.state = ("down", "normal") if kept["casual"] else ("normal", "down")
         for kind, toggle in self.kinds.items():
             toggle.state = "down" if kind == kept["kind"] else "normal"
+        self.show_link()
         if self.picker is not None and self.controller.taps:
             self.picker.marks = list(self.controller.taps)
             self.picker.draw_marks()
@@ -257,7 +305,14 @@ class SetupScreen(TavlaScreen):
             length = 0
         elif self.kinds["money_kind"].state == "down":
             length = 0
-        problem = self.controller.link_tournament(self.broker.text, self.board.text, self.board_password.text)
+        problem = self.controller.link_tournament(
+            self.broker.text,
+            self.board.text,
+            self.board_password.text,
+            self.ca.text,
+            self.prefix.text,
+            join_code=self.join_code.text,
+        )
         if problem:
             self.error.text = problem
             return
@@ -273,7 +328,7 @@ class SetupScreen(TavlaScreen):
             chouette,
             event=self.event.text,
             round_name=self.round.text,
-            table=self.board.text,
+            table=self.controller.tournament.board if self.controller.tournament is not None else self.board.text,
         )
         if problem:
             self.error.text = problem

@@ -15,7 +15,8 @@ import pytest
 
 from app.net.client import BrokerConfig
 from app.net.director import Director
-from app.net.hall import parse_boards, passwd_line
+from app.net.hall import join_paths, parse_boards, passwd_line
+from app.net.link import TournamentLink
 from app.net.messages import dumps
 from app.net.topics import Topics
 from app.record.session import Session
@@ -41,8 +42,8 @@ def director_command(*arguments: str) -> subprocess.CompletedProcess[str]:
 class WrittenBroker:
     """Mosquitto started on the folder the command wrote, exactly as the docs say."""
 
-    def __init__(self, folder: Path, port: int) -> None:
-        self.folder, self.port = folder, port
+    def __init__(self, folder: Path, port: int, stdout: str = "") -> None:
+        self.folder, self.port, self.stdout = folder, port, stdout
         self.passwords = dict(
             line.split(" ", 1) for line in (folder / "accounts.txt").read_text().splitlines() if line.strip()
         )
@@ -79,7 +80,7 @@ def hall(tmp_path: Path) -> Iterator[WrittenBroker]:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"mosquitto -c {folder / 'mosquitto.conf'}" in done.stdout
-    broker = WrittenBroker(folder, port)
+    broker = WrittenBroker(folder, port, done.stdout)
     try:
         yield broker
     finally:
@@ -113,6 +114,31 @@ def test_the_written_broker_runs_a_hall_with_tls_and_its_access_rules(
     with socket.create_connection(("127.0.0.1", hall.port), timeout=5) as raw:
         with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
             assert tls.version() in ("TLSv1.2", "TLSv1.3")  # the server certificate verifies against the CA
+
+
+def test_a_board_joins_the_written_broker_with_its_join_code_alone(
+    hall: WrittenBroker, recording: tuple[MatchSetup, list[Event]], tmp_path: Path
+) -> None:
+    setup, events = recording
+    text_path, png_path = join_paths(hall.folder, "3")
+    assert png_path.is_file() and f"{hall.folder / 'join'}" in hall.stdout
+    station_folder = tmp_path / "station"
+    link = TournamentLink.from_join_code(text_path.read_text(), station_folder)  # the code as typed or pasted
+    assert (link.board, link.password, link.tournament) == ("3", hall.passwords["3"], PREFIX)
+    assert Path(link.ca).parent == station_folder
+    session = Session.create(station_folder / "board3.sqlite", setup)
+    station = link.start(session.journal.path, None, None)
+    session.listeners.append(lambda event, reaction: station.notify())
+    director = Director(hall.config("director"), PREFIX).start()
+    try:
+        wait_for(lambda: director.connected and station.connected, 30, "the station over TLS with the join code's CA")
+        play(session, events[:15])
+        wait_for(lambda: "3" in director.boards and director.boards["3"].held == len(session.journal), 30, "entries")
+        assert director.boards["3"].head == session.journal.head
+    finally:
+        station.stop()
+        director.stop()
+        session.close()
 
 
 def test_the_command_never_overwrites_a_hall_and_is_listed(tmp_path: Path) -> None:

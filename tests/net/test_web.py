@@ -13,6 +13,8 @@ import ssl
 from pathlib import Path
 from typing import Any, Iterator
 
+import cv2
+import numpy as np
 import pytest
 
 from app.net.actions import DirectorJournal
@@ -20,7 +22,8 @@ from app.net.auth import MAX_FAILURES, Accounts
 from app.net.cli import page_tls
 from app.net.client import BrokerConfig
 from app.net.director import Director
-from app.net.hall import make_certificates
+from app.net.hall import make_certificates, write_broker_files
+from app.net.join import decode, read_qr
 from app.net.messages import dumps
 from app.net.snapshot import BoardState
 from app.net.topics import Topics
@@ -301,3 +304,26 @@ def test_a_boards_rulings_read_in_words(page: tuple[DirectorServer, Director, Di
     assert recent[0]["text"]["en"].startswith("The director is called")
     assert recent[0]["text"]["tr"].startswith("Hakem çağrıldı")
     assert recent[1]["text"] == {"tr": "no_such_code", "en": "no_such_code"}
+
+
+def test_a_boards_join_qr_is_shown_to_the_director_only_and_journaled(tmp_path: Path, finished_snapshot: bytes) -> None:
+    files = write_broker_files(tmp_path / "hall", PREFIX, ["4", "5"], ["hall-pc"], days=2)
+    server, _, journal = serve(tmp_path, finished_snapshot, join=files.join)
+    try:
+        anonymous = Browser(server)
+        assert anonymous.request("GET", "/join/4.png")[0] == 401
+        assert journal.recent() == []
+        director = Browser(server)
+        assert director.login() == 200
+        status, headers, png = director.request("GET", "/join/4.png")
+        assert status == 200 and headers["content-type"] == "image/png" and headers["cache-control"] == "no-store"
+        picture = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        code = read_qr(picture)
+        assert code is not None and decode(code).board == "4" and decode(code).password == files.passwords["4"]
+        assert director.request("GET", "/join/9.png")[0] == 404
+        assert director.request("GET", "/join/..%2Fca.key.png")[0] == 400
+        shown = journal.recent()[0]
+        assert shown["action"] == "join code shown" and shown["board"] == "4" and shown["who"] == "director"
+    finally:
+        server.stop()
+        journal.close()
