@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 
 from app.referee.rulings import Level
 from app.ui.director_camera import FairnessView, RecalibrateView
-from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, Widget_spacer, button
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, Widget_spacer, button, target
 
 
 class DirectorScreen(TavlaScreen):
@@ -33,10 +33,10 @@ class DirectorScreen(TavlaScreen):
             font_size=sp(30),
             multiline=False,
             size_hint_y=None,
-            height=TARGET,
+            height=target(),
         )  # digits or a passphrase
         root.add_widget(self.pin)
-        grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=dp(2) * TARGET + 12)
+        grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=target() * 2 + dp(12))
         for key, command, argument in (
             ("resume", "resume", ""),
             ("void_dice", "void_dice", ""),

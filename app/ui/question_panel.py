@@ -24,7 +24,7 @@ from app.referee.state import Question
 from app.table.dice import Image
 from app.ui.controller import Controller
 from app.ui.labels import label
-from app.ui.widgets import TARGET, button, square, texture_of
+from app.ui.widgets import button, square, target, texture_of
 from vision import DieReading
 
 CROP_PX = 240
@@ -118,7 +118,7 @@ class QuestionPanel(BoxLayout):
         self.marked = {}
         for row, value in enumerate(values):
             self.add_widget(self.die_row(row, value, question.opening))
-        answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=target())
         self.confirm = button(
             self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act, self.marks("not_a_die")))
         )
