@@ -129,7 +129,11 @@ def check(app: TavlaApp, result: dict[str, Any], name: str) -> Iterator[None]:
             yield
             yield
         size = "x".join(str(n) for n in Window.size)
-        for problem in problems(app.manager.current_screen):
+        screen = app.manager.current_screen
+        result["texts"][f"{name}/{language}"] = [
+            plain(w.text) for w in screen.walk() if isinstance(w, Label) and w.text.strip() and shown(w)
+        ]
+        for problem in problems(screen):
             result["problems"].append(f"{name} at {size} in {language}: {problem}")
     app.toggle_language()
     yield
@@ -138,6 +142,7 @@ def check(app: TavlaApp, result: dict[str, Any], name: str) -> Iterator[None]:
 
 def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["problems"] = []
+    result["texts"] = {}
     yield
     yield
     result["window"] = list(Window.size)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,8 +45,8 @@ def xvfb_display(size: str) -> tuple[subprocess.Popen[bytes], str]:
     pytest.skip("no display server: Xvfb would not start on any display :160-:199")
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_every_screen_fits_the_window(size: str, tmp_path: Path) -> None:
+def run_driver(size: str, out: Path) -> dict[str, Any]:
+    """The layout driver's findings at ``size``, on a display of that size."""
     server, display = xvfb_display(size)
     try:
         env = dict(
@@ -53,10 +55,10 @@ def test_every_screen_fits_the_window(size: str, tmp_path: Path) -> None:
             KIVY_WINDOW="sdl2",
             KIVY_LOG_MODE="PYTHON",
             KIVY_NO_ARGS="1",
-            KIVY_HOME=str(tmp_path / "kivy-home"),
+            KIVY_HOME=str(out / "kivy-home"),
         )
         completed = subprocess.run(
-            [sys.executable, "-m", "tests.app.layout_driver", str(tmp_path), size],
+            [sys.executable, "-m", "tests.app.layout_driver", str(out), size],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -66,10 +68,38 @@ def test_every_screen_fits_the_window(size: str, tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
-    result_file = tmp_path / "result.json"
+    result_file = out / "result.json"
     assert result_file.exists(), completed.stderr[-4000:]
-    result = json.loads(result_file.read_text(encoding="utf-8"))
+    result: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
     assert "error" not in result, result["error"] + "\n" + completed.stderr[-3000:]
     assert result.get("done"), completed.stderr[-3000:]
+    return result
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_fits_the_window(size: str, tmp_path: Path) -> None:
+    result = run_driver(size, tmp_path)
     assert result["window"] == [int(n) for n in size.split("x")]  # the layout follows the window's size
     assert result["problems"] == [], "\n".join(result["problems"])
+
+
+def test_the_unsure_throw_says_whose_it_is_and_the_doubt_in_words(tmp_path: Path) -> None:
+    """The question names the player whose throw it is and says what is doubtful about a die in words: a
+    percentage under a die told people nothing (a die read at "100%" could still lie near the bar)."""
+    result = run_driver("1280x800", tmp_path)
+    players = ("Ayşe", "Mehmet")
+    english = " ".join(result["texts"]["unsure throw/en"])
+    turkish = " ".join(result["texts"]["unsure throw/tr"])
+    assert any(f"{name}'s throw" in english for name in players), english
+    assert any(f"Zarı atan: {name}" in turkish for name in players), turkish
+    words = (
+        "hard to read",
+        "may be cocked",
+        "near the bar",
+        "near the frame",
+        "picture's edge",
+        "no die",
+        "read surely",
+    )
+    assert any(word in english for word in words), english
+    assert not re.search(r"\d%", english + turkish), english + turkish
