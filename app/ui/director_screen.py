@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 
 from app.referee.rulings import Level
 from app.ui.director_camera import FairnessView, RecalibrateView
-from app.ui.widgets import Banner, ScreensApp, TavlaScreen, Widget_spacer, button, target
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, inside, target
 
 
 class DirectorScreen(TavlaScreen):
@@ -47,17 +47,17 @@ class DirectorScreen(TavlaScreen):
         ):
             grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
-        camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))  # the camera again, the dice's fairness
-        camera.add_widget(
-            button(self.t("recalibrate"), self.recalibrate, size_hint_x=0.4, height=dp(210), halign="center")
-        )
+        # the camera again and the dice's fairness take whatever height the window has left
+        camera = BoxLayout(spacing=dp(12))
+        recalibrate = inside(button(self.t("recalibrate"), self.recalibrate, size_hint_x=0.4))
+        recalibrate.size_hint_y = 1
+        camera.add_widget(recalibrate)
         self.fairness = FairnessView(self.controller)
         camera.add_widget(self.fairness)
         root.add_widget(camera)
         self.result = Banner(size_hint_y=None, height=dp(100))
         root.add_widget(self.result)
         root.add_widget(button(self.t("back"), lambda: self.app.show("play")))
-        root.add_widget(Widget_spacer())
         self.add_widget(root)
 
     def refresh(self) -> None:

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -76,17 +76,30 @@ def run_driver(size: str, out: Path) -> dict[str, Any]:
     return result
 
 
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, Any]]:
+    """The driver's findings by window size, each size driven once for all the tests here."""
+    done: dict[str, dict[str, Any]] = {}
+
+    def at(size: str) -> dict[str, Any]:
+        if size not in done:
+            done[size] = run_driver(size, tmp_path_factory.mktemp(f"layout-{size}"))
+        return done[size]
+
+    return at
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_every_screen_fits_the_window(size: str, tmp_path: Path) -> None:
-    result = run_driver(size, tmp_path)
+def test_every_screen_fits_the_window(size: str, findings: Callable[[str], dict[str, Any]]) -> None:
+    result = findings(size)
     assert result["window"] == [int(n) for n in size.split("x")]  # the layout follows the window's size
     assert result["problems"] == [], "\n".join(result["problems"])
 
 
-def test_the_unsure_throw_says_whose_it_is_and_the_doubt_in_words(tmp_path: Path) -> None:
+def test_the_unsure_throw_says_whose_it_is_and_the_doubt_in_words(findings: Callable[[str], dict[str, Any]]) -> None:
     """The question names the player whose throw it is and says what is doubtful about a die in words: a
     percentage under a die told people nothing (a die read at "100%" could still lie near the bar)."""
-    result = run_driver("1280x800", tmp_path)
+    result = findings("1280x800")
     players = ("Ayşe", "Mehmet")
     english = " ".join(result["texts"]["unsure throw/en"])
     turkish = " ".join(result["texts"]["unsure throw/tr"])
