@@ -39,7 +39,7 @@ _TEXT_FIELDS = (
 
 def caption(text: str) -> Label:
     """A field's name beside it, on two lines where it is long."""
-    widget = Label(text=text, font_size=sp(20), halign="center", valign="middle")
+    widget = Label(text=text, font_size=sp(18), halign="center", valign="middle")
     widget.bind(size=lambda label, *_: setattr(label, "text_size", label.size))
     return widget
 
@@ -62,10 +62,10 @@ class SetupScreen(TavlaScreen):
         body = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         body.bind(minimum_height=body.setter("height"))
         scroller.add_widget(body)
-        row = dp(56)
+        row = dp(50)
         form = GridLayout(
             cols=4,
-            spacing=dp(8),
+            spacing=dp(6),
             size_hint_y=None,
             row_default_height=row,
             row_force_default=True,
@@ -93,7 +93,7 @@ class SetupScreen(TavlaScreen):
                 text=self.t(kind),
                 group="kind",
                 state="down" if kind == "match" else "normal",
-                font_size=sp(22),
+                font_size=sp(20),
                 allow_no_selection=False,
             )
             self.kinds[kind] = inside(toggle)

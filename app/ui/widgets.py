@@ -125,7 +125,7 @@ class ConfirmButton(TapButton):
 def inside(widget: Label) -> Label:
     """Keep a label's or button's text off its edges: it wraps within the width less a margin each side."""
     widget.halign, widget.valign = "center", "middle"
-    widget.bind(size=lambda label, *_: setattr(label, "text_size", (max(label.width - dp(12), 1), None)))
+    widget.bind(size=lambda label, *_: setattr(label, "text_size", (max(label.width - max(dp(12), 10), 1), None)))
     return widget
 
 
