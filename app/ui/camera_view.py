@@ -24,7 +24,7 @@ from app.table.dice import Shot
 from app.table.view import live_picture, throw_picture
 from app.ui.controller import Controller
 from app.ui.labels import label
-from app.ui.widgets import TARGET, button, texture_of
+from app.ui.widgets import button, target, texture_of
 
 LIVE_EVERY_S = 0.25
 """How often the live picture is drawn again while it is shown."""
@@ -94,7 +94,7 @@ class CameraPopup(ModalView):
         root.add_widget(self.picture)
         self.caption = Label(text="", font_size=sp(24), size_hint_y=None, height=dp(44))
         root.add_widget(self.caption)
-        bar = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(8), size_hint_y=None, height=target())
         self.last = ToggleButton(text=label("camera_last", language), group="camera_source", state="down")
         self.live = ToggleButton(text=label("camera_live", language), group="camera_source")
         for toggle in (self.last, self.live):

@@ -19,7 +19,7 @@ from kivy.uix.textinput import TextInput
 from app.referee.rulings import Level
 from app.ui.controller import Controller
 from app.ui.labels import label
-from app.ui.widgets import TARGET, Banner, CornerPicker, button, texture_of
+from app.ui.widgets import Banner, CornerPicker, button, target, texture_of
 from vision import Calibration
 
 
@@ -46,7 +46,7 @@ class RecalibrateView(ModalView):
         self.result = Banner(size_hint_y=None, height=dp(64))
         self.result.set(label("recalibrate_hint", language), Level.INFO)
         root.add_widget(self.result)
-        bar = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(8), size_hint_y=None, height=target())
         self.pin = TextInput(text="", hint_text="PIN", password=True, font_size=sp(26), multiline=False)
         bar.add_widget(button(label("find_markers", language), self.markers))
         bar.add_widget(self.pin)

@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 
 from app.referee.rulings import Level
 from app.ui.director_camera import FairnessView, RecalibrateView
-from app.ui.widgets import TARGET, Banner, ScreensApp, TavlaScreen, Widget_spacer, button
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, inside, target
 
 
 class DirectorScreen(TavlaScreen):
@@ -33,10 +33,10 @@ class DirectorScreen(TavlaScreen):
             font_size=sp(30),
             multiline=False,
             size_hint_y=None,
-            height=TARGET,
+            height=target(),
         )  # digits or a passphrase
         root.add_widget(self.pin)
-        grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=dp(2) * TARGET + 12)
+        grid = GridLayout(cols=3, spacing=dp(12), size_hint_y=None, height=target() * 2 + dp(12))
         for key, command, argument in (
             ("resume", "resume", ""),
             ("void_dice", "void_dice", ""),
@@ -47,17 +47,17 @@ class DirectorScreen(TavlaScreen):
         ):
             grid.add_widget(button(self.t(key), partial(self.override, command, argument)))
         root.add_widget(grid)
-        camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))  # the camera again, the dice's fairness
-        camera.add_widget(
-            button(self.t("recalibrate"), self.recalibrate, size_hint_x=0.4, height=dp(210), halign="center")
-        )
+        # the camera again and the dice's fairness take whatever height the window has left
+        camera = BoxLayout(spacing=dp(12))
+        recalibrate = inside(button(self.t("recalibrate"), self.recalibrate, size_hint_x=0.4))
+        recalibrate.size_hint_y = 1
+        camera.add_widget(recalibrate)
         self.fairness = FairnessView(self.controller)
         camera.add_widget(self.fairness)
         root.add_widget(camera)
         self.result = Banner(size_hint_y=None, height=dp(100))
         root.add_widget(self.result)
         root.add_widget(button(self.t("back"), lambda: self.app.show("play")))
-        root.add_widget(Widget_spacer())
         self.add_widget(root)
 
     def refresh(self) -> None:

@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 
 from app.table.learning import LEARNING_THROWS, PracticeThrow
 from app.ui.question_panel import dice_pictures, die_reading
-from app.ui.widgets import TARGET, ScreensApp, TavlaScreen, button
+from app.ui.widgets import ScreensApp, TavlaScreen, button, target
 
 
 class LearnScreen(TavlaScreen):
@@ -57,7 +57,7 @@ class LearnScreen(TavlaScreen):
         root.add_widget(self.panel)
         self.error = Label(text="", font_size=sp(20), color=(1, 0.4, 0.4, 1), size_hint_y=None, height=dp(30))
         root.add_widget(self.error)
-        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
         if self.controller.sim:
             bar.add_widget(button(self.t("sim_throw"), self.sim_throw))

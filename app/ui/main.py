@@ -6,6 +6,8 @@ the journal and the referee on the loop's own timer, whichever screen shows (or 
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,7 +25,7 @@ from app.ui.learn_screen import LearnScreen
 from app.ui.play_screen import PlayScreen
 from app.ui.result_screen import ResultScreen
 from app.ui.setup_screen import SetupScreen
-from app.ui.widgets import TavlaScreen
+from app.ui.widgets import TavlaScreen, fit_to_window
 
 PUMP_S = 0.05
 """How often the main loop hands the devices' messages to the match: a press is on the clock within this."""
@@ -46,6 +48,7 @@ class TavlaApp(App):
         self.screens: dict[str, TavlaScreen] = {}
 
     def build(self) -> ScreenManager:
+        fit_to_window()  # before a screen is built: their sizes are in dp and sp
         self.manager = ScreenManager(transition=NoTransition())
         for screen in (
             SetupScreen(self),
@@ -88,10 +91,31 @@ class TavlaApp(App):
         self.controller.close()
 
 
-def configure_window() -> None:
-    Config.set("graphics", "width", "1280")
-    Config.set("graphics", "height", "800")
+WINDOW_ENV = "TAVLA_WINDOW"
+"""The window's size, e.g. ``800x480`` (the Raspberry Pi's 7-inch display), or ``full`` for the whole display."""
+
+
+def configure_window(size: str | None = None) -> None:
+    """Open the window at ``size`` (``WIDTHxHEIGHT`` or ``full``; else ``$TAVLA_WINDOW``, else the tablet's
+    1280x800) before Kivy creates it; the screens lay themselves out for whatever size the window has."""
+    size = size or os.environ.get(WINDOW_ENV) or "1280x800"
+    if size == "full":
+        Config.set("graphics", "fullscreen", "auto")
+    else:
+        width, _, height = size.partition("x")
+        if not (width.isdigit() and height.isdigit()):  # a mistyped size opens the tablet's window, said why
+            print(f"app: window size {size!r}: WIDTHxHEIGHT (800x480) or full; 1280x800 used")
+            width, height = "1280", "800"
+        Config.set("graphics", "width", width)
+        Config.set("graphics", "height", height)
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    if "kivy.core.window" in sys.modules:  # the screens' widgets (a text input) opened the window on import
+        from kivy.core.window import Window
+
+        if size == "full":
+            Window.fullscreen = "auto"
+        else:
+            Window.size = (int(width), int(height))
 
 
 def run_app(

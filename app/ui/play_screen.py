@@ -24,7 +24,6 @@ from app.ui.camera_view import CameraView
 from app.ui.question_panel import QuestionPanel
 from app.ui.slots import place
 from app.ui.widgets import (
-    TARGET,
     Banner,
     Card,
     ScreensApp,
@@ -32,6 +31,7 @@ from app.ui.widgets import (
     Widget_spacer,
     button,
     confirm_button,
+    target,
 )
 from rules.chouette import MemberCube
 from rules.position import Color
@@ -194,7 +194,7 @@ class PlayScreen(TavlaScreen):
             self.actions.clear_widgets()
             for slot in slots:
                 if slot is None:
-                    self.actions.add_widget(Label(text="", size_hint_y=None, height=TARGET))
+                    self.actions.add_widget(Label(text="", size_hint_y=None, height=target()))
                     continue
                 text, handler, consequential = slot
                 self.actions.add_widget(

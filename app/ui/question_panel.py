@@ -16,16 +16,18 @@ from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.i18n import word
 from app.referee.state import Question
-from app.table.dice import Image
+from app.table.dice import Image, sureness_for
 from app.ui.controller import Controller
 from app.ui.labels import label
-from app.ui.widgets import TARGET, button, square, texture_of
+from app.ui.widgets import button, square, target, texture_of
 from vision import DieReading
+from vision.sureness import TOURNAMENT, die_doubts
 
 CROP_PX = 240
 """Each die's picture, in screen pixels: large enough to count the pips from the players' chairs."""
@@ -43,13 +45,35 @@ def die_reading(die: DieReading, language: str) -> str:
     return f"{text}   {die.confidence:.0%}"
 
 
-def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None = None) -> BoxLayout:
-    """Each die's picture large, side by side, with its caption (the reading) under it."""
+def die_caption(die: DieReading, doubts: tuple[str, ...], language: str) -> str:
+    """Under a die of an unsure throw: its value (or "?") and, in words, what the reader doubts about this die
+    (hard to read, maybe cocked, near the bar...), or that it read it surely: people judge a die by what is
+    wrong with it, which a percentage does not say."""
+    text = "?" if die.value is None else str(die.value)
+    if die.cocked:
+        text += f" ({word('cocked', language)})"
+    words = [label(f"die_doubt_{doubt}", language) for doubt in doubts] or [label("die_sure", language)]
+    return f"{text}\n[size={int(sp(18))}]{escape_markup(', '.join(words))}[/size]"
+
+
+def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None = None, lines: int = 1) -> BoxLayout:
+    """Each die's picture large, side by side, with its caption (the reading, on ``lines`` lines) under it."""
     row = row if row is not None else BoxLayout(spacing=dp(12))
     for crop, caption in zip(crops, captions):
         column = BoxLayout(orientation="vertical", spacing=dp(4))
         column.add_widget(KivyImage(texture=texture_of(square(crop, CROP_PX)), fit_mode="contain"))
-        column.add_widget(Label(text=caption, font_size=sp(28), bold=True, size_hint_y=None, height=dp(40)))
+        text = Label(
+            text=caption,
+            markup=True,
+            font_size=sp(28) if lines == 1 else sp(24),
+            bold=True,
+            halign="center",
+            valign="middle",
+            size_hint_y=None,
+            height=dp(40) if lines == 1 else dp(64),
+        )
+        text.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
+        column.add_widget(text)
         row.add_widget(column)
     return row
 
@@ -100,8 +124,11 @@ class QuestionPanel(BoxLayout):
         assert to_act is not None
         names = referee.side_names()
         doubts = ", ".join(word(d, self.controller.language) for d in question.doubts)
+        shot = self.controller.last_shot
+        threw = shot.thrower if shot is not None and shot.thrower is not None else referee.mover
+        thrower = self.t("throw_of").format(player=names[threw])  # whose dice these are, said first
         title = Label(
-            text=f"{self.t('question_title')} ({doubts})\n{names[to_act]}: {self.t('question_answer')}",
+            text=f"{thrower} - {self.t('question_title')} ({doubts})\n{names[to_act]}: {self.t('question_answer')}",
             font_size=sp(22),
             halign="center",
             valign="middle",
@@ -118,7 +145,7 @@ class QuestionPanel(BoxLayout):
         self.marked = {}
         for row, value in enumerate(values):
             self.add_widget(self.die_row(row, value, question.opening))
-        answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=TARGET)
+        answers = BoxLayout(spacing=dp(8), size_hint_y=None, height=target())
         self.confirm = button(
             self.t("confirm_dice"), lambda: self.act(ev.ThrowConfirmed(to_act, self.marks("not_a_die")))
         )
@@ -139,13 +166,19 @@ class QuestionPanel(BoxLayout):
         if shot is None or not isinstance(shot.event, ev.ThrowQuestioned) or not shot.dice:
             row.add_widget(Label(text=self.t("no_camera_crop"), font_size=sp(22)))  # a resumed match: no picture
             return row
-        readings = [die_reading(die, self.controller.language) for die in shot.dice]
-        dice_pictures(shot.crops(), readings, row)
+        session = self.controller.session
+        sureness = sureness_for(session.referee) if session is not None else TOURNAMENT
+        shape = shot.image.shape if shot.image is not None else None
+        readings = [
+            die_caption(die, die_doubts(die, shot.calibration, shape, sureness), self.controller.language)
+            for die in shot.dice
+        ]
+        dice_pictures(shot.crops(), readings, row, lines=2)
         for place, column in enumerate(reversed(row.children)):  # Kivy keeps the last added first
             column.add_widget(self.mark_row(place))
         if "die_unseen" in question.doubts:
             unread = shot.unread_crops()[:UNREAD_SHOWN]
-            dice_pictures(unread, [self.t("no_die_read_here")] * len(unread), row)
+            dice_pictures(unread, [self.t("no_die_read_here")] * len(unread), row, lines=2)
             for column in row.children[: len(unread)]:  # the columns added last
                 column.add_widget(Widget(size_hint_y=None, height=MARK_ROW))  # level with the dice's mark rows
         return row

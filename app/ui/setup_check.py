@@ -18,7 +18,7 @@ from kivy.uix.modalview import ModalView
 
 from app.ui.controller import Controller
 from app.ui.labels import label
-from app.ui.widgets import TARGET, TapButton, button
+from app.ui.widgets import TapButton, button, target
 from vision.setupcheck import Check, Grade, SetupReport
 
 GRADE_COLOURS = {
@@ -67,7 +67,7 @@ class SetupCheckButton(TapButton):
             text=label("check_setup", controller.language),
             font_size=sp(22),
             size_hint_y=None,
-            height=TARGET,
+            height=target(),
             halign="center",
             **kwargs,
         )

@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
@@ -19,7 +20,7 @@ from app.net.link import DEFAULT_TOURNAMENT
 from app.referee.setup import Mode
 from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
-from app.ui.widgets import TARGET, CornerPicker, ScreensApp, TavlaScreen, Widget_spacer, button, texture_of
+from app.ui.widgets import CornerPicker, ScreensApp, TavlaScreen, button, inside, target, texture_of
 from rules.registry import VARIANTS
 
 _TEXT_FIELDS = (
@@ -41,6 +42,13 @@ _TEXT_FIELDS = (
 """The set-up screen's text fields, kept when the screen is built again."""
 
 
+def caption(text: str) -> Label:
+    """A field's name beside it, on two lines where it is long."""
+    widget = Label(text=text, font_size=sp(18), halign="center", valign="middle")
+    widget.bind(size=lambda label, *_: setattr(label, "text_size", label.size))
+    return widget
+
+
 class SetupScreen(TavlaScreen):
     def __init__(self, app: ScreensApp, **kwargs: Any) -> None:
         super().__init__(app, name="setup", **kwargs)
@@ -53,12 +61,17 @@ class SetupScreen(TavlaScreen):
         root.add_widget(
             Label(text=f"{self.t('title')} - {self.t('setup')}", font_size=sp(34), size_hint_y=None, height=dp(50))
         )
-        row = dp(52)
+        # the form and the camera scroll where the window is shorter than they are (the Pi's 800x480); the
+        # buttons below them stay in sight
+        scroller = ScrollView(do_scroll_x=False, bar_width=dp(10), scroll_type=["bars", "content"])
+        body = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
+        body.bind(minimum_height=body.setter("height"))
+        scroller.add_widget(body)
+        row = dp(50)
         form = GridLayout(
             cols=4,
-            spacing=dp(8),
+            spacing=dp(6),
             size_hint_y=None,
-            height=dp(7) * (row + 8),
             row_default_height=row,
             row_force_default=True,
         )
@@ -76,8 +89,8 @@ class SetupScreen(TavlaScreen):
         self.tournament = ToggleButton(text=self.t("tournament"), group="mode", state="down", font_size=sp(24))
         self.casual = ToggleButton(text=self.t("casual"), group="mode", font_size=sp(24))
         modes = BoxLayout(spacing=dp(6))
-        modes.add_widget(self.tournament)
-        modes.add_widget(self.casual)
+        modes.add_widget(inside(self.tournament))
+        modes.add_widget(inside(self.casual))
         kinds = BoxLayout(spacing=dp(6))
         self.kinds: dict[str, ToggleButton] = {}
         for kind in ("match", "money_kind", "chouette"):
@@ -85,10 +98,10 @@ class SetupScreen(TavlaScreen):
                 text=self.t(kind),
                 group="kind",
                 state="down" if kind == "match" else "normal",
-                font_size=sp(22),
+                font_size=sp(20),
                 allow_no_selection=False,
             )
-            self.kinds[kind] = toggle
+            self.kinds[kind] = inside(toggle)
             kinds.add_widget(toggle)
         self.line = TextInput(text="", hint_text=self.t("chouette_hint"), font_size=sp(24), multiline=False)
         self.reserve = TextInput(text="10", font_size=sp(26), multiline=False, input_filter="int")
@@ -114,11 +127,12 @@ class SetupScreen(TavlaScreen):
             (self.t("link"), self.link_button, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
-            form.add_widget(Label(text=caption_a, font_size=sp(24)))
+            form.add_widget(caption(caption_a))
             form.add_widget(widget_a)
-            form.add_widget(Label(text=caption_b, font_size=sp(24)))
+            form.add_widget(caption(caption_b))
             form.add_widget(widget_b)
-        root.add_widget(form)
+        form.bind(minimum_height=form.setter("height"))  # as many rows as the form has
+        body.add_widget(form)
         camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))
         devices = BoxLayout(orientation="vertical", size_hint_x=0.5)
         devices.add_widget(Label(text=self.t("devices"), font_size=sp(24), size_hint_y=None, height=dp(48)))
@@ -145,8 +159,9 @@ class SetupScreen(TavlaScreen):
             camera.add_widget(self.picker)
         else:
             self.calibration.text = self.t("no_camera_crop")
-        root.add_widget(camera)
-        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
+        body.add_widget(camera)
+        root.add_widget(scroller)
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
         bar.add_widget(SetupCheckButton(self.controller))  # the camera judged before the match
         last = self.controller.library.last() if self.controller.library is not None else None
@@ -157,14 +172,13 @@ class SetupScreen(TavlaScreen):
         self.start_button = button(self.t("start"), self.start)
         bar.add_widget(self.start_button)
         root.add_widget(bar)
-        root.add_widget(Widget_spacer())
         self.add_widget(root)
         self.restore(kept)
 
     def tournament_link_view(self, row: float) -> ModalView:
         """The tournament link, opened from the form: the director's join code (typed, pasted or its QR scanned by
         the camera), or by hand the broker, the CA file and the tournament's prefix."""
-        view = ModalView(size_hint=(0.9, None), height=dp(5) * (row + 8) + TARGET + dp(40), auto_dismiss=True)
+        view = ModalView(size_hint=(0.9, None), height=5 * (row + dp(8)) + target() + dp(40), auto_dismiss=True)
         grid = GridLayout(cols=2, spacing=dp(8), padding=dp(12), row_default_height=row, row_force_default=True)
         self.join_code = TextInput(text="", hint_text=self.t("join_hint"), font_size=sp(18), multiline=False)
         join = BoxLayout(spacing=dp(6))

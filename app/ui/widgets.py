@@ -16,7 +16,7 @@ from kivy.clock import Clock
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.metrics import dp, sp
+from kivy.metrics import Metrics, dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -45,8 +45,32 @@ class ScreensApp(Protocol):
         """Switch the screens between Turkish and English."""
 
 
-TARGET = dp(72)
-"""Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet)."""
+DESIGNED_FOR = (1280, 800)
+"""The window the screens' dp and sp sizes are drawn for: in another window they scale by :func:`fit_to_window`."""
+_DENSITY: list[float] = []
+"""The display's own density (``KIVY_METRICS_DENSITY`` or the platform's), before any fitting."""
+
+
+def fit_to_window() -> float:
+    """Scale every dp and sp size so that the screens drawn for 1280x800 fit the window as it is (the Raspberry
+    Pi's 800x480, a 1280x720 monitor, a tablet held upright); returns the scale. Called before the screens are
+    built, as their sizes are fixed when built."""
+    from kivy.core.window import Window  # imported late: the window opens at the size configured before
+
+    if not _DENSITY:
+        _DENSITY.append(float(Metrics.density))
+    width, height = Window.size
+    scale = min(width / DESIGNED_FOR[0], height / DESIGNED_FOR[1])
+    Metrics.density = _DENSITY[0] * scale
+    return float(scale)
+
+
+def target() -> float:
+    """Height of a touch target in pixels (about 11 mm on a 10-inch 1280x800 tablet, 7 mm on the Pi's 7-inch
+    800x480 display)."""
+    return float(dp(72))
+
+
 LEVEL_COLOURS = {
     Level.OK: (0.10, 0.55, 0.20),
     Level.INFO: (0.12, 0.35, 0.65),
@@ -98,12 +122,19 @@ class ConfirmButton(TapButton):
             self.text = self.plain
 
 
+def inside(widget: Label) -> Label:
+    """Keep a label's or button's text off its edges: it wraps within the width less a margin each side."""
+    widget.halign, widget.valign = "center", "middle"
+    widget.bind(size=lambda label, *_: setattr(label, "text_size", (max(label.width - max(dp(12), 10), 1), None)))
+    return widget
+
+
 def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
     widget = TapButton(
         text=text,
-        font_size=kwargs.pop("font_size", 24),
+        font_size=kwargs.pop("font_size", sp(24)),
         size_hint_y=None,
-        height=kwargs.pop("height", TARGET),
+        height=kwargs.pop("height", target()),
         **kwargs,
     )
     widget.bind(on_release=lambda *_: on_press())
@@ -116,9 +147,9 @@ def confirm_button(text: str, confirm: str, on_press: Callable[[], Any], **kwarg
         text,
         confirm,
         on_press,
-        font_size=kwargs.pop("font_size", 24),
+        font_size=kwargs.pop("font_size", sp(24)),
         size_hint_y=None,
-        height=kwargs.pop("height", TARGET),
+        height=kwargs.pop("height", target()),
         halign="center",
         **kwargs,
     )
@@ -158,15 +189,15 @@ class Card(BoxLayout):
     ) -> None:
         super().__init__(orientation="vertical", spacing=dp(4), padding=dp(4), **kwargs)
         self.colour = colour
-        info = Label(text=text, font_size=sp(16) if narrow else 18, halign="center", valign="middle")
+        info = Label(text=text, font_size=sp(16) if narrow else sp(18), halign="center", valign="middle")
         info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         self.add_widget(info)
         if narrow and len(buttons) > 2:  # six or more players: three answers go two by two, still finger-sized
-            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, height=dp(2) * 44 + 4)
+            row: BoxLayout | GridLayout = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, height=dp(2 * 44 + 4))
             for caption, handler in buttons:
                 row.add_widget(button(caption, handler, font_size=sp(17), height=dp(44)))
         else:
-            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TARGET)
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=target())
             for caption, handler in buttons:
                 row.add_widget(button(caption, handler, font_size=sp(20)))
         self.add_widget(row)
@@ -265,7 +296,7 @@ class TavlaScreen(Screen):
 
     def export_bar(self, on_export: Callable[[], Any]) -> BoxLayout:
         """The bottom row of the history and result screens: export, and back to the play screen."""
-        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=TARGET)
+        bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
         bar.add_widget(button(self.t("export"), on_export))
         bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
         return bar

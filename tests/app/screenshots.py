@@ -1,8 +1,9 @@
 """Screenshots of every screen in Turkish and English, taken from the real app in a real window.
 
-Run under a display server at the tablet's size, e.g.::
+Run under a display server at least as large as the window, e.g.::
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python -m tests.app.screenshots shots/
+    xvfb-run -s "-screen 0 800x480x24" .venv/bin/python -m tests.app.screenshots shots-pi/ --size 800x480
 
 It plays a simulated 3-point match by taps (set-up, a double taken, play, an unsure throw, the director, the
 history, the result sheet both players confirm) and writes ``<lang>-<n>-<screen>.png`` for ``tr`` and ``en`` into the
@@ -22,9 +23,12 @@ os.environ.setdefault("KIVY_WINDOW", "sdl2")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
+if "--size" in sys.argv:  # e.g. --size 800x480: the Raspberry Pi's 7-inch display
+    os.environ["TAVLA_WINDOW"] = sys.argv[sys.argv.index("--size") + 1]
+
 from app.ui.main import configure_window  # noqa: E402
 
-configure_window()  # the tablet's 1280x800 before Kivy opens the window
+configure_window()  # the window's size ($TAVLA_WINDOW, --size; the tablet's 1280x800 else) before Kivy opens it
 
 from kivy.clock import Clock  # noqa: E402
 
@@ -143,6 +147,7 @@ def script(app: TavlaApp, out: Path, shots: dict[str, str]) -> Iterator[None]:
 
 
 def main(argv: list[str]) -> int:
+    argv = [a for i, a in enumerate(argv) if a != "--size" and (i == 0 or argv[i - 1] != "--size")]
     out = Path(argv[0] if argv else "shots")
     out.mkdir(parents=True, exist_ok=True)
     shots: dict[str, str] = {}

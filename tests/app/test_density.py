@@ -12,7 +12,7 @@ from pathlib import Path
 def test_the_screens_scale_with_the_display_density() -> None:
     """Sizes are in dp and sp: at twice the density a touch target is twice as many pixels."""
     root = Path(__file__).resolve().parents[2]
-    code = "from app.ui.widgets import TARGET; print(TARGET)"
+    code = "from app.ui.widgets import target; print(target())"
     sizes = []
     for density in ("1", "2"):
         env = {**os.environ, "KIVY_METRICS_DENSITY": density, "KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "PYTHON"}

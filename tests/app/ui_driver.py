@@ -305,8 +305,8 @@ def until_question(app: TavlaApp, tries: int = 200) -> Iterator[None]:
         yield
 
 
-def run(app: TavlaApp, steps: Iterator[None], out: Path, result: dict[str, Any]) -> int:
-    """Run the app, taking one step of the script every 0.4 s; the result file says how it went."""
+def run(app: TavlaApp, steps: Iterator[None], out: Path, result: dict[str, Any], interval: float = 0.4) -> int:
+    """Run the app, taking one step of the script every ``interval`` seconds; the result file says how it went."""
 
     def advance(_: float) -> None:
         try:
@@ -319,7 +319,7 @@ def run(app: TavlaApp, steps: Iterator[None], out: Path, result: dict[str, Any])
             result["error"] = f"{type(error).__name__}: {error}"
             app.stop()
             return
-        Clock.schedule_once(advance, 0.4)
+        Clock.schedule_once(advance, interval)
 
     start: Callable[[float], None] = advance
     Clock.schedule_once(start, 1.0)
