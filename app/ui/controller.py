@@ -74,6 +74,8 @@ class Controller:
         self.keep_learning: KeepLearning | None = None
         folder_of_photos = folder / ("throws_simulated" if table.simulated else "throws")  # rendered apart from real
         self.throw_photos = ThrowPhotos(folder_of_photos, self._photos_stopped) if keep_photos else None
+        self.photos_on = keep_photos
+        """The set-up screen's switch: keep each throw's picture in this match (on unless the players say no)."""
         """Every throw's picture kept with what its dice showed: a real dice set grown at this table (None: the
         station keeps no pictures, ``python -m app --no-throw-photos``)."""
         self.taps: list[tuple[float, float]] = []
@@ -104,6 +106,11 @@ class Controller:
         ruling = Ruling("photos_not_kept", Level.WARNING, {"why": why_text(why, self.language)})
         self.banner = ruling
         self.log.append(ruling)
+
+    @property
+    def photos_possible(self) -> bool:
+        """Whether this station keeps throw photos at all (``python -m app --no-throw-photos``: never)."""
+        return self.throw_photos is not None
 
     def photos_warning(self) -> str:
         """Why throw photos are not being kept now, in the screen's language ("" while they are)."""
@@ -227,7 +234,7 @@ class Controller:
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
         self._keep_learning(session)
-        if self.throw_photos is not None:
+        if self.throw_photos is not None and self.photos_on:
             session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot))
         self._publish(session)
         return self.table.start(session, self.calibration, pin)
@@ -258,7 +265,7 @@ class Controller:
         practice = self.practice
         problem = self.match_dice.confirm(practice.image, practice.dice, values, practice.not_dice)
         if problem is None:
-            if self.throw_photos is not None:
+            if self.throw_photos is not None and self.photos_on:
                 self.throw_photos.keep_practice(
                     self.match_dice.name, practice.image, practice.dice, values, practice.not_dice
                 )

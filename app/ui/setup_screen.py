@@ -151,6 +151,14 @@ class SetupScreen(TavlaScreen):
         self.dice_set.bind(text=lambda _, text: self.choose_dice_set(text))
         sets.add_widget(self.dice_set)
         texts.add_widget(sets)
+        self.photos = ToggleButton(
+            text="", font_size=sp(18), state="down" if self.controller.photos_on else "normal", halign="center"
+        )
+        self.photos.disabled = not self.controller.photos_possible  # python -m app --no-throw-photos
+        self.photos.bind(state=lambda _, state: self.keep_photos(state == "down"))
+        self.photos.bind(size=lambda widget, *_: setattr(widget, "text_size", (widget.width - dp(16), None)))
+        self.keep_photos(self.controller.photos_on)
+        texts.add_widget(self.photos)
         camera.add_widget(texts)
         picture = self.controller.camera_picture()
         self.picker: CornerPicker | None = None
@@ -203,6 +211,11 @@ class SetupScreen(TavlaScreen):
         view.add_widget(root)
         view.bind(on_dismiss=lambda *_: self.show_link())
         return view
+
+    def keep_photos(self, on: bool) -> None:
+        """Players are told the camera keeps each throw's picture (the default), and the switch turns it off."""
+        self.controller.photos_on = on and self.controller.photos_possible
+        self.photos.text = self.t("photos_kept" if self.controller.photos_on else "photos_not_kept")
 
     def show_link(self) -> None:
         """The form's link button names what the station will join (nothing typed: no network)."""

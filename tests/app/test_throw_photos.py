@@ -234,8 +234,16 @@ def test_a_live_station_keeps_each_throw_its_camera_reads(tmp_path: Path) -> Non
     assert all(r["size"] == [960, 540] and r["corners"] is not None and len(r["dice"]) >= 1 for r in records)
 
 
-def test_a_station_told_to_keep_no_photos_keeps_none(tmp_path: Path) -> None:
-    controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), keep_photos=False)
+@pytest.mark.parametrize("switched_off_at_set_up", [False, True])
+def test_a_station_told_to_keep_no_photos_keeps_none(tmp_path: Path, switched_off_at_set_up: bool) -> None:
+    """``--no-throw-photos``, or the set-up screen's switch the players turned off."""
+    if switched_off_at_set_up:
+        controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))))
+        assert controller.photos_possible and controller.photos_on, "kept unless the players say no"
+        controller.photos_on = False
+    else:
+        controller = Controller(tmp_path, SimStation(match_dice=MatchDice(DiceSets(tmp_path))), keep_photos=False)
+        assert not controller.photos_possible
     assert controller.learn_dice(NAME) is None
     controller.sim_practice()
     assert controller.practice is not None and controller.confirm_practice(controller.practice.proposed()) is None
