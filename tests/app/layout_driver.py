@@ -196,7 +196,7 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {}
     app = TavlaApp(Controller(out, SimStation(seed=2), language="tr"))
-    return run(app, script(app, out, result), out, result, interval=0.15)
+    return run(app, script(app, out, result), out, result, interval=0.3)  # a loaded machine lays out slowly
 
 
 if __name__ == "__main__":
