@@ -34,7 +34,7 @@ CROP_PX = 240
 MARK_ROW = dp(48)  # the row under a die's picture (its marks), and the space under an unread part's
 UNREAD_SHOWN = 2
 """At most this many parts of the board where no die was read are shown beside the dice (a throw has two)."""
-TITLE = dp(64)  # the question's title: two lines (more when the doubts need them)
+TITLE = dp(52)  # the question's title: two lines (more when the doubts need them)
 
 
 def die_reading(die: DieReading, language: str) -> str:
@@ -53,7 +53,7 @@ def die_caption(die: DieReading, doubts: tuple[str, ...], language: str) -> str:
     if die.cocked:
         text += f" ({word('cocked', language)})"
     words = [label(f"die_doubt_{doubt}", language) for doubt in doubts] or [label("die_sure", language)]
-    return f"{text}\n[size={int(sp(18))}]{escape_markup(', '.join(words))}[/size]"
+    return f"{text}\n[size={int(sp(15))}]{escape_markup(', '.join(words))}[/size]"
 
 
 def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None = None, lines: int = 1) -> BoxLayout:
@@ -65,12 +65,12 @@ def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None
         text = Label(
             text=caption,
             markup=True,
-            font_size=sp(28) if lines == 1 else sp(24),
+            font_size=sp(28) if lines == 1 else sp(22),
             bold=True,
             halign="center",
             valign="middle",
             size_hint_y=None,
-            height=dp(40) if lines == 1 else dp(64),
+            height=dp(40) if lines == 1 else dp(46),
         )
         text.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
         column.add_widget(text)
@@ -129,7 +129,7 @@ class QuestionPanel(BoxLayout):
         thrower = self.t("throw_of").format(player=names[threw])  # whose dice these are, said first
         title = Label(
             text=f"{thrower} - {self.t('question_title')} ({doubts})\n{names[to_act]}: {self.t('question_answer')}",
-            font_size=sp(22),
+            font_size=sp(19),
             halign="center",
             valign="middle",
             size_hint_y=None,

@@ -186,7 +186,7 @@ class SetupScreen(TavlaScreen):
     def tournament_link_view(self, row: float) -> ModalView:
         """The tournament link, opened from the form: the director's join code (typed, pasted or its QR scanned by
         the camera), or by hand the broker, the CA file and the tournament's prefix."""
-        view = ModalView(size_hint=(0.9, None), height=5 * (row + dp(8)) + target() + dp(40), auto_dismiss=True)
+        view = ModalView(size_hint=(0.9, None), height=(row + dp(8)) * 5 + target() + dp(40), auto_dismiss=True)
         grid = GridLayout(cols=2, spacing=dp(8), padding=dp(12), row_default_height=row, row_force_default=True)
         self.join_code = TextInput(text="", hint_text=self.t("join_hint"), font_size=sp(18), multiline=False)
         join = BoxLayout(spacing=dp(6))
