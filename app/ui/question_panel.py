@@ -70,7 +70,7 @@ def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None
             halign="center",
             valign="middle",
             size_hint_y=None,
-            height=dp(40) if lines == 1 else dp(46),
+            height=dp(40) if lines == 1 else dp(54),
         )
         text.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
         column.add_widget(text)
