@@ -151,8 +151,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "shots")
     out.mkdir(parents=True, exist_ok=True)
     shots: dict[str, str] = {}
-    # seed 2: its 3-point match meets a throw the camera is unsure of before the end (seed 1's no longer does
-    # since the twentieth session's second stage, which reads more of the simulated throws surely)
+    # seed 2: its 3-point match meets a throw the camera is unsure of before the end (seed 1's match does not)
     app = TavlaApp(Controller(out, SimStation(seed=2), language="tr"))
     steps = script(app, out, shots)
     failure: list[str] = []

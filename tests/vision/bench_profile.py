@@ -87,8 +87,8 @@ def saving(profile: DiceProfile, folder: Path, old: bool, repeat: int) -> tuple[
     return size, float(np.median(times))
 
 
-def fit_as_it_was(profile: DiceProfile) -> None:
-    """``DiceProfile.fit`` before the twelfth session: the same descent, in float64."""
+def fit_in_float64(profile: DiceProfile) -> None:
+    """The reference for ``DiceProfile.fit``: the same descent, in float64."""
     x = normalised(profile.features)
     n, d = x.shape
     w = np.zeros((len(CLASSES), d), np.float64)
@@ -106,7 +106,7 @@ def fitting(dice: int, repeat: int) -> str:
     for _ in range(repeat):
         for old in (True, False):
             start = time.perf_counter()
-            fit_as_it_was(profile) if old else profile.fit()
+            fit_in_float64(profile) if old else profile.fit()
             times[old].append(1000 * (time.perf_counter() - start))
     return f"{np.median(times[True]):.0f} / {np.median(times[False]):.0f} ms"
 

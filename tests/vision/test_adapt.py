@@ -119,9 +119,7 @@ def another_camera(photo: np.ndarray) -> np.ndarray:
 def test_ten_confirmed_photos_read_the_rest_of_a_real_set_better() -> None:
     """The shipped pair learned from these webcam photos and reads them near its ceiling, where ten photos have
     nothing left to teach. Seen through a poor camera (``another_camera``), it reads fewer right (116 of 149 dice
-    in this draw, 2 wrong and 4 unreadable, with the twenty-second session's second stage), and ten confirmed
-    photos win dice back (121, 2 wrong, none unreadable). (The twentieth session's second stage reads a milder
-    camera, a third of the contrast, as well as ten photos can teach: 145 of 149 before and after.)"""
+    in this draw), and ten confirmed photos win dice back."""
     need_real_photos()
     scenes = []
     paths = scene_paths("webcam_white_dice")

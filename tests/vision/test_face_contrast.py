@@ -58,10 +58,8 @@ def test_a_die_painted_another_colour_reaches_the_model_as_the_same_face() -> No
 
 
 def test_the_shipped_second_stage_reads_white_dice_painted_red_blue_green_or_black() -> None:
-    """Read at their labelled places, the painted dice read as the white ones do (119 of 120 white right and
-    117-119 in each colour, one read wrong with confidence, since the twenty-seventh session; 119 in every colour
-    before it; the ninth session's second stage, which read colours as they came, read 115 white and 112-117
-    painted)."""
+    """Read at their labelled places, the painted dice read as the white ones do (about 119 of 120 in every
+    colour): the second stage reads a face's contrast, not its colours as they came."""
     crops, values = webcam_dice(120)
     head = OnnxReader(DEFAULT_HEAD)
 
