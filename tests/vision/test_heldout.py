@@ -58,8 +58,8 @@ def test_a_die_the_detector_missed_on_a_held_out_match_is_boxed_where_it_lies(
 ) -> None:
     """Dice the shipped reader does not count (models/MODEL_CARD.md): match 228's dark red die on a dark red field,
     which changes the picture only in pieces; and three dice the colour of their field the detector finds but
-    whose squares changed too little to count (0.13-0.15: a purple 1 on purple, match 338, and the second die of a double,
-    matches 387 and 416). The reading says where the board changed with no die read, and that is where the die
+    whose squares changed too little to count (0.13-0.15: a purple 1 on purple, match 338, and the second die of
+    a double, matches 387 and 416). The reading says where the board changed with no die read, and that is where the die
     lies, so the question can show the players the place. (A detector that finds one of these needs another
     missed die here: `bench_match` lists them.)"""
     throw = heldout_match_throw(match, number, "valid")
