@@ -7,72 +7,26 @@ window, every two buttons, labels or inputs drawn over each other and every text
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.test_ui import drive, xvfb
+
 SIZES = ["800x480", "1024x600", "1280x720", "1280x800", "720x1280"]
 """The Raspberry Pi's 7-inch display, a 7-inch tablet, a monitor, the 10-inch tablet, a tablet held upright."""
 
 
-def xvfb_display(size: str) -> tuple[subprocess.Popen[bytes], str]:
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        pytest.skip("no display server: Xvfb is not installed (.ci/setup --test installs it)")
-    for number in range(160, 200):
-        if Path(f"/tmp/.X{number}-lock").exists():
-            continue
-        server = subprocess.Popen(
-            [xvfb, f":{number}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(50):
-            if Path(f"/tmp/.X11-unix/X{number}").exists() or server.poll() is not None:
-                break
-            time.sleep(0.1)
-        if server.poll() is None:
-            return server, f":{number}"
-    pytest.skip("no display server: Xvfb would not start on any display :160-:199")
-
-
 def run_driver(size: str, out: Path) -> dict[str, Any]:
     """The layout driver's findings at ``size``, on a display of that size."""
-    server, display = xvfb_display(size)
+    server, display = xvfb(size, range(160, 200))
     try:
-        env = dict(
-            os.environ,
-            DISPLAY=display,
-            KIVY_WINDOW="sdl2",
-            KIVY_LOG_MODE="PYTHON",
-            KIVY_NO_ARGS="1",
-            KIVY_HOME=str(out / "kivy-home"),
-        )
-        completed = subprocess.run(
-            [sys.executable, "-m", "tests.app.layout_driver", str(out), size],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
+        result, _ = drive(display, out, size, driver="tests.app.layout_driver")
     finally:
         server.terminate()
         server.wait(timeout=10)
-    result_file = out / "result.json"
-    assert result_file.exists(), completed.stderr[-4000:]
-    result: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
-    assert "error" not in result, result["error"] + "\n" + completed.stderr[-3000:]
-    assert result.get("done"), completed.stderr[-3000:]
     return result
 
 

@@ -24,17 +24,16 @@ from rules.position import Color
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    """A private Xvfb display, 1280x800."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
+def xvfb(size: str, numbers: range) -> tuple[subprocess.Popen[bytes], str]:
+    """A private Xvfb display of ``size`` on the first free number of ``numbers``: the server and its name."""
+    server_path = shutil.which("Xvfb")
+    if server_path is None:
         pytest.skip("no display server: Xvfb is not installed (.ci/setup --test installs it)")
-    for number in range(140, 160):
+    for number in numbers:
         if Path(f"/tmp/.X{number}-lock").exists():
             continue
         server = subprocess.Popen(
-            [xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            [server_path, f":{number}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -43,13 +42,19 @@ def display() -> Iterator[str]:
                 break
             time.sleep(0.1)
         if server.poll() is None:
-            try:
-                yield f":{number}"
-            finally:
-                server.terminate()
-                server.wait(timeout=10)
-            return
-    pytest.skip("no display server: Xvfb would not start on any display :140-:159")
+            return server, f":{number}"
+    pytest.skip(f"no display server: Xvfb would not start on any display :{numbers.start}-:{numbers.stop - 1}")
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    """A private Xvfb display, 1280x800."""
+    server, name = xvfb("1280x800", range(140, 160))
+    try:
+        yield name
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def drive(

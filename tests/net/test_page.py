@@ -19,7 +19,7 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
@@ -33,6 +33,9 @@ from app.referee.events import CallDirector, Event
 from app.referee.setup import MatchSetup
 from tests.net.broker import Mosquitto
 from tests.net.conftest import PREFIX, wait_for
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
 
 PASSWORD = "masa-basi-hakem"
 ATTACK = """<!doctype html><html><body><iframe name="sink"></iframe>
@@ -53,6 +56,34 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@contextlib.contextmanager
+def chromium(viewport: dict[str, int], *extra: str) -> Iterator[tuple[BrowserContext, Page, list[str]]]:
+    """Debian's chromium, headless, on a fresh profile (nothing of an earlier run reused) removed afterwards: the
+    browser and a page whose script errors are collected."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=[*FLAGS, *extra],
+                viewport=viewport,
+                bypass_csp=True,  # the tests' own probes are evaluated scripts; the page's policy forbids those
+            )
+            try:
+                page = browser.new_page()
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                yield browser, page, errors
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture
@@ -99,81 +130,60 @@ def tournament(
 
 
 def test_the_directors_page_in_chromium(tournament: tuple[DirectorServer, list[Session]], tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     server, sessions = tournament
     shots = Path(os.environ.get("TAVLA_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    errors: list[str] = []
-    try:
-        with sync_playwright() as playwright:
-            # a fresh profile (user data folder) each run, so nothing of an earlier run is reused
-            browser = playwright.chromium.launch_persistent_context(
-                profile,
-                executable_path=CHROMIUM,
-                headless=True,
-                args=FLAGS,
-                viewport={"width": 1500, "height": 900},
-                bypass_csp=True,  # the test's own probes are evaluated scripts; the page's policy forbids those
-            )
-            try:
-                page = browser.new_page()
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                page.goto(server.url)
-                page.wait_for_selector("#password")  # no page without a login
-                page.fill("#password", "yanlış")
-                page.click("#login")
-                page.wait_for_function("document.getElementById('problem').innerText.includes('Wrong')")
-                page.fill("#password", PASSWORD)
-                page.click("#login")
-                page.wait_for_selector("#boards tr.board >> nth=2")
-                assert page.locator("#user").inner_text() == "director"
-                rows = page.locator("#boards tr.board")
-                assert rows.count() == 3
-                called = page.locator("#boards tr.called")
-                assert called.count() == 1 and called.get_attribute("data-board") == "2"
-                assert "DIRECTOR CALLED" in called.inner_text()
-                assert "Deniz" in called.inner_text() and "Ece" in called.inner_text()
-                finished = page.locator("#boards tr.confirm")
-                assert finished.get_attribute("data-board") == "1"
-                assert "result to confirm" in finished.inner_text()
-                head = sessions[0].journal.head
-                page.wait_for_selector("#results button[data-confirm='1']")
-                assert head[:16] in page.locator("#results").inner_text()
-                page.screenshot(path=str(shots / "director-boards.png"), full_page=True)
+    with chromium({"width": 1500, "height": 900}) as (browser, page, errors):
+        page.goto(server.url)
+        page.wait_for_selector("#password")  # no page without a login
+        page.fill("#password", "yanlış")
+        page.click("#login")
+        page.wait_for_function("document.getElementById('problem').innerText.includes('Wrong')")
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        page.wait_for_selector("#boards tr.board >> nth=2")
+        assert page.locator("#user").inner_text() == "director"
+        rows = page.locator("#boards tr.board")
+        assert rows.count() == 3
+        called = page.locator("#boards tr.called")
+        assert called.count() == 1 and called.get_attribute("data-board") == "2"
+        assert "DIRECTOR CALLED" in called.inner_text()
+        assert "Deniz" in called.inner_text() and "Ece" in called.inner_text()
+        finished = page.locator("#boards tr.confirm")
+        assert finished.get_attribute("data-board") == "1"
+        assert "result to confirm" in finished.inner_text()
+        head = sessions[0].journal.head
+        page.wait_for_selector("#results button[data-confirm='1']")
+        assert head[:16] in page.locator("#results").inner_text()
+        page.screenshot(path=str(shots / "director-boards.png"), full_page=True)
 
-                page.click("#boards tr[data-board='2']")
-                page.wait_for_selector("#detail svg#position")
-                assert page.locator("#position circle").count() >= 10  # checkers drawn
-                assert "The director is called" in page.locator("#rulings").inner_text()  # in words, not codes
-                assert page.locator("#rulings li[title='director_called']").count() == 1
-                page.click("#otw")
-                page.wait_for_function(
-                    "document.querySelector('#boards tr.called') &&"
-                    " document.querySelector('#boards tr.called').innerText.includes('on the way')"
-                )
-                page.wait_for_function("document.querySelector('#sent').innerText.includes('seen by the station')")
-                page.screenshot(path=str(shots / "director-board-2.png"), full_page=True)
+        page.click("#boards tr[data-board='2']")
+        page.wait_for_selector("#detail svg#position")
+        assert page.locator("#position circle").count() >= 10  # checkers drawn
+        assert "The director is called" in page.locator("#rulings").inner_text()  # in words, not codes
+        assert page.locator("#rulings li[title='director_called']").count() == 1
+        page.click("#otw")
+        page.wait_for_function(
+            "document.querySelector('#boards tr.called') &&"
+            " document.querySelector('#boards tr.called').innerText.includes('on the way')"
+        )
+        page.wait_for_function("document.querySelector('#sent').innerText.includes('seen by the station')")
+        page.screenshot(path=str(shots / "director-board-2.png"), full_page=True)
 
-                sent_before = len(server.director.boards["2"].sent)
-                attacker = browser.new_page()  # another site's page in the same browser, the session live
-                with _foreign_site(ATTACK.replace("DIRECTOR", server.url.rstrip("/"))) as foreign:
-                    attacker.goto(foreign)
-                    attacker.wait_for_function("document.title === 'done'")
-                attacker.close()
-                assert len(server.director.boards["2"].sent) == sent_before
-                assert not server.director.boards["1"].confirmed
+        sent_before = len(server.director.boards["2"].sent)
+        attacker = browser.new_page()  # another site's page in the same browser, the session live
+        with _foreign_site(ATTACK.replace("DIRECTOR", server.url.rstrip("/"))) as foreign:
+            attacker.goto(foreign)
+            attacker.wait_for_function("document.title === 'done'")
+        attacker.close()
+        assert len(server.director.boards["2"].sent) == sent_before
+        assert not server.director.boards["1"].confirmed
 
-                page.click("#results button[data-confirm='1']")
-                page.wait_for_function("!document.querySelector(\"#results button[data-confirm='1']\")")
-                assert page.locator("#boards tr.confirm").count() == 0
-                csv = page.evaluate("fetch('/results.csv').then(r => r.text())")
-                assert "1,Ayşe,Mehmet," in csv and head in csv and csv.strip().endswith("True")
-            finally:
-                browser.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        page.click("#results button[data-confirm='1']")
+        page.wait_for_function("!document.querySelector(\"#results button[data-confirm='1']\")")
+        assert page.locator("#boards tr.confirm").count() == 0
+        csv = page.evaluate("fetch('/results.csv').then(r => r.text())")
+        assert "1,Ayşe,Mehmet," in csv and head in csv and csv.strip().endswith("True")
     assert errors == []
 
 

@@ -1,13 +1,14 @@
-"""The reader before and after, side by side: ``.venv/bin/python -m tests.vision.bench_foreign [--own N]``.
+"""The reader before and after, side by side: ``.venv/bin/python -m tests.vision.bench_foreign --before DIR``.
 
-Reads the throws of a scene builder the project did not write (``shared/foreign_renders``: never trained on) and
-a sample of the project's own held-out renders (``--own N`` throws, the sureness bench's mix) as the watch path
-does (the frame before the throw given, the board's tapped corners), and scores each throw as the referee uses
-it: a question to the players, or an automatic call that is right or wrong (a needless rethrow, a void throw
-counted, wrong values). "before" is the reader of the checkout at ``--before`` (git main), run in its own process
-on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the outer and
-playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the cocked
-probability on the foreign dice and the after reader's latency on a settled 1280x720 frame. Prints figures only.
+Reads the throws of a scene builder the project did not write, never trained on (``shared/foreign_renders``, and
+the boards of ``shared/foreign_positions`` where dice were thrown, among stacks, the bar and borne-off checkers),
+and a sample of the project's own held-out renders (``--own N`` throws, the sureness bench's mix) as the watch path
+does (the frame before the throw given, the board's tapped corners), and scores each throw as the referee uses it:
+a question to the players, or an automatic call that is right or wrong (a needless rethrow, a void throw counted,
+wrong values). "before" is the reader of the checkout at ``--before`` (a worktree of an earlier commit), run in its
+own process on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the
+outer and playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the
+cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame. Prints figures only.
 """
 
 from __future__ import annotations
@@ -26,13 +27,21 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 FOREIGN = ROOT.parent / "shared" / "foreign_renders"
-MAIN = Path("/work/main")
+POSITIONS = ROOT.parent / "shared" / "foreign_positions"
 KINDS = ("valid",) * 7 + ("cocked", "wrong_half", "off_board")  # the sureness bench's mix, seven valid in ten
 SETTING_NAMES = ("tournament", "casual")
 
 
-def foreign_throws() -> list[dict[str, Any]]:
-    return [json.loads(p.read_text()) for p in sorted(FOREIGN.glob("r*.json"))]
+def foreign_throws() -> list[tuple[str, Path, dict[str, Any]]]:
+    """(set, folder, label) of every foreign throw: the renders, and the positions where dice were thrown (those
+    with the frame before the throw)."""
+    renders = [("foreign", FOREIGN, json.loads(p.read_text())) for p in sorted(FOREIGN.glob("r*.json"))]
+    positions = [
+        ("positions", POSITIONS, json.loads(p.read_text()))
+        for p in sorted(POSITIONS.glob("p*.json"))
+        if p.with_name(p.stem + "_before.jpg").exists()
+    ]
+    return renders + positions
 
 
 def truth_of(label: dict[str, Any]) -> list[int] | None:
@@ -52,83 +61,51 @@ def _dice_of(observation: Any) -> list[list[float]]:
     return [[d.centre[0], d.centre[1], d.cocked_probability, d.value or 0] for d in observation.dice]
 
 
-def read_before(own: int) -> list[dict[str, Any]]:
-    """Every throw read and judged with the reader and board of the checkout this process imports (the API both
-    share: corners, the frame before, the checkers where they lie)."""
+def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[float, bool]]]:
+    """Every throw read and judged with the reader of the checkout this process imports (the API both share:
+    corners, the frame before, the checkers where they lie), with each throw's reading time (ms); ``measured``:
+    on the board set-up measures (the outer and field corners, the board's size as entered, the die's size),
+    which only this tree's reader knows. Also every foreign die's cocked probability with whether it is truly
+    cocked."""
     from vision import Calibration, DiceReader, load_image
     from vision.leaning import Checker, both_ways_round
     from vision.sureness import SETTINGS, doubts
     from vision.train.heldout import heldout_throw
 
     reader = DiceReader(threads=1)
-    out = []
-    for label in foreign_throws():
-        image = load_image(FOREIGN / label["image"])
-        before = load_image(FOREIGN / label["image"].replace(".jpg", "_before.jpg"))
-        cal = Calibration.from_corners([tuple(p) for p in label["board_corners_px"]])
+    out, cocked = [], []
+    for which, folder, label in foreign_throws():
+        image = load_image(folder / label["image"])
+        before = load_image(folder / label["image"].replace(".jpg", "_before.jpg"))
+        corners = [tuple(p) for p in label["board_corners_px"]]
+        board: Any = None
+        if measured:
+            from vision.calibration import Board
+
+            mm = label["board_mm"]
+            board = Board.from_field(
+                field_mm=(mm["field_w"], mm["field_h"]),
+                outer_px=corners,
+                field_px=[tuple(p) for p in label["field_corners_px"]],
+                bar_mm=mm["bar_w"],
+                die_mm=label["style"]["die_mm"],  # what set-up measures from its throws (calibration.die_mm_of)
+            )
+        cal = Calibration.from_corners(corners, board) if measured else Calibration.from_corners(corners)
         start = time.perf_counter()
         observation = reader.read(image, cal, "bottom", reference=before)
         took = 1000 * (time.perf_counter() - start)
-        mm = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
-        checkers = both_ways_round([Checker(float(x), float(y)) for x, y in mm])
+        at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
+        placed = [Checker(float(x), float(y)) for x, y in at]
+        checkers = both_ways_round(placed, board) if measured else both_ways_round(placed)
         asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
         out.append(
             {
-                "set": "foreign",
+                "set": which,
                 "name": label["image"],
                 "case": label["case"],
                 "calls": _scored(observation, truth_of(label), asked),
                 "dice": _dice_of(observation),
                 "ms": took,
-            }
-        )
-    for index in range(own):
-        throw = heldout_throw(index, KINDS[index % len(KINDS)], with_reference=True)
-        cal = Calibration.from_corners(throw.corners)
-        observation = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
-        checkers = both_ways_round(throw.checkers)
-        asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
-        truth = sorted(throw.values) if throw.kind == "valid" else None
-        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
-    return out
-
-
-def read_after(own: int) -> tuple[list[dict[str, Any]], list[float], list[tuple[float, bool]]]:
-    """:func:`read_before` with this tree's reader on the board set-up measures; also each foreign throw's reading
-    time (ms) and every foreign die's cocked probability with whether it is truly cocked."""
-    from vision import Calibration, DiceReader, load_image
-    from vision.calibration import Board
-    from vision.leaning import Checker, both_ways_round
-    from vision.sureness import SETTINGS, doubts
-    from vision.train.heldout import heldout_throw
-
-    reader = DiceReader(threads=1)
-    out, times, cocked = [], [], []
-    for label in foreign_throws():
-        image = load_image(FOREIGN / label["image"])
-        before = load_image(FOREIGN / label["image"].replace(".jpg", "_before.jpg"))
-        mm = label["board_mm"]
-        board = Board.from_field(
-            field_mm=(mm["field_w"], mm["field_h"]),
-            outer_px=[tuple(p) for p in label["board_corners_px"]],
-            field_px=[tuple(p) for p in label["field_corners_px"]],
-            bar_mm=mm["bar_w"],
-            die_mm=label["style"]["die_mm"],  # what set-up measures from its throws (vision.calibration.die_mm_of)
-        )
-        cal = Calibration.from_corners([tuple(p) for p in label["board_corners_px"]], board)
-        start = time.perf_counter()
-        observation = reader.read(image, cal, "bottom", reference=before)
-        times.append(1000 * (time.perf_counter() - start))
-        at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
-        checkers = both_ways_round([Checker(float(x), float(y)) for x, y in at], board)
-        asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
-        out.append(
-            {
-                "set": "foreign",
-                "name": label["image"],
-                "case": label["case"],
-                "calls": _scored(observation, truth_of(label), asked),
-                "dice": _dice_of(observation),
             }
         )
         for die in observation.dice:
@@ -145,7 +122,7 @@ def read_after(own: int) -> tuple[list[dict[str, Any]], list[float], list[tuple[
         asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
         truth = sorted(throw.values) if throw.kind == "valid" else None
         out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
-    return out, times, cocked
+    return out, cocked
 
 
 def reliability(cocked: list[tuple[float, bool]], bins: int = 5) -> tuple[list[str], float]:
@@ -171,7 +148,7 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
     a column pair."""
     print(f"{'set':8} {'case':15} {'n':>4}  " + "  ".join(f"{s + ' wrong/asked %':>30}" for s in SETTING_NAMES))
     print(f"{'':8} {'':15} {'':>4}  " + "  ".join(f"{'before':>14} {'after':>15}" for _ in SETTING_NAMES))
-    for which in ("foreign", "own"):
+    for which in ("foreign", "positions", "own"):
         b_rows = [r for r in before if r["set"] == which]
         a_rows = {r["name"]: r for r in after if r["set"] == which}
         if not b_rows:
@@ -196,12 +173,12 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--own", type=int, default=100, help="the project's own held-out renders (default 100)")
-    parser.add_argument("--before", type=Path, default=MAIN, help="the checkout whose reader is 'before'")
+    parser.add_argument("--before", type=Path, required=True, help="a checkout whose reader is 'before'")
     parser.add_argument("--emit-before", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
     args = parser.parse_args()
     if args.emit_before:
-        print(json.dumps(read_before(args.own)))
+        print(json.dumps(read(args.own, measured=False)[0]))
         return
     env = dict(os.environ, PYTHONPATH=str(args.before))
     done = subprocess.run(
@@ -215,8 +192,11 @@ def main() -> None:
     if done.returncode != 0:
         raise SystemExit(f"the before reader failed:\n{done.stderr[-2000:]}")
     before = json.loads(done.stdout.splitlines()[-1])
-    after, times, cocked = read_after(args.own)
-    print(f"foreign renders: {sum(r['set'] == 'foreign' for r in after)} throws; own renders: {args.own} throws")
+    after, cocked = read(args.own, measured=True)
+    counts = Counter(r["set"] for r in after)
+    print(
+        f"foreign renders: {counts['foreign']}; foreign positions with a throw: {counts['positions']}; own: {args.own}"
+    )
     table(before, after)
     rows, ece = reliability(cocked)
     print(f"cocked probability on the foreign dice (after): expected calibration error {ece:.3f}")
@@ -224,7 +204,8 @@ def main() -> None:
     high = [truly for p, truly in cocked if p >= 0.75]
     print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
     print("latency, settled 1280x720 frame with the frame before, one thread (foreign throws):")
-    for side, ms in (("before", [r["ms"] for r in before if "ms" in r]), ("after", times)):
+    for side, rows in (("before", before), ("after", after)):
+        ms = [r["ms"] for r in rows if "ms" in r]
         print(f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
     if args.wrong:
         for row in after:
