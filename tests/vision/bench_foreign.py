@@ -173,13 +173,15 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--own", type=int, default=100, help="the project's own held-out renders (default 100)")
-    parser.add_argument("--before", type=Path, required=True, help="a checkout whose reader is 'before'")
+    parser.add_argument("--before", type=Path, help="a checkout whose reader is 'before' (required)")
     parser.add_argument("--emit-before", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
     args = parser.parse_args()
     if args.emit_before:
         print(json.dumps(read(args.own, measured=False)[0]))
         return
+    if args.before is None:
+        parser.error("--before DIR: a checkout of the commit to compare with (git worktree add DIR COMMIT)")
     env = dict(os.environ, PYTHONPATH=str(args.before))
     done = subprocess.run(
         [sys.executable, __file__, "--emit-before", "--own", str(args.own)],
