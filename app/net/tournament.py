@@ -467,23 +467,21 @@ def _fed(bracket: Bracket, feeds: list[list[str]], matches: dict[str, Match]) ->
     losers meet the survivors, from the other end of the draw so that two players do not meet again at once;
     between feeds (and after the last) the survivors play down."""
     survivors = [Place(loser_of=m) for m in feeds[0]]
-    number = 1
-    first_ids: list[str] = []
+    rounds: list[list[str]] = []
+
+    def play_round(places: list[Place]) -> list[Place]:
+        winners, ids = _round(bracket, len(rounds) + 1, places, matches)
+        rounds.append(ids)
+        return winners
+
     for feed in feeds[1:]:
         while len(survivors) > len(feed):
-            survivors, ids = _round(bracket, number, survivors, matches)
-            first_ids = first_ids or ids
-            number += 1
+            survivors = play_round(survivors)
         losers = [Place(loser_of=m) for m in reversed(feed)]
-        paired = [place for pair in zip(survivors, losers) for place in pair]
-        survivors, ids = _round(bracket, number, paired, matches)
-        first_ids = first_ids or ids
-        number += 1
+        survivors = play_round([place for pair in zip(survivors, losers) for place in pair])
     while len(survivors) > 1:
-        survivors, ids = _round(bracket, number, survivors, matches)
-        first_ids = first_ids or ids
-        number += 1
-    return first_ids
+        survivors = play_round(survivors)
+    return rounds[0] if rounds else []
 
 
 def _round(
