@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Protocol
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import BOARD_VIEW, Calibration
+from vision.crop_reader import Backend, OnnxModel, softmax
+from vision.errors import ModelError
 
 Colour = Literal["light", "dark"]
 Box = tuple[int, int, int, int]
@@ -42,6 +45,7 @@ MIN_CONTRAST = 8.0  # the two checker colours must differ at least this much (La
 SEPARATION = 4.0  # and by this many times the tops' mean distance from their own colour
 MIN_LIGHTER = 10.0  # the lighter colour's L* must exceed the darker one's by this (a lamp's fall-off can flip less)
 OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
+COUNT_SURE = 0.97  # the stack counter's probability for a full row's height taken without asking
 SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
 
 
@@ -193,6 +197,88 @@ def _two_colours(
     return which, ordered, np.asarray(~inliers)
 
 
+STRIP = (64, 256)  # a point's strip for the stack counter: width, height in pixels (rim at the top)
+STRIP_SCALE = 0.7  # its pixels per canonical pixel: about the frame's own resolution at 1280x720
+STRIP_RIM = 16.0  # canonical pixels of the frame the strip shows before the rim
+
+
+def strip_input(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """N x H x W x 3 BGR strips -> N x 3 x H x W float32, each strip at zero mean and unit spread a channel (a
+    lamp changes a board's level far more than a layer's sliver changes it)."""
+    x = strips.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = x.std(axis=(1, 2), keepdims=True)
+    return np.ascontiguousarray(((x - mean) / (std + 4.0)).transpose(0, 3, 1, 2))
+
+
+def point_strips(image: NDArray[np.uint8], calibration: Calibration, slots: Iterable[int]) -> NDArray[np.uint8]:
+    """Each slot's point seen from its rim inward, straight from the frame (no second resampling): the rim at the
+    strip's top for both rows, the column's centre in the middle. N x 256 x 64 x 3."""
+    inverse = np.linalg.inv(calibration.homography)
+    sw, sh = STRIP
+    out = []
+    for slot in slots:
+        row, col = divmod(slot, 12)
+        cx = _column_centre(col)
+        step = 1.0 if row == 0 else -1.0
+        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+        # strip (u, v) -> canonical (x, y): x = cx + (u - sw/2) / s, y = rim + step * (v / s - STRIP_RIM)
+        to_board = np.array(
+            [
+                [1 / STRIP_SCALE, 0.0, cx - sw / 2 / STRIP_SCALE],
+                [0.0, step / STRIP_SCALE, rim - step * STRIP_RIM],
+                [0.0, 0.0, 1.0],
+            ]
+        )
+        m = inverse @ to_board
+        warped = cv2.warpPerspective(
+            image, m, (sw, sh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        )
+        out.append(warped)
+    return np.asarray(out, np.uint8).reshape(-1, sh, sw, 3)
+
+
+DEFAULT_COUNTER = Path(__file__).resolve().parents[1] / "models" / "checker_count.onnx"
+COUNT_CLASSES = 16  # 0 to 15 checkers on a point
+
+
+class StackCounter(Protocol):
+    """How many checkers each strip's point holds: N strips (``point_strips``) -> N x 16 probabilities."""
+
+    def probabilities(self, strips: NDArray[np.uint8]) -> NDArray[np.float32]: ...
+
+
+class OnnxStackCounter:
+    """``models/checker_count.onnx`` run by onnxruntime or cv2.dnn, each strip read as it is and mirrored (a
+    mirrored point holds as many checkers), the two log-probabilities averaged."""
+
+    def __init__(self, model: Path | str = DEFAULT_COUNTER, backend: Backend | None = None, threads: int = 1):
+        self._model = OnnxModel(model, backend, threads)
+
+    def probabilities(self, strips: NDArray[np.uint8]) -> NDArray[np.float32]:
+        if len(strips) == 0:
+            return np.zeros((0, COUNT_CLASSES), np.float32)
+        both = np.concatenate([strips, strips[:, :, ::-1]])
+        out = self._model.run(strip_input(both))
+        if out.size != len(both) * COUNT_CLASSES:
+            raise ModelError(f"the stack counter gives {out.size // len(both)} outputs a strip, not {COUNT_CLASSES}")
+        logp = np.log(softmax(out.reshape(len(both), COUNT_CLASSES)) + 1e-9)
+        return softmax((logp[: len(strips)] + logp[len(strips) :]) / 2)
+
+
+_SHIPPED: list[StackCounter | None] = []
+
+
+def shipped_counter() -> StackCounter | None:
+    """The stack counter in models/, loaded once; None where it cannot load (the reader then asks instead)."""
+    if not _SHIPPED:
+        try:
+            _SHIPPED.append(OnnxStackCounter())
+        except ModelError:
+            _SHIPPED.append(None)
+    return _SHIPPED[0]
+
+
 def _depth(y: float) -> float:
     """How far ``y`` lies from the nearer rim, in checkers."""
     return min(abs(y - FIELD_Y[0]), abs(y - FIELD_Y[1])) / CHECKER
@@ -257,10 +343,14 @@ def read_position(
     calibration: Calibration,
     bottom_colour: Colour,
     dice: Callable[[], Iterable[Box]] | None = None,
+    counter: StackCounter | None = None,
+    learned: bool = True,
 ) -> CheckerReading:
     """Read every checker on a settled board (see the module's docstring). ``dice`` gives the boxes (x0, y0, x1, y1,
     image pixels) of the dice in the picture, asked for only when the reading would be sure: a pale die among pale
-    checkers can pass for one, and a top counted where a die lies makes the reading unsure."""
+    checkers can pass for one, and a top counted where a die lies makes the reading unsure. ``counter`` counts
+    the checkers of each full row (the shipped ``models/checker_count.onnx`` when None); ``learned`` False reads
+    with the classical look alone."""
     view = board_view(image, calibration)
     found = find_tops(view)
     strict = [c for c in found if c.strict]
@@ -322,8 +412,20 @@ def read_position(
         points[row * 12 + col] = sign * len(stack)
         doubts.extend(_stack_doubts(stack, row))
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+    counted: set[int] = set()
+    if not doubts and learned:
+        counter = counter if counter is not None else shipped_counter()
+        full = [i for i, p in enumerate(points) if abs(p) == 5]  # a higher layer stands only on a row of five
+        if counter is not None and full:
+            heights, doubt = _count_full_rows(counter, image, calibration, full, points, bar, off, bool(problems))
+            if doubt:
+                doubts.append(doubt)
+            for i, n in heights.items():
+                points[i] = n if points[i] > 0 else -n
+            counted = set(heights)
+            problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
     if not doubts and problems:
-        placed = _place_hidden(points, bar, off)
+        placed = _place_hidden(points, bar, off, counted)
         if placed:
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
             # the completion rests on the count of what shows: every top counted must be a sure find
@@ -416,7 +518,41 @@ def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float
     return bool(near.sum() >= area / 2)
 
 
-def _place_hidden(points: list[int], bar: list[int], off: list[int]) -> dict[int, tuple[int, bool]]:
+def _count_full_rows(
+    counter: StackCounter,
+    image: NDArray[np.uint8],
+    calibration: Calibration,
+    full: list[int],
+    points: list[int],
+    bar: list[int],
+    off: list[int],
+    short: bool,
+) -> tuple[dict[int, int], str]:
+    """The height of every full row by the stack counter, and a doubt. The heights are taken only when every one
+    is read with a probability of at least ``COUNT_SURE`` and, with them, both sides come to 15 (or the side
+    still short has checkers off, where the rest can lie): the sum rules check the counter, as they check the
+    tops. A row the counter reads taller when the tops alone add up is a doubt: a checker counted twice would
+    hide under it."""
+    probs = counter.probabilities(point_strips(image, calibration, full))
+    heights = {i: int(np.argmax(p)) for i, p in zip(full, probs, strict=True)}
+    sure = all(float(p[heights[i]]) >= COUNT_SURE and heights[i] >= 5 for i, p in zip(full, probs, strict=True))
+    if not short:
+        taller = [i for i, n in heights.items() if n > 5 and sure]
+        return {}, f"{len(taller)} full rows read taller than their tops" if taller else ""
+    if not sure:
+        return {}, ""
+    trial = [(heights[i] if p > 0 else -heights[i]) if i in heights else p for i, p in enumerate(points)]
+    bottom = sum(p for p in trial if p > 0) + bar[0] + off[0]
+    top = -sum(p for p in trial if p < 0) + bar[1] + off[1]
+    for n, o in ((bottom, off[0]), (top, off[1])):
+        if n > CHECKERS_A_SIDE or (n < CHECKERS_A_SIDE and not o):
+            return {}, ""
+    return heights, ""
+
+
+def _place_hidden(
+    points: list[int], bar: list[int], off: list[int], counted: set[int] | None = None
+) -> dict[int, tuple[int, bool]]:
     """Propose where the checkers lie that a side's visible tops come short of 15: players start a second layer
     only on a full row of five, and a pile borne off hides all but its top, so where exactly one such place holds
     that side's checkers they can only be there, unless a checker was missed (``_unseen``, ``_lies_off`` look for
@@ -428,7 +564,7 @@ def _place_hidden(points: list[int], bar: list[int], off: list[int]) -> dict[int
         short = CHECKERS_A_SIDE - seen
         if short <= 0:
             continue
-        full = [i for i, p in enumerate(points) if p * sign == 5]
+        full = [i for i, p in enumerate(points) if p * sign == 5 and i not in (counted or set())]
         places = len(full) + (1 if off[side] else 0)
         if places != 1:
             continue

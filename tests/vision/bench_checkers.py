@@ -1,11 +1,13 @@
 """How well the camera reads the checkers: the foreign positions (../shared/foreign_positions), read with the
 board's outer corners as a referee taps them, scored as the referee uses a reading.
 
-    .venv/bin/python tests/vision/bench_checkers.py [--show] [--jitter PX] [--rendered N [--no-foreign]]
+    .venv/bin/python tests/vision/bench_checkers.py [--show] [--why] [--jitter PX] [--rendered N [--no-foreign]]
 
-Prints boards read exactly, wrong readings marked sure (the worst outcome), the share asked, the same per case
-(stacks of 6-15, a checker on the bar, borne-off checkers, dice or the cube among the checkers; the boards with
-thrown dice beside the same boards just before the throw) and the CPU time a 1280x720 frame takes on one core.
+Prints, before (the classical look alone) and after (with the stack counter), boards read exactly, wrong
+readings marked sure (the worst outcome), the share asked, the same per case (stacks of 6-15, a checker on the
+bar, borne-off checkers, dice or the cube among the checkers; the boards with thrown dice beside the same boards
+just before the throw) and the CPU time a 1280x720 frame takes on one core (after). ``--why`` breaks the asked
+boards down by their kind of doubt.
 ``--show`` also lists every board that was not read right and sure.
 """
 
@@ -66,6 +68,34 @@ def cases_of(case: Case, label: dict[str, object]) -> list[str]:
     return kinds
 
 
+WHY = (
+    ("colour clustering", ("not told apart", "lighter is not clear", "two colours on one point")),
+    ("tops off their places", ("off the rim", "not one checker apart", "on the frame")),
+    ("a top where a die lies", ("where a die lies",)),
+    ("hidden layers: completion held back", ("hidden under others",)),
+)
+
+
+def why(case: Case) -> str:
+    """The kind of doubt that made a board asked, the first that applies in this order: the colours, tops off a
+    checker's places, a die, a completion of hidden layers held back, then a side short or over 15 because
+    higher layers stand on two places or more (stacks of six or more, or borne off), or because a checker was
+    missed or found twice."""
+    text = " ".join(case.reading.doubts)
+    for kind, words in WHY:
+        if any(w in text for w in words):
+            return kind
+    points = case.truth["points"]
+    assert isinstance(points, list)
+    for side, sign in ((0, 1), (1, -1)):
+        off = case.truth["off"]
+        assert isinstance(off, list)
+        places = sum(p * sign > 5 for p in points) + (off[side] > 1)
+        if places >= 2 and f"the {('bottom', 'top')[side]} player has" in text:
+            return "hidden layers on two places or more"
+    return "a checker missed or found twice"
+
+
 def boxes(dice: DiceReader, image: NDArray[np.uint8], calibration: Calibration) -> list[tuple[int, int, int, int]]:
     """The dice in the picture, as the command finds them."""
     return [d.box for d in dice.dice(image, calibration)]
@@ -85,8 +115,9 @@ def _show(case: Case) -> None:
 
 def read_timed(
     image: NDArray[np.uint8], calibration: Calibration, bottom: str, dice: DiceReader
-) -> tuple[CheckerReading, float]:
-    """The reading and its CPU time, the fastest of a few (the machine is shared)."""
+) -> tuple[CheckerReading, float, CheckerReading]:
+    """The reading and its CPU time, the fastest of a few (the machine is shared), and the reading "before": the
+    classical look alone, without the stack counter."""
     ms = float("inf")
     reading = None
     for _ in range(REPEATS):
@@ -94,13 +125,23 @@ def read_timed(
         reading = read_position(image, calibration, bottom, lambda: boxes(dice, image, calibration))  # type: ignore[arg-type]
         ms = min(ms, (time.process_time() - start) * 1000)
     assert reading is not None
-    return reading, ms
+    before = read_position(image, calibration, bottom, lambda: boxes(dice, image, calibration), learned=False)  # type: ignore[arg-type]
+    return reading, ms, before
 
 
-def foreign(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list[Case]], list[float]]:
-    """The foreign positions, each read with the corners from its label (moved by ``--jitter``)."""
+Rows = dict[str, list[Case]]
+
+
+def add(rows: tuple[Rows, Rows], kinds: list[str], after: Case, before: Case) -> None:
+    for kind in kinds:
+        rows[0].setdefault(kind, []).append(before)
+        rows[1].setdefault(kind, []).append(after)
+
+
+def foreign(args: argparse.Namespace, dice: DiceReader) -> tuple[tuple[Rows, Rows], list[float]]:
+    """The foreign positions, each read with the corners from its label (moved by ``--jitter``): before, after."""
     rng = np.random.default_rng(1)
-    rows: dict[str, list[Case]] = {}
+    rows: tuple[Rows, Rows] = ({}, {})
     times: list[float] = []
     for path in sorted(FOREIGN.glob("p*[0-9].json")):
         label = json.loads(path.read_text())
@@ -108,36 +149,37 @@ def foreign(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list[
         truth = label["position"]
         corners = np.asarray(label["board_corners_px"], np.float64)
         calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
-        reading, ms = read_timed(image, calibration, truth["bottom_colour"], dice)
+        reading, ms, classical = read_timed(image, calibration, truth["bottom_colour"], dice)
         times.append(ms)
         case = Case(path.stem, truth, reading, ms)
-        for kind in cases_of(case, label):
-            rows.setdefault(kind, []).append(case)
+        old = Case(path.stem, truth, classical, 0)
+        add(rows, cases_of(case, label), case, old)
         if args.show:
             _show(case)
         before = path.with_name(f"{path.stem}_before.jpg")
         if before.is_file():  # the same board just before the throw: no dice on it
-            calm = Case(
-                before.stem, truth, read_position(load_image(str(before)), calibration, truth["bottom_colour"]), 0
-            )
-            rows.setdefault("the same, before the throw", []).append(calm)
-            rows.setdefault("with the dice thrown", []).append(case)
+            calm_image = load_image(str(before))
+            bottom = truth["bottom_colour"]
+            calm = Case(before.stem, truth, read_position(calm_image, calibration, bottom), 0)
+            calm_old = Case(before.stem, truth, read_position(calm_image, calibration, bottom, learned=False), 0)
+            add(rows, ["the same, before the throw"], calm, calm_old)
+            add(rows, ["with the dice thrown"], case, old)
             if args.show:
                 _show(calm)
     return rows, times
 
 
-def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list[Case]], list[float]]:
+def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[tuple[Rows, Rows], list[float]]:
     """The project's own whole boards (``vision/synth/board_render.py``), read with their true corners (moved by
-    ``--jitter``)."""
+    ``--jitter``): before, after."""
     rng = np.random.default_rng(2)
-    rows: dict[str, list[Case]] = {}
+    rows: tuple[Rows, Rows] = ({}, {})
     times: list[float] = []
     for index in range(args.rendered):
         image, board = render_board(index)
         corners = np.asarray(board.corners, np.float64)
         calibration = Calibration.from_corners(corners + rng.uniform(-args.jitter, args.jitter, corners.shape))
-        reading, ms = read_timed(image, calibration, board.bottom_colour, dice)
+        reading, ms, classical = read_timed(image, calibration, board.bottom_colour, dice)
         times.append(ms)
         truth: dict[str, object] = {"points": list(board.points), "bar": list(board.bar), "off": list(board.off)}
         case = Case(f"rendered {index}", truth, reading, ms)
@@ -154,8 +196,7 @@ def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[dict[str, list
             kinds.append("dice/cube among checkers")
         if len(kinds) == 1:
             kinds.append("none of these")
-        for kind in kinds:
-            rows.setdefault(kind, []).append(case)
+        add(rows, kinds, case, Case(case.name, truth, classical, 0))
         if args.show:
             _show(case)
     return rows, times
@@ -180,18 +221,21 @@ def main() -> int:
         "--jitter", type=float, default=0.0, metavar="PX", help="move each tapped corner up to PX pixels (a hasty tap)"
     )
     ap.add_argument("--rendered", type=int, default=0, metavar="N", help="also read N boards of the project's own")
+    ap.add_argument("--why", action="store_true", help="break the asked boards down by their kind of doubt")
     ap.add_argument("--no-foreign", action="store_true", help="read only the rendered boards")
     args = ap.parse_args()
     dice = DiceReader(threads=1)
     cv2.setNumThreads(1)
-    sets: list[tuple[str, dict[str, list[Case]], list[float]]] = []
+    sets: list[tuple[str, Rows, list[float]]] = []
     if not args.no_foreign:
         if not any(FOREIGN.glob("p*[0-9].json")):
             print(f"no foreign positions at {FOREIGN}")
             return 1
-        sets.append(("foreign", *foreign(args, dice)))
+        (old, new), times = foreign(args, dice)
+        sets += [("foreign, before", old, []), ("foreign, after", new, times)]
     if args.rendered:
-        sets.append(("rendered", *rendered(args, dice)))
+        (old, new), times = rendered(args, dice)
+        sets += [("rendered, before", old, []), ("rendered, after", new, times)]
     head = f"{'boards':>5} {'exact':>5} {'sure+ok':>6} {'WRONG':>6} {'asked':>6}"
     print(f"{'':28}" + " | ".join(f"{name:^32}" for name, _, _ in sets))
     print(f"{'case':28}" + " | ".join(f"{head:32}" for _ in sets))
@@ -200,7 +244,17 @@ def main() -> int:
         if not any(kind in rows for _, rows, _ in sets):
             continue
         print(f"{kind:28}" + " | ".join(f"{figures(rows.get(kind, [])):32}" for _, rows, _ in sets))
-    for name, _, times in sets:
+    if args.why:
+        print("why boards were asked (each board once, by its first kind of doubt):")
+        for name, rows, _ in sets:
+            asked = [c for c in rows.get("all", []) if not c.reading.sure]
+            kinds: dict[str, int] = {}
+            for c in asked:
+                kinds[why(c)] = kinds.get(why(c), 0) + 1
+            n = len(rows.get("all", []))
+            for kind, k in sorted(kinds.items(), key=lambda kv: -kv[1]):
+                print(f"  {name:17} {kind:40} {k:4d} {100 * k / n:5.1f}% of boards")
+    for name, _, times in [s for s in sets if s[2]]:
         times.sort()
         print(f"{name}: ms per 1280x720 frame, one core: median {times[len(times) // 2]:.0f}, slowest {times[-1]:.0f}")
     return 0

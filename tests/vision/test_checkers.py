@@ -14,7 +14,7 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.calibration import BOARD_VIEW, Calibration
-from vision.checkers import BAR_X, CHECKER, FIELD_X, FIELD_Y, read_position, sum_problems
+from vision.checkers import BAR_X, CHECKER, COUNT_CLASSES, FIELD_X, FIELD_Y, read_position, sum_problems
 from vision.sources import load_image
 from vision.synth.board_render import render_board
 
@@ -130,6 +130,46 @@ def test_a_top_counted_where_a_die_lies_makes_the_reading_unsure() -> None:
     assert not on_die.sure and on_die.doubts == ("1 checkers counted where a die lies",)
     beside = (die[0] + 60, die[1], die[2] + 60, die[3])  # a die beside the checkers is no doubt
     assert read_position(image, calibration, "light", lambda: [beside]).sure
+
+
+class ScriptedCounter:
+    """A stack counter that reads the full rows, in slot order, as ``heights``, each with probability ``sure``."""
+
+    def __init__(self, heights: list[int], sure: float = 1.0) -> None:
+        self.heights, self.sure = heights, sure
+
+    def probabilities(self, strips: NDArray[np.uint8]) -> NDArray[np.float32]:
+        assert len(strips) == len(self.heights)
+        p = np.full((len(strips), COUNT_CLASSES), (1 - self.sure) / (COUNT_CLASSES - 1), np.float32)
+        p[np.arange(len(strips)), self.heights] = self.sure
+        return p
+
+
+# the bottom player's two full rows each hold a sixth checker (not drawn: it lies on one of the five)
+TWO_TALL = (6, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2) + (-5, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, -2)
+
+
+def test_the_stack_counter_reads_hidden_layers_on_two_rows() -> None:
+    image, calibration = drawn_board(TWO_TALL), Calibration.from_corners(list(CORNERS))
+    reading = read_position(image, calibration, "light", counter=ScriptedCounter([6, 5, 5, 6]))
+    assert (reading.points, reading.bar, reading.off, reading.sure) == (TWO_TALL, (0, 0), (0, 0), True)
+    assert not read_position(image, calibration, "light", learned=False).sure  # two places: the look alone asks
+
+
+@pytest.mark.parametrize(("heights", "sure"), [([7, 5, 5, 6], 1.0), ([6, 5, 5, 6], 0.9), ([6, 4, 5, 6], 1.0)])
+def test_the_sum_rules_and_its_own_doubt_check_the_stack_counter(heights: list[int], sure: float) -> None:
+    """A count one too many, one the counter is not sure of, or a row of five read as four: asked, not guessed."""
+    image, calibration = drawn_board(TWO_TALL), Calibration.from_corners(list(CORNERS))
+    reading = read_position(image, calibration, "light", counter=ScriptedCounter(heights, sure))
+    assert not reading.sure
+
+
+def test_a_row_read_taller_than_its_tops_is_asked_when_the_tops_add_up() -> None:
+    """The tops alone make fifteen a side, yet the counter sees a sixth on a row: one top may be counted twice."""
+    reading = read_position(
+        drawn_board(START), Calibration.from_corners(list(CORNERS)), "light", counter=ScriptedCounter([6, 5, 5, 5])
+    )
+    assert not reading.sure and any("taller" in d for d in reading.doubts)
 
 
 def _race() -> list[int]:
