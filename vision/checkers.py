@@ -46,6 +46,7 @@ SEPARATION = 4.0  # and by this many times the tops' mean distance from their ow
 MIN_LIGHTER = 10.0  # the lighter colour's L* must exceed the darker one's by this (a lamp's fall-off can flip less)
 OUTLIER = 0.55  # a top further from its colour than this share of the distance between the two is doubtful
 COUNT_SURE = 0.97  # the stack counter's probability for a full row's height taken without asking
+COUNT_FLOOR = 0.5  # and the probability it gives those heights together, at least
 SLOT_SLACK = 0.42  # a top may lie this share of a checker off its row's place and still be on it
 
 
@@ -417,13 +418,18 @@ def read_position(
         counter = counter if counter is not None else shipped_counter()
         full = [i for i, p in enumerate(points) if abs(p) == 5]  # a higher layer stands only on a row of five
         if counter is not None and full:
-            heights, doubt = _count_full_rows(counter, image, calibration, full, points, bar, off, bool(problems))
+            heights, doubt = _count_full_rows(counter, image, calibration, full, points, bar, off)
             if doubt:
                 doubts.append(doubt)
             for i, n in heights.items():
                 points[i] = n if points[i] > 0 else -n
             counted = set(heights)
             problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+            hidden = sum(abs(points[i]) - 5 for i in counted)
+            # the counter replaces the rule of one place only, not the look for a checker the tops missed: on a
+            # board unlike its training a missed checker can meet a row read one too tall
+            if hidden and _unseen(view, rows, tops, centres, apart) + sum(t.doubtful or not t.strict for t in tops):
+                doubts.append(f"{hidden} checkers read under others by the stack counter, and a checker may be missed")
     if not doubts and problems:
         placed = _place_hidden(points, bar, off, counted)
         if placed:
@@ -526,28 +532,62 @@ def _count_full_rows(
     points: list[int],
     bar: list[int],
     off: list[int],
-    short: bool,
 ) -> tuple[dict[int, int], str]:
-    """The height of every full row by the stack counter, and a doubt. The heights are taken only when every one
-    is read with a probability of at least ``COUNT_SURE`` and, with them, both sides come to 15 (or the side
-    still short has checkers off, where the rest can lie): the sum rules check the counter, as they check the
-    tops. A row the counter reads taller when the tops alone add up is a doubt: a checker counted twice would
-    hide under it."""
-    probs = counter.probabilities(point_strips(image, calibration, full))
-    heights = {i: int(np.argmax(p)) for i, p in zip(full, probs, strict=True)}
-    sure = all(float(p[heights[i]]) >= COUNT_SURE and heights[i] >= 5 for i, p in zip(full, probs, strict=True))
-    if not short:
-        taller = [i for i, n in heights.items() if n > 5 and sure]
-        return {}, f"{len(taller)} full rows read taller than their tops" if taller else ""
-    if not sure:
-        return {}, ""
-    trial = [(heights[i] if p > 0 else -heights[i]) if i in heights else p for i, p in enumerate(points)]
-    bottom = sum(p for p in trial if p > 0) + bar[0] + off[0]
-    top = -sum(p for p in trial if p < 0) + bar[1] + off[1]
-    for n, o in ((bottom, off[0]), (top, off[1])):
-        if n > CHECKERS_A_SIDE or (n < CHECKERS_A_SIDE and not o):
+    """The height of every full row by the stack counter, and a doubt. The sum rules check the counter, as they
+    check the tops: for a side short of 15 with nothing off, of every way its full rows can hold the missing
+    checkers the likeliest by the counter is taken only when it carries ``COUNT_SURE`` of the probability of all
+    of them and the counter gives it at least ``COUNT_FLOOR``; with checkers off (where the rest can lie), each
+    row's height must be read alone with ``COUNT_SURE``. A side whose tops add up with a row the counter is sure
+    is not five is a doubt: a checker counted twice would hide under it, or a false top stand in it. No heights
+    where any side fails."""
+    probs = dict(zip(full, counter.probabilities(point_strips(image, calibration, full)), strict=True))
+    heights: dict[int, int] = {}
+    for side, sign in ((0, 1), (1, -1)):
+        rows = [i for i in full if points[i] * sign > 0]
+        short_by = CHECKERS_A_SIDE - sum(p * sign for p in points if p * sign > 0) - bar[side] - off[side]
+        if not rows:
+            continue
+        if short_by < 0:
             return {}, ""
+        alone = {i: int(np.argmax(probs[i])) for i in rows}
+        if short_by == 0:
+            if any(n != 5 and probs[i][n] >= COUNT_SURE for i, n in alone.items()):
+                return {}, "a full row reads taller or shorter than its tops"
+            continue
+        if off[side]:
+            if (
+                any(n < 5 or probs[i][n] < COUNT_SURE for i, n in alone.items())
+                or sum(alone.values()) - 5 * len(rows) > short_by
+            ):
+                return {}, ""
+            heights.update(alone)
+            continue
+        best = _likeliest_heights([probs[i] for i in rows], short_by)
+        if best is None:
+            return {}, ""
+        heights.update(zip(rows, best, strict=True))
     return heights, ""
+
+
+def _likeliest_heights(probs: list[NDArray[np.float32]], extra: int) -> list[int] | None:
+    """The heights (each 5 to 15) of rows of five that hold ``extra`` checkers more between them, the likeliest by
+    the counter (its rows taken apart), when it carries ``COUNT_SURE`` of all such ways and ``COUNT_FLOOR`` alone."""
+    ways: list[tuple[float, list[int]]] = []
+
+    def spread(k: int, left: int, chosen: list[int], p: float) -> None:
+        if k == len(probs) - 1:
+            if left <= 10:
+                ways.append((p * float(probs[k][5 + left]), [*chosen, 5 + left]))
+            return
+        for a in range(min(left, 10) + 1):
+            spread(k + 1, left - a, [*chosen, 5 + a], p * float(probs[k][5 + a]))
+
+    spread(0, extra, [], 1.0)
+    total = sum(p for p, _ in ways)
+    if not ways or total <= 0:
+        return None
+    p, best = max(ways, key=lambda w: w[0])
+    return best if p >= COUNT_FLOOR and p >= COUNT_SURE * total else None
 
 
 def _place_hidden(

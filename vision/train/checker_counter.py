@@ -6,7 +6,7 @@ side and an edge a few pixels off. The classical reader finds the tops; this sma
 It learns on whole boards of the project's renderer (``vision/synth/board_render.py``) from index 100,000 on, far
 from the boards the benchmark reads (0 to a few thousand). One command remakes it, one thread:
 
-    python -m vision.train.checker_counter --boards 1000 --minutes 20 --check 200 \\
+    python -m vision.train.checker_counter --boards 600 --minutes 16 --steps 1000 --check 60 \\
         --cache /tmp/vision_train/strips --out /tmp/vision_train/checker_count.onnx
 """
 
@@ -73,7 +73,14 @@ def build_model() -> object:
 
 
 def train(
-    strips: NDArray[np.uint8], labels: NDArray[np.int64], minutes: float, steps: int, out: Path, seed: int
+    strips: NDArray[np.uint8],
+    labels: NDArray[np.int64],
+    minutes: float,
+    steps: int,
+    out: Path,
+    seed: int,
+    init: Path | None = None,
+    lr: float = 3e-3,
 ) -> None:
     import torch
     from torch import nn
@@ -83,8 +90,10 @@ def train(
     rng = np.random.default_rng(seed)
     model = build_model()
     assert isinstance(model, nn.Module)
+    if init is not None:  # a second phase goes on from the first one's weights
+        model.load_state_dict(torch.load(init))
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     # the rare tall stacks weigh as much as the common short ones; the reader asks the counter about rows of five
     counts = np.bincount(labels, minlength=CLASSES).astype(np.float64)
     weight = 1 / np.maximum(counts, 1)[labels] * np.where(labels >= 4, 1.0, 0.3)
@@ -159,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=20.0, help="stop training after this long")
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", type=Path, default=None, help="start from these weights (.pt of an earlier run)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the highest learning rate of the one-cycle schedule")
     ap.add_argument("--check", type=int, default=0, metavar="N", help="then read N unseen boards' strips")
     ap.add_argument("--out", type=Path, default=Path("/tmp/vision_train/checker_count.onnx"))
     args = ap.parse_args(argv)
@@ -178,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         labels = np.concatenate([p["labels"] for p in parts])
     print(f"{len(labels)} strips; per count: {np.bincount(labels, minlength=CLASSES).tolist()}", flush=True)
     if not args.render_only:
-        train(strips, labels, args.minutes, args.steps, args.out, args.seed)
+        train(strips, labels, args.minutes, args.steps, args.out, args.seed, args.init, args.lr)
     if args.check:
         check(args.out, args.check, CHECK_BOARD)
     return 0
