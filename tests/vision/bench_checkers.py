@@ -72,15 +72,19 @@ WHY = (
     ("colour clustering", ("not told apart", "lighter is not clear", "two colours on one point")),
     ("tops off their places", ("off the rim", "not one checker apart", "on the frame")),
     ("a top where a die lies", ("where a die lies",)),
+    ("a full row read other than its tops", ("taller or shorter",)),
+    ("hidden layers: counted, a missed top not ruled out", ("by the stack counter",)),
     ("hidden layers: completion held back", ("hidden under others",)),
 )
 
 
 def why(case: Case) -> str:
     """The kind of doubt that made a board asked, the first that applies in this order: the colours, tops off a
-    checker's places, a die, a completion of hidden layers held back, then a side short or over 15 because
-    higher layers stand on two places or more (stacks of six or more, or borne off), or because a checker was
-    missed or found twice."""
+    checker's places, a die, a full row the counter reads other than five where the tops add up, hidden layers
+    the counter counted but a missed top is not ruled out, a completion of hidden layers held back, then a side
+    short or over 15 because higher layers stand on two places or more (stacks of six or more, or borne off),
+    or because a checker was missed or found twice. "Held back": a completion proposed but not sure (a place
+    shows a checker's colour where one could have been missed, or the other side stays short)."""
     text = " ".join(case.reading.doubts)
     for kind, words in WHY:
         if any(w in text for w in words):
