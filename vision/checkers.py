@@ -1,12 +1,13 @@
 """Where the checkers stand: every point's count and colour, the bar and the borne-off checkers, from one frame.
 
-A careful classical reader, not a learned one: the board plane is rectified from the four tapped corners, the
-checkers' round tops are found as circles of the size a checker has on a board, their two colours are told apart
-by clustering (light and dark), and each top is placed on a point, the bar or off the board by the board's
-geometry. A checker lying on another one in a higher layer shows no top of its own: a side that comes short of
-15 is completed only where one place alone can hold the rest and nothing in the picture points to a checker
-missed; otherwise (and for a side over 15) the reading is unsure, never guessed.
-"""
+A careful classical reader with one small learned part: the board plane is rectified from the four tapped
+corners, the checkers' round tops are found as circles of the size a checker has on a board, their two colours
+are told apart by clustering (light and dark), and each top is placed on a point, the bar or off the board by
+the board's geometry. A checker lying on another one in a higher layer shows no top of its own: the stack
+counter (``models/checker_count.onnx``) reads each full row's height from the frame, taken only where the sum
+rules hold with it; a side that still comes short of 15 is completed only where one place alone can hold the
+rest and nothing in the picture points to a checker missed; otherwise (and for a side over 15) the reading is
+unsure, never guessed."""
 
 from __future__ import annotations
 

@@ -172,6 +172,17 @@ def test_a_row_read_taller_than_its_tops_is_asked_when_the_tops_add_up() -> None
     assert not reading.sure and any("taller" in d for d in reading.doubts)
 
 
+def test_the_shipped_counter_reads_two_rows_of_seven() -> None:
+    """A rendered board the counter never learned on: the bottom player's rows of seven on two points, which the
+    look alone can only ask about, are read right and sure."""
+    image, truth = render_board(56)
+    calibration = Calibration.from_corners(list(truth.corners))
+    assert sorted(truth.points)[-2:] == [7, 7]
+    assert not read_position(image, calibration, truth.bottom_colour, learned=False).sure
+    reading = read_position(image, calibration, truth.bottom_colour)
+    assert (reading.points, reading.bar, reading.off, reading.sure) == (truth.points, truth.bar, truth.off, True)
+
+
 def _race() -> list[int]:
     race = [0] * 24
     race[0:4] = [-5, -4, -3, -3]  # the top player: all 15 in sight

@@ -4,13 +4,16 @@ A checker of a second or third layer lies on one of the first and shows no top o
 side and an edge a few pixels off. The classical reader finds the tops; this small network reads a point's strip
 (``vision.checkers.point_strips``, straight from the frame) and says how many checkers the point holds, 0 to 15.
 It learns on whole boards of the project's renderer (``vision/synth/board_render.py``) from index 100,000 on, far
-from the boards the benchmark reads (0 to a few thousand). Two phases remake it, one thread, about an hour
+from the boards the benchmark reads (0 to a few thousand). Three phases remake it, one thread, about an hour
 on the busy shared machine, half of it rendering (the second phase stopped by its wall-time cap after 600 steps):
 
     python -m vision.train.checker_counter --boards 600 --minutes 16 --steps 1000 \\
         --cache /tmp/vision_train/strips --out /tmp/vision_train/one/checker_count.onnx
-    python -m vision.train.checker_counter --boards 1000 --minutes 12 --steps 900 --lr 1e-3 --check 60 \\
+    python -m vision.train.checker_counter --boards 1000 --minutes 12 --steps 900 --lr 1e-3 \\
         --init /tmp/vision_train/one/checker_count.pt --cache /tmp/vision_train/strips \\
+        --out /tmp/vision_train/two/checker_count.onnx
+    python -m vision.train.checker_counter --boards 1000 --minutes 12 --steps 900 --lr 5e-4 --seed 3 --check 60 \\
+        --init /tmp/vision_train/two/checker_count.pt --cache /tmp/vision_train/strips \\
         --out /tmp/vision_train/checker_count.onnx
 """
 
