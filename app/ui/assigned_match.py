@@ -109,6 +109,7 @@ class AssignedMatchScreen(TavlaScreen):
         for color, name in zip(Color, names):
             side = BoxLayout(orientation="vertical", spacing=dp(6))
             title = Label(text=escape_markup(name), markup=True, font_size=sp(36), bold=True, shorten=True)
+            title.halign, title.valign = "center", "middle"
             title.bind(size=lambda widget, *_: setattr(widget, "text_size", (widget.width - dp(12), None)))
             side.add_widget(title)
             if color in claimed:
