@@ -484,12 +484,13 @@ class Controller:
         if self.session is not None or path.exists():  # the table's next match: a new journal, a new folder
             folder = self.library.new_folder() if self.library is not None else _fresh(self.folder / "matches")
             path = folder / "match.sqlite"
-        previous = self.session
+        previous, banner, log = self.session, self.banner, self.log
+        self.banner, self.log = None, []  # the rulings of the match before stay in its journal
         problem = self._begin(path, setup, pin)
         if problem is not None:
+            self.banner, self.log = banner, log
             return problem
         self.journal_path, self.folder = path, path.parent
-        self.banner, self.log = None, []
         if previous is not None:
             previous.close()
         return None

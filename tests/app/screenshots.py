@@ -151,6 +151,7 @@ def script(app: TavlaApp, out: Path, shots: dict[str, str]) -> Iterator[None]:
     yield
     tap(find_button(app.root, "Sıradaki maç"))
     yield
+    yield  # the panel drawn in place of the result sheet
     assert app.manager.current == "assigned", app.manager.current
     yield from both(app, out, shots, "9-assigned")
 
