@@ -123,7 +123,7 @@ class ResultScreen(TavlaScreen):
         assigned to this table if one waits ("Next match" shows it to its players)."""
         delivery = self.controller.result_delivery()
         said = {"held": "result_held", "sending": "result_sending", "waiting": "result_waiting_link"}
-        lines = [self.t("both_confirmed")]
+        lines = [self.t("both_confirmed") + "."]
         if delivery:
             lines.append(self.t(said[delivery]))
         waiting = self.controller.assignment() or self.controller.waiting

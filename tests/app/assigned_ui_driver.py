@@ -28,6 +28,8 @@ configure_window()
 from kivy.core.window import Window  # noqa: E402
 
 from app.net.messages import DirectorMessage  # noqa: E402
+from app.referee import events as ev  # noqa: E402
+from app.referee.engine import Stage  # noqa: E402
 from app.referee.setup import ClockSettings, MatchSetup  # noqa: E402
 from app.sim.station import SimStation  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
@@ -79,7 +81,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["screens"], result["texts"] = {}, {}
     controller = app.controller
     yield
-    app.screens["setup"].pin.text = PIN  # type: ignore[attr-defined]  # the director's PIN for the day's matches
+    app.screens["setup"].pin.text = PIN  # the director's PIN for the day's matches
     assert controller.link_tournament("127.0.0.1:9", BOARD) is None  # no broker answers: the table waits, unharmed
     assert controller.listen() is None
     yield
@@ -121,6 +123,45 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
         "info": plain(app.screens["play"].info.text),
     }
     result["screens"]["play"] = shot(out, "play-with-next-tr")
+    yield from resign_and_confirm(app)
+    yield
+    yield
+    result["result_status"] = plain(app.screens["result"].status.text)
+    result["screens"]["result"] = shot(out, "result-with-next-tr")
+    tap(find_button(app.root, "Sıradaki maç"))
+    yield
+    yield
+    offered = controller.assignment()
+    result["after_next"] = {"current": app.manager.current, "offered": offered.match if offered else None}
+
+
+def resign_and_confirm(app: TavlaApp) -> Iterator[None]:
+    """The match to its end the short way (the player on roll resigns a single game, 5 times over at most), then
+    both players confirm the result sheet with their double taps."""
+    controller = app.controller
+    session = controller.session
+    assert session is not None
+    for _ in range(400):
+        referee = session.referee
+        if referee.match.over:
+            break
+        if referee.stage is Stage.ROLL and referee.to_act is not None:
+            controller.send(ev.ResignationOffered(referee.to_act, 3))
+        elif referee.stage is Stage.RESIGNATION and referee.to_act is not None:
+            controller.send(ev.ResignationAccepted(referee.to_act))
+        elif referee.stage is Stage.QUESTION and referee.to_act is not None:
+            controller.send(ev.ThrowConfirmed(referee.to_act))
+        else:
+            controller.sim_step()
+    assert session.referee.match.over, f"the match did not end ({session.referee.stage})"
+    app.show("result")
+    yield
+    for name in session.setup.players:
+        confirm = find_button(app.root, f"{name}:")
+        tap(confirm)  # the first tap asks
+        yield
+        tap(confirm)  # the second confirms
+        yield
 
 
 def main(argv: list[str]) -> int:

@@ -154,3 +154,18 @@ def test_the_panel_says_the_time_control_per_point_in_both_languages() -> None:
     facts = dict(assignment_facts(assigned("main-1-1", ("Ayşe", "Mehmet"), length=7), "tr"))
     assert facts["Etkinlik"] == "Kadıköy Kupası" and facts["Tur"] == "R1" and facts["Masa"] == "7"
     assert facts["Maç uzunluğu"] == "7 sayı" and facts["Oyun türü"].startswith("Tavla")
+
+
+def test_with_the_broker_out_of_reach_the_confirmed_result_is_said_to_wait_for_the_link(
+    controller: Controller,
+) -> None:
+    assert controller.link_tournament("127.0.0.1:9", "7") is None  # nothing answers there
+    assert controller.listen() is None and controller.publisher is not None
+    controller.assignment_came(assigned("main-1-1", ("Ayşe", "Mehmet")))
+    controller.claim(Color.WHITE, PIN)
+    controller.claim(Color.BLACK, PIN)
+    resign_out(controller)
+    controller.send(ev.ResultConfirmed(Color.WHITE))
+    assert controller.result_delivery() == ""  # one confirmation: no result to send yet
+    controller.send(ev.ResultConfirmed(Color.BLACK))
+    assert controller.result_delivery() == "waiting"

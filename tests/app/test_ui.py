@@ -265,7 +265,8 @@ def test_every_screen_in_both_languages_and_the_result_confirmed_by_both_players
 def test_the_directors_match_arrives_both_players_confirm_and_it_starts_as_assigned(size: str, tmp_path: Path) -> None:
     """tests/app/assigned_ui_driver.py: the match the director's message brings shows on its own panel (Turkish
     and English); one player's tap starts nothing, the second starts it with the players and length assigned;
-    a later assignment waits beside the match being played."""
+    a later assignment waits beside the match being played, and once both players confirmed its result sheet
+    (which says the result waits for the link) it is offered from there."""
     server, display = xvfb(size, range(200, 220))
     try:
         result, out = drive(display, tmp_path / "shots", "--size", size, driver="tests.app.assigned_ui_driver")
@@ -298,6 +299,10 @@ def test_the_directors_match_arrives_both_players_confirm_and_it_starts_as_assig
     later = result["after_later"]
     assert isinstance(later, dict) and later["players"] == ["Ayşe Nur Yılmaz", "Mehmet Öztürk"]
     assert later["waiting"] == "main-3-1" and "Sıradaki maç: Ayşe Nur Yılmaz - Deniz Kaya (R3)" in later["info"]
+    status = str(result["result_status"])  # no broker answers this table: the result waits for the link
+    assert "İki oyuncu da onayladı" in status and "turnuva bağlantısı gelince gönderilir" in status
+    assert "Sıradaki maç: Ayşe Nur Yılmaz - Deniz Kaya, R3." in status
+    assert result["after_next"] == {"current": "assigned", "offered": "main-3-1"}
     width, height = (int(n) for n in size.split("x"))
     for path in result["screens"].values():  # type: ignore[union-attr]
         data = Path(path).read_bytes()
