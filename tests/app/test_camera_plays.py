@@ -1,0 +1,123 @@
+"""The referee judging a play from the camera's reading of the checkers (app.referee.handlers.camera)."""
+
+from __future__ import annotations
+
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.referee.handlers.camera import seen_counts
+from app.referee.rulings import ClockCommand
+from app.referee.setup import Devices
+from rules.play import Step, apply_steps
+from rules.position import Color, Position
+from tests.app.table import Table
+
+W, B = Color.WHITE, Color.BLACK
+CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
+
+
+def seen(position: Position, sure: bool = True) -> ev.CheckersSeen:
+    white, black = seen_counts(position)
+    return ev.CheckersSeen(white, black, sure, () if sure else ("a checker hidden under others",))
+
+
+def after(*steps: tuple[int, int]) -> Position:
+    return apply_steps(Position.start(W), [Step(a, b) for a, b in steps]).with_turn(W)
+
+
+def camera_table() -> Table:
+    table = Table(devices=CAMERA_ONLY)
+    table.send(ev.DiceObserved((3, 1)))
+    table.press(B)
+    return table
+
+
+def test_a_reading_that_matches_one_legal_play_is_that_play() -> None:
+    table = camera_table()
+    table.send(seen(after((8, 5), (6, 5))))
+    pressed = table.press(W)
+    assert pressed.codes == ["play_ok"] and pressed.rulings[0].params["play"] == "8/5 6/5"
+    assert pressed.commands == (ClockCommand(B),)
+    assert table.referee.stage is Stage.ROLL and table.referee.camera is None
+
+
+def test_a_reading_no_legal_play_reaches_is_ruled_as_the_sensing_board_rules_it() -> None:
+    wrong = after((13, 8))
+    by_camera = camera_table()
+    by_camera.send(seen(wrong))
+    by_board = Table()
+    by_board.open_with(3, 1)
+    by_board.board(wrong)
+    camera_rulings, board_rulings = by_camera.press(W).rulings, by_board.press(W).rulings
+    assert [r.code for r in camera_rulings] == ["illegal_play", "choose"]
+    assert camera_rulings == board_rulings
+    assert by_camera.referee.stage is Stage.ILLEGAL
+    assert by_camera.send(ev.AcceptIllegal(B)).codes == ["illegal_accepted"]
+    assert by_camera.referee.position.same_board(wrong)
+
+
+def test_an_unchanged_board_is_an_unfinished_play() -> None:
+    table = camera_table()
+    table.send(seen(Position.start(W)))
+    assert table.press(W).codes == ["unfinished_play", "choose"]
+
+
+def test_an_unsure_reading_is_asked_with_the_candidates_never_guessed() -> None:
+    table = camera_table()
+    table.send(seen(after((8, 5), (6, 5)), sure=False))
+    asked = table.press(W)
+    assert asked.codes == ["play_asked_unsure"] and asked.commands == (ClockCommand(None),)
+    options = asked.rulings[0].params["options"]
+    assert options[0] == "8/5 6/5" and 1 < len(options) <= 6  # the nearest first, its neighbours with it
+    assert table.referee.stage is Stage.PLAY and table.referee.asked is not None
+    assert table.press(W).codes == []  # both clocks stand still: a press changes nothing
+    assert table.send(ev.ManualPlay("13/8")).codes == ["manual_illegal"]  # still asked
+    picked = table.send(ev.ManualPlay("24/23 13/10"))  # the players may type a play the camera did not offer
+    assert picked.codes == ["play_ok"] and picked.commands == (ClockCommand(B),)
+    assert table.referee.asked is None
+
+
+def test_a_sure_reading_no_legal_position_can_be_is_asked_as_an_unsure_one() -> None:
+    table = camera_table()
+    white, black = seen_counts(after((8, 5), (6, 5)))
+    crowded = (white[0], *white[1:6], white[6] + 1, *white[7:])  # sixteen white checkers
+    table.send(ev.CheckersSeen(crowded, black))
+    assert table.press(W).codes == ["play_asked_unsure"]
+
+
+def test_a_reading_sent_outside_a_play_judges_nothing() -> None:
+    table = Table(devices=CAMERA_ONLY)
+    table.send(seen(after((8, 5), (6, 5))))  # before the opening throw
+    table.send(ev.DiceObserved((3, 1)))
+    table.press(B)
+    assert table.referee.camera is None
+    assert table.press(W).codes == ["enter_play"]
+
+
+def test_the_sensing_board_judges_and_a_camera_that_agrees_changes_nothing() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((8, 5), (6, 5))))
+    assert table.press().codes == ["play_ok"]
+
+
+def test_a_camera_sure_of_another_board_than_the_sensing_board_calls_the_director() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((13, 10), (6, 5))))
+    pressed = table.press()
+    assert pressed.codes == ["device_fault_camera_disagrees", "director_called"]
+    assert pressed.commands[-1] == ClockCommand(None) and table.referee.stage is Stage.HALTED
+    assert [f.fault for f in table.referee.device_faults] == ["camera_disagrees"]
+    assert not table.referee.irregularities  # no player is blamed for the devices' disagreement
+    table.send(ev.DirectorOverride("resume"))
+    assert table.press().codes == ["play_ok"]  # the board, which the director checked, judges the press again
+
+
+def test_an_unsure_camera_defers_to_the_sensing_board() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((13, 10), (6, 5)), sure=False))
+    assert table.press().codes == ["play_ok"]
