@@ -230,6 +230,8 @@ class RefereeState:
     """The players who confirmed the finished match's result, in the order they tapped."""
     camera: CameraBoard | None = None
     """The camera's reading of the checkers sent with the coming clock press (None: none, or already used)."""
+    seen: CameraBoard | None = None
+    """The camera's latest reading of the checkers, kept after its press (what a cocked die could lean on)."""
     play_asked: PlayAsked | None = None
     """The last play the camera's reading left to the players (see :attr:`asked`)."""
 

@@ -14,7 +14,7 @@ from app.referee import events as ev
 from app.referee.handlers import plays
 from app.referee.handling import Step
 from app.referee.rulings import Level
-from app.referee.state import CameraBoard, PlayAsked, Stage
+from app.referee.state import CameraBoard, PlayAsked, RefereeState, Stage
 from rules.play import Play, apply_steps
 from rules.position import OFF, Color, Position, describe_status
 
@@ -25,13 +25,19 @@ MAX_OPTIONS = 6
 
 
 def on_checkers_seen(step: Step, event: ev.CheckersSeen) -> None:
-    """Keep the reading for the press that follows it; outside a play it judges nothing."""
+    """Keep the reading for the press that follows it (outside a play it judges nothing) and for the dice."""
     state = step.state
-    if state.stage is not Stage.PLAY:
-        step.set(camera=None)
-        return
     raw = type(state.position).unchecked(event.white, event.black, state.mover)
-    step.set(camera=CameraBoard(raw, event.sure, event.doubts))
+    reading = CameraBoard(raw, event.sure, event.doubts)
+    step.set(seen=reading, camera=reading if state.stage is Stage.PLAY else None)
+
+
+def camera_shows(state: RefereeState) -> bool:
+    """Whether the camera's latest reading, sure of a whole board, shows the checkers where the referee has them."""
+    seen = state.seen
+    if seen is None or not seen.sure:
+        return False
+    return seen_counts(state.position) == (seen.board.white, seen.board.black)
 
 
 def seen_counts(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
