@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+from pathlib import Path
+
+from app.__main__ import main
+from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.handlers.camera import seen_counts
@@ -121,3 +127,33 @@ def test_an_unsure_camera_defers_to_the_sensing_board() -> None:
     table.move((8, 5), (6, 5))
     table.send(seen(after((13, 10), (6, 5)), sure=False))
     assert table.press().codes == ["play_ok"]
+
+
+def test_the_demo_plays_a_rendered_game_judged_from_the_camera(tmp_path: Path) -> None:
+    """``python -m app demo --checkers-from camera``: every board a player leaves is drawn and read at the press,
+    the reading journaled beside the ruling; a play is taken only as the camera read it or as the players typed it
+    when asked, and the journal folds back into the same referee."""
+    journal = tmp_path / "camera.sqlite"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert (
+            main(["demo", "--checkers-from", "camera", "--length", "1", "--seed", "3", "--journal", str(journal)]) == 0
+        )
+    text = out.getvalue()
+    assert "board(s) drawn and read by the checker reader" in text and "Final score" in text
+    session = Session.open(journal)
+    assert session.resumed is not None and session.resumed.mismatches == ()
+    entries = [e.payload for e in session.journal.entries() if e.kind == "event"]
+    kinds = [e["event"]["kind"] for e in entries]
+    assert "manual_play" not in kinds[: kinds.index("checkers_seen")]  # the camera, not the tablet, from the start
+    from_camera = asked = 0
+    for before, entry in zip(entries, entries[1:]):
+        codes = [r["code"] for r in entry["reaction"]["rulings"]]
+        if entry["event"]["kind"] == "clock_pressed" and before["event"]["kind"] == "checkers_seen":
+            from_camera += "play_ok" in codes
+            asked += "play_asked" in codes or "play_asked_unsure" in codes
+        if entry["event"]["kind"] == "manual_play" and "play_ok" in codes:
+            assert before["event"]["kind"] == "clock_pressed"  # a play is typed only when the camera asked for it
+            assert any(r["code"].startswith("play_asked") for r in before["reaction"]["rulings"])
+    assert from_camera >= 5 and asked >= 1
+    session.close()
