@@ -64,3 +64,7 @@ class BoardCamera:
         self.read_ms.append((time.process_time() - started) * 1000)
         self.last = (image, event)
         return event
+
+    def picture_read(self) -> Image | None:
+        """The last picture read (the board as the mover left it at the press), None before the first."""
+        return self.last[0] if self.last is not None else None

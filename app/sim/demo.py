@@ -228,13 +228,14 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.keep_photos
         else None
     )
-    if photos is not None and isinstance(camera, SimulatedCamera):
-        session.listeners.append(photos.listener(session, lambda: camera.last))
     board_camera = (
         BoardCamera(args.seed, world.board_left, camera.reader)
         if from_camera and isinstance(camera, SimulatedCamera)
         else None
     )
+    if photos is not None and isinstance(camera, SimulatedCamera):
+        board = board_camera.picture_read if board_camera is not None else None  # the dice scene has no checkers
+        session.listeners.append(photos.listener(session, lambda: camera.last, board))
     checkers = board_camera.seen if board_camera is not None else None
     try:
         with SimulatedTable(session, camera, world.think_ms, not args.no_board, checkers=checkers) as table:
@@ -281,7 +282,10 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             f" {asked[0]} play(s) asked of the players; median {median:.0f} ms CPU a reading\n"
         )
     if photos is not None:
-        out.write(f"Throw photos: {photos.kept} kept in {photos.folder}, {photos.labelled} with their dice labelled\n")
+        out.write(
+            f"Throw photos: {photos.kept} kept in {photos.folder}, {photos.labelled} with their dice labelled,"
+            f" {photos.boards} with the board after the play\n"
+        )
     status = 0
     if args.export:
         status = export(session, Path(args.export), args.lang, out)

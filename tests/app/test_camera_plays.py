@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
+
+import cv2
 
 from app.__main__ import main
 from app.record.session import Session
@@ -132,15 +135,25 @@ def test_an_unsure_camera_defers_to_the_sensing_board() -> None:
 def test_the_demo_plays_a_rendered_game_judged_from_the_camera(tmp_path: Path) -> None:
     """``python -m app demo --checkers-from camera``: every board a player leaves is drawn and read at the press,
     the reading journaled beside the ruling; a play is taken only as the camera read it or as the players typed it
-    when asked, and the journal folds back into the same referee."""
+    when asked, and the journal folds back into the same referee. Each kept throw photo gains the board after
+    its play."""
     journal = tmp_path / "camera.sqlite"
     out = io.StringIO()
+    photos = tmp_path / "photos"
+    arguments = ["--length", "1", "--seed", "3", "--journal", str(journal), "--keep-photos", str(photos)]
     with contextlib.redirect_stdout(out):
-        assert (
-            main(["demo", "--checkers-from", "camera", "--length", "1", "--seed", "3", "--journal", str(journal)]) == 0
-        )
+        assert main(["demo", "--checkers-from", "camera", *arguments]) == 0
     text = out.getvalue()
     assert "board(s) drawn and read by the checker reader" in text and "Final score" in text
+    boards = sorted(photos.glob("*_board.json"))
+    assert boards and f"{len(boards)} with the board after the play" in text
+    for path in boards:  # each beside its throw, labelled with the position the referee settled on
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert (photos / f"{record['throw']}.jpg").is_file() and cv2.imread(str(path.with_suffix(".jpg"))) is not None
+        position = Position.from_json(record["position"])
+        if record["camera"] is not None and record["camera"]["sure"]:
+            white, black = seen_counts(position)
+            assert (record["camera"]["white"], record["camera"]["black"]) == (list(white), list(black))
     session = Session.open(journal)
     assert session.resumed is not None and session.resumed.mismatches == ()
     entries = [e.payload for e in session.journal.entries() if e.kind == "event"]
