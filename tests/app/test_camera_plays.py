@@ -16,9 +16,12 @@ from app.referee.engine import Stage
 from app.referee.handlers.camera import seen_counts
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
+from app.sim.board_camera import BoardCamera
+from app.table.camera import LiveCamera
+from app.table.live import LiveStation
 from rules.play import Step, apply_steps
 from rules.position import Color, Position
-from tests.app.table import Table
+from tests.app.table import Table, make_setup
 
 W, B = Color.WHITE, Color.BLACK
 CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
@@ -170,3 +173,31 @@ def test_the_demo_plays_a_rendered_game_judged_from_the_camera(tmp_path: Path) -
             assert any(r["code"].startswith("play_asked") for r in before["reaction"]["rulings"])
     assert from_camera >= 5 and asked >= 1
     session.close()
+
+
+def test_a_live_station_reads_the_checkers_from_its_camera_just_before_the_press(tmp_path: Path) -> None:
+    """``python -m app --read-checkers light-right``: a press that ends a play goes to the referee after the camera's
+    reading of the board; a press that ends nothing (the clock not running for the presser) reads nothing."""
+    played = after((8, 5), (6, 5))
+    board_camera = BoardCamera(1, lambda referee: played)
+    image, calibration = board_camera.picture(played)
+    camera = LiveCamera("a rendered board", lambda task: None, lambda image, observation: None, lambda up, why: None)
+    camera._picture, camera.calibration = image, calibration  # the camera's latest picture of the board
+    station = LiveStation(checkers=board_camera.layout)
+    station.live_camera = camera
+    session = Session.open_or_create(tmp_path / "live.sqlite", make_setup(devices=CAMERA_ONLY))
+    station.session = session
+    try:
+        for event in (ev.DiceObserved((3, 1)), ev.ClockPressed(B)):
+            session.submit(event)
+        assert station.read_checkers(B) is None  # Black's clock is not running: the press ends no play
+        station._submit(ev.ClockPressed(W))
+        last_two = [entry.payload for entry in session.journal.entries()][-2:]
+        assert [p["event"]["kind"] for p in last_two] == ["checkers_seen", "clock_pressed"]
+        rulings = last_two[1]["reaction"]["rulings"]
+        taken = rulings[0]["code"] == "play_ok" and rulings[0]["params"]["play"] == "8/5 6/5"
+        asked = rulings[0]["code"].startswith("play_asked") and "8/5 6/5" in rulings[0]["params"]["options"]
+        assert taken or asked, rulings
+    finally:
+        session.close()
+        station.close()
