@@ -21,6 +21,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import cv2
+
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode, Policy
@@ -132,15 +134,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first match's seed")
     parser.add_argument("--no-dice-reader", action="store_true", help="read without looking for dice first")
     args = parser.parse_args(argv)
+    cv2.setNumThreads(1)  # one core, the renderer's drawing too
     reader: Reader | None = None if args.no_dice_reader else DiceReader(threads=1)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     rows: dict[str, Tally] = {v: Tally() for v in VARIANTS}
     for k in range(args.matches):
         variant = VARIANTS[k % len(VARIANTS)]
         play_match(variant, args.length, args.seed + k, reader, rows[variant])
         print(f"  {variant} seed {args.seed + k}: {rows[variant].plays} plays so far", file=sys.stderr, flush=True)
-    spent = time.perf_counter() - started
-    print(f"{args.matches} matches of {args.length} points, 1280x720 boards, one core; {spent:.0f} s in all")
+    spent, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    drawing = sum(t.draw_s for t in rows.values())
+    print(
+        f"{args.matches} matches of {args.length} point(s), 1280x720 boards, one core: {cpu:.0f} s CPU in all"
+        f" ({spent:.0f} s wall; drawing and reading the boards {drawing:.0f} s wall)"
+    )
     print("| variant | matches | plays | judged as typed | differences | asked | flagged illegal | ms a frame:")
     print("| | | | | | | | median / p95 / slowest |")
     print("|---|---|---|---|---|---|---|---|")
