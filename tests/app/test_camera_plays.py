@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import cv2
+import pytest
 
 from app.__main__ import main
 from app.record.session import Session
@@ -18,13 +19,18 @@ from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
 from app.table.camera import LiveCamera
+from app.table.checkers import BoardLayout, reading_order, seen_event
 from app.table.live import LiveStation
 from rules.play import Step, apply_steps
 from rules.position import Color, Position
+from rules.registry import VARIANTS
+from rules.variant import Variant
 from tests.app.table import Table, make_setup
+from vision.checkers import CheckerReading
 
 W, B = Color.WHITE, Color.BLACK
 CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
+LAYOUTS = [BoardLayout(colour, right) for colour in ("light", "dark") for right in (True, False)]
 
 
 def seen(position: Position, sure: bool = True) -> ev.CheckersSeen:
@@ -201,3 +207,24 @@ def test_a_live_station_reads_the_checkers_from_its_camera_just_before_the_press
     finally:
         session.close()
         station.close()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda lay: f"{lay.white_colour}-{lay.home_right}")
+def test_a_reading_in_the_pictures_order_is_each_sides_own_counts(variant: Variant, layout: BoardLayout) -> None:
+    position = variant.position_type.start()
+    points, bar, off, pins = reading_order(position, layout)
+    seen = seen_event(CheckerReading(points, bar, off, True), layout, position.RULES.facing)
+    assert (seen.white, seen.black) == seen_counts(position) and seen.sure and not pins
+
+
+def test_the_starting_position_reads_as_the_checker_command_prints_it() -> None:
+    points, bar, off, _ = reading_order(Position.start(), BoardLayout("light", home_right=True))
+    assert points == (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2)  # docs/checkers.md
+    assert bar == off == (0, 0)
+
+
+def test_a_reading_no_board_can_hold_goes_to_the_referee_as_an_unsure_one() -> None:
+    points = (16,) + (0,) * 23
+    seen = seen_event(CheckerReading(points, (0, 0), (0, 0), True), BoardLayout(), Position.RULES.facing)
+    assert not seen.sure and max(seen.white) == 15 and "a count the board cannot hold" in seen.doubts
