@@ -19,11 +19,11 @@ from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
 from app.table.camera import LiveCamera
-from app.table.checkers import BoardLayout, reading_order, seen_event
+from app.table.checkers import BoardLayout, read_checkers, reading_order, seen_event
 from app.table.live import LiveStation
 from rules.play import Step, apply_steps
-from rules.position import Color, Position
-from rules.registry import VARIANTS
+from rules.position import Aside, Color, Position
+from rules.registry import VARIANTS, find_variant
 from rules.variant import Variant
 from tests.app.table import Table, make_setup
 from vision.checkers import CheckerReading
@@ -228,3 +228,20 @@ def test_a_reading_no_board_can_hold_goes_to_the_referee_as_an_unsure_one() -> N
     points = (16,) + (0,) * 23
     seen = seen_event(CheckerReading(points, (0, 0), (0, 0), True), BoardLayout(), Position.RULES.facing)
     assert not seen.sure and max(seen.white) == 15 and "a count the board cannot hold" in seen.doubts
+
+
+def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_for_sure() -> None:
+    """A pinned checker lies at the rim under the pinner: two colours on one point, which the reader doubts, so
+    a play that pins or keeps a pin is asked rather than judged from counts that cannot show the pin."""
+    kind = find_variant("plakoto").position_type
+    white, black = [0] * 26, [0] * 26
+    white[24], white[20], white[18], white[10] = 4, 5, 5, 1
+    black[24], black[22], black[19], black[15] = 3, 5, 5, 2  # Black's 15 is White's 10: two pin White's there
+    pinned = kind(white, black, W, Aside(white_pinned=(10,)))
+    camera = BoardCamera(2, lambda referee: pinned)
+    points, _, _, pins = reading_order(pinned, camera.layout)
+    assert pins == (camera.layout.index(10),) and points[pins[0]] == -2
+    image, calibration = camera.picture(pinned)
+    seen, reading = read_checkers(image, calibration, camera.layout, pinned.RULES.facing)
+    assert not reading.sure and not seen.sure
+    assert any("two colours on one point" in doubt for doubt in reading.doubts), reading.doubts
