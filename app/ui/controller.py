@@ -256,7 +256,8 @@ class Controller:
         self.session.listeners.append(self._on_reaction)
         self._keep_learning(session)
         if self.throw_photos is not None and self.photos_on:
-            session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot))
+            board = None if self.table.simulated else self.table.picture  # the simulated dice scene has no checkers
+            session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot, board))
         self._publish(session)
         return self.table.start(session, self.calibration, pin)
 
