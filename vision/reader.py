@@ -198,8 +198,7 @@ class DiceReader:
         faint: list[Detection] = []
         width, height = view.size
         for x0, y0, x1, y1 in (tuple(2 * v for v in r) for r in moved.regions):
-            part = view.part(x0, y0, x1 - x0, y1 - y0)
-            for d in decode(self.net.run(part.warp(image)), self.peak_min):
+            for d in decode(self.net.run(view.remapped(image, (x0, y0, x1 - x0, y1 - y0))), self.peak_min):
                 centre = (d.centre[0] + x0, d.centre[1] + y0)
                 if any(
                     np.hypot(centre[0] - f.centre[0], centre[1] - f.centre[1]) < SAME_DIE * f.side
@@ -364,9 +363,9 @@ class DiceReader:
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
     """Where the throw changed ``view``, found at half the view's scale (cheap; the dice are then read at full
-    scale)."""
+    scale), through the maps kept for the view (``View.remapped``)."""
     half = view.scaled(0.5)
-    return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+    return change(half.remapped(image), half.remapped(reference), DIE_VIEW_PX / 2, ALIGN // 2)
 
 
 def split_pair(moved: Change, die: Detection) -> tuple[Detection, Detection] | None:

@@ -8,7 +8,8 @@ a question to the players, or an automatic call that is right or wrong (a needle
 wrong values). "before" is the reader of the checkout at ``--before`` (a worktree of an earlier commit), run in its
 own process on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the
 outer and playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the
-cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame. Prints figures only.
+cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame (the reader having
+read a frame on that calibration before, as a station has). Prints figures only.
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
                 die_mm=label["style"]["die_mm"],  # what set-up measures from its throws (calibration.die_mm_of)
             )
         cal = Calibration.from_corners(corners, board) if measured else Calibration.from_corners(corners)
+        # a station reads throw after throw on one calibration: what a reader makes once a calibration (its view's
+        # maps) is made here, on the throw played backwards, so the time is a settled frame's alone
+        reader.read(before, cal, "bottom", reference=image)
         start = time.perf_counter()
         observation = reader.read(image, cal, "bottom", reference=before)
         took = 1000 * (time.perf_counter() - start)

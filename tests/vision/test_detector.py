@@ -128,6 +128,17 @@ def test_the_warped_view_shows_the_board_where_the_geometry_says() -> None:
     )
 
 
+def test_the_view_through_its_kept_maps_is_the_warp_pixel_for_pixel() -> None:
+    throw = heldout_throw(1, "valid", with_reference=True)
+    view = board_view(Calibration.from_corners(throw.corners))
+    for v in (view, view.scaled(0.5)):
+        assert np.array_equal(v.remapped(throw.image), v.warp(throw.image))
+    for part in ((0, 0, 96, 64), (320, 240, 160, 128), (view.size[0] - 48, view.size[1] - 32, 48, 32)):
+        assert np.array_equal(view.remapped(throw.image, part), view.part(*part).warp(throw.image))
+    beyond = (view.size[0] - 32, 0, 64, 32)  # past the view's edge: warped, as a part of its own
+    assert np.array_equal(view.remapped(throw.image, beyond), view.part(*beyond).warp(throw.image))
+
+
 @pytest.mark.parametrize(
     ("size", "expect"),
     [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)), ((640, 480), (640, 480)), ((300, 200), (304, 208))],
