@@ -198,7 +198,8 @@ class DiceReader:
         faint: list[Detection] = []
         width, height = view.size
         for x0, y0, x1, y1 in (tuple(2 * v for v in r) for r in moved.regions):
-            for d in decode(self.net.run(view.remapped(image, (x0, y0, x1 - x0, y1 - y0))), self.peak_min):
+            part = view.part(x0, y0, x1 - x0, y1 - y0)
+            for d in decode(self.net.run(part.warp(image)), self.peak_min):
                 centre = (d.centre[0] + x0, d.centre[1] + y0)
                 if any(
                     np.hypot(centre[0] - f.centre[0], centre[1] - f.centre[1]) < SAME_DIE * f.side

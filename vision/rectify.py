@@ -27,7 +27,7 @@ PHOTO_DIE_MIN = 24.0  # dice found at half scale at least this big (median): the
 STRIDE = 8  # the detector's output cell, view pixels
 ALIGN = 16  # a view's sides are rounded up to a multiple of this, the detector's deepest stride
 INTER_BITS = 5  # OpenCV's bilinear interpolation works to 1/32 pixel (cv::INTER_BITS)
-KEPT_MAPS = 4  # views whose maps are kept: a station's board view and its half, with room for a recalibration
+KEPT_MAPS = 2  # views whose maps are kept: a station's change view, with room for a recalibration
 
 
 @dataclass(frozen=True)
@@ -56,20 +56,13 @@ class View:
             cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8
         )
 
-    def remapped(self, image: NDArray[np.uint8], part: tuple[int, int, int, int] | None = None) -> NDArray[np.uint8]:
-        """What :meth:`warp` gives (the same pixels, bit for bit), or of the rectangle ``part`` (x, y, width,
-        height) of this view what ``self.part(*part).warp`` gives, through pixel maps kept for this view: a
-        station's board view lasts as long as its calibration, so the maps are made on its first frame and each
-        frame after costs the interpolation alone (about half a perspective warp)."""
+    def remapped(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """What :meth:`warp` gives, bit for bit, through pixel maps kept for this view: a station's board view
+        lasts as long as its calibration, so the maps are made on its first frame (a few milliseconds) and each
+        frame after costs the interpolation alone, about half a perspective warp. For the views read whole on
+        every frame (the change map's); a part read once is cheaper warped."""
         first, second = _maps(self.to_view.tobytes(), self.size)
-        x, y, width, height = part if part is not None else (0, 0, *self.size)
-        if x < 0 or y < 0 or x + width > self.size[0] or y + height > self.size[1]:
-            return self.part(x, y, width, height).warp(image)
-        rows, cols = slice(y, y + height), slice(x, x + width)
-        return np.asarray(
-            cv2.remap(image, first[rows, cols], second[rows, cols], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT),
-            np.uint8,
-        )
+        return np.asarray(cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8)
 
     def scaled(self, factor: float) -> View:
         """The same view at ``factor`` times its scale."""
