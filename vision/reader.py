@@ -364,9 +364,9 @@ class DiceReader:
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
     """Where the throw changed ``view``, found at half the view's scale (cheap; the dice are then read at full
-    scale)."""
+    scale), through the maps kept for the view (``View.remapped``)."""
     half = view.scaled(0.5)
-    return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+    return change(half.remapped(image), half.remapped(reference), DIE_VIEW_PX / 2, ALIGN // 2)
 
 
 def split_pair(moved: Change, die: Detection) -> tuple[Detection, Detection] | None:

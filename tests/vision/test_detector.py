@@ -128,6 +128,15 @@ def test_the_warped_view_shows_the_board_where_the_geometry_says() -> None:
     )
 
 
+def test_the_view_through_its_kept_maps_is_the_warp_pixel_for_pixel() -> None:
+    throw = heldout_throw(1, "valid", with_reference=True)
+    assert throw.reference is not None
+    view = board_view(Calibration.from_corners(throw.corners))
+    for v in (view, view.scaled(0.5), view.part(320, 240, 160, 128)):
+        assert np.array_equal(v.remapped(throw.image), v.warp(throw.image))
+        assert np.array_equal(v.remapped(throw.reference), v.warp(throw.reference))  # the maps kept serve again
+
+
 @pytest.mark.parametrize(
     ("size", "expect"),
     [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)), ((640, 480), (640, 480)), ((300, 200), (304, 208))],
