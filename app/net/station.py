@@ -138,6 +138,9 @@ class Station:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._snapshot_due = True
+        self._snapshot_now = False
+        """The journal reached a result both players confirmed: the director takes it from the next snapshot,
+        so that one is not held back by ``snapshot_every``."""
         self._last_snapshot = float("-inf")
         self._last_progress = clock()
         self._stall = config.resend_after
@@ -190,7 +193,10 @@ class Station:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._wake.wait(self.config.poll)
+            wait = self.config.poll
+            if self._snapshot_due and self.connected:  # a snapshot held back by the throttle goes out as soon as it may
+                wait = min(wait, max(0.0, self._last_snapshot + self.config.snapshot_every - self.clock()))
+            self._wake.wait(wait)
             self._wake.clear()
             try:
                 self.step()
@@ -208,6 +214,7 @@ class Station:
                 break
             for entry in batch:
                 self.state.add(entry)
+                self._snapshot_now = self._snapshot_now or _agreed(entry)
             self.folded = batch[-1].seq
             fresh.extend(batch)
             self._snapshot_due = True
@@ -241,8 +248,8 @@ class Station:
                     if self.sent == start:  # unless a reconnection or the director asked to go back meanwhile
                         self.sent = pending[-1].seq
         now = self.clock()
-        if self._snapshot_due and now - self._last_snapshot >= self.config.snapshot_every:
-            self._snapshot_due = False
+        if self._snapshot_due and (self._snapshot_now or now - self._last_snapshot >= self.config.snapshot_every):
+            self._snapshot_due = self._snapshot_now = False
             self._last_snapshot = now
             self.client.publish(
                 self.topics.snapshot(self.config.board),
@@ -381,6 +388,12 @@ class Station:
             del self.refused[:-20]
         self._snapshot_due = True  # the director's page shows the count against this board
         self._wake.set()
+
+
+def _agreed(entry: Entry) -> bool:
+    """Whether ``entry`` holds the referee's "both players confirmed the result"."""
+    rulings = entry.payload.get("reaction", {}).get("rulings", [])
+    return any(isinstance(r, dict) and r.get("code") == "result_agreed" for r in rulings)
 
 
 def _assignment(message: DirectorMessage) -> Assignment | None:
