@@ -185,7 +185,14 @@ class Director:
         self._ack_due: set[str] = set()
         self._stopping = threading.Event()
         self._acker: threading.Thread | None = None
-        self._written: tuple[tuple[str, str], ...] = ()
+        self._written: dict[str, str] = {}
+        self._rows_written: dict[str, tuple[Any, ...]] = {}
+        """What each finished board's results row was made of when last written (its result, entry, head, the
+        director's confirmation): the results are made again only when one changes, not for every message."""
+        """Each results file's text as last written: a file is written again only when its text changed."""
+        self._book_texts: tuple[Tournament | None, tuple[tuple[str, str], ...]] = (None, ())
+        """The book's state the tournament export was made from, and the export (a book's every action makes a
+        new state: the export is made again only then, not for every message of a finished board)."""
         self.client = make_client(broker, "tavla-director-" + prefix.replace("/", "-"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -269,9 +276,11 @@ class Director:
                     feed.station_saw = data["inbox"]
             if self.book is not None and feed.agreed is not None and feed.taken != feed.head:
                 self._take_result(feed)
-            if feed.snapshot.get("result"):
+            row = (feed.snapshot.get("result"), feed.held, feed.head, feed.confirmed)
+            if row[0] and self._rows_written.get(board) != row:
                 # a finished board's row moves with its result and with every entry taken after it (after an
                 # outage the result can come before the entries held up behind it); written only when it changed
+                self._rows_written[board] = row
                 self._write_results()
             return True
 
@@ -314,6 +323,7 @@ class Director:
     def _new_journal(feed: BoardFeed) -> None:
         """The board's next match: what was held of the previous journal is let go (its result is in the book)."""
         feed.held, feed.head, feed.first, feed.first_at = 0, "", "", ""
+        feed.snapshot = {}  # the previous match's: its result must not stand beside this journal's entries
         feed.waiting.clear()
         feed.recent.clear()
         feed.confirmed, feed.agreed, feed.taken, feed.match = False, None, "", ""
@@ -517,12 +527,15 @@ class Director:
         )
         if self.book is not None:  # every match its own row, keyed by its id, whichever board played it
             tournament = self.book.tournament
-            texts += (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
-        if texts == self._written:
-            return
-        self._written = texts
-        self.results_dir.mkdir(parents=True, exist_ok=True)
-        for name, text in texts:
+            if self._book_texts[0] is not tournament:
+                exported = (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
+                self._book_texts = (tournament, exported)
+            texts += self._book_texts[1]
+        changed = [(name, text) for name, text in texts if self._written.get(name) != text]
+        if changed:
+            self.results_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in changed:
+            self._written[name] = text
             temporary = self.results_dir / (name + ".tmp")
             temporary.write_text(text, encoding="utf-8")
             temporary.replace(self.results_dir / name)

@@ -32,7 +32,7 @@ from app.referee.events import (
     ResultConfirmed,
 )
 from app.referee.setup import MatchSetup
-from tests.net.broker import Mosquitto
+from tests.net.broker import Broker
 
 OPENING: tuple[Event, ...] = (ManualDice((6, 5)), ManualPlay("8/3 8/2"), ManualDice((4, 3)), ManualPlay("24/20 6/3"))
 """The opening roll and black's play, then white's roll and play: after two events black is on roll, after four
@@ -57,7 +57,7 @@ class Played:
 class Day:
     """The hall's boards, their stations and what they played; :meth:`start` then :meth:`stop`."""
 
-    hall: Mosquitto
+    hall: Broker
     prefix: str
     boards: list[str]
     folder: Path
@@ -79,10 +79,13 @@ class Day:
 
     def start(self) -> "Day":
         self.folder.mkdir(parents=True, exist_ok=True)
-        for board in self.boards:
+        for board in self.boards:  # one after the other, as tablets come online: no storm of TLS handshakes
             waiting = self.folder / f"board{board}-0.sqlite"
             waiting.touch()  # no match yet: an empty journal, so the station is online and hears its inbox
-            self.stations[board] = self._station(board, waiting)
+            station = self.stations[board] = self._station(board, waiting)
+            deadline = time.monotonic() + 30
+            while not station.connected and time.monotonic() < deadline:
+                time.sleep(0.01)
         for i in range(self.workers):
             thread = threading.Thread(target=self._work, name=f"hall-board-{i}", daemon=True)
             thread.start()
@@ -148,8 +151,8 @@ class Assigner:
     """The director at the desk: each playable match goes to a free board as soon as the book has what made it
     playable (a board is free once the book holds the result of the match it was given)."""
 
-    def __init__(self, day: Day, director: Director, every: float = 0.01) -> None:
-        self.day, self.director, self.every = day, director, every
+    def __init__(self, boards: list[str], director: Director, every: float = 0.01) -> None:
+        self.boards, self.director, self.every = boards, director, every
         self.on_board: dict[str, str] = {}
         """board -> the match it was given last."""
         self.assigned: dict[str, float] = {}
@@ -188,7 +191,7 @@ class Assigner:
             tournament = book.tournament
             free = [
                 b
-                for b in self.day.boards
+                for b in self.boards
                 if b not in self.on_board or tournament.matches[self.on_board[b]].result is not None
             ]
             waiting = [m.id for m in tournament.playable() if m.id not in self.assigned]

@@ -106,7 +106,7 @@ def test_a_32_player_double_bracket_played_to_the_end_by_the_stations(hall: Mosq
     director = Director(hall.config("director"), PREFIX, results, book=book).start()
     page = Page(director, tmp_path)
     day = Day(hall, PREFIX, BOARDS, tmp_path / "boards", seed=7).start()
-    assigner = Assigner(day, director)
+    assigner = Assigner(BOARDS, director)
     try:
         for name in PLAYERS:
             director.act({"do": "register", "name": name}, "director")
