@@ -6,8 +6,9 @@ the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
 - ``status`` (retained): ``online``; the broker publishes ``offline`` as the
   station's last will when the connection dies without a goodbye.
 - ``snapshot`` (retained, QoS 1): the whole board, at most every
-  ``snapshot_every`` seconds and whenever the station (re)connects, with how
-  many messages from the broker it set aside.
+  ``snapshot_every`` seconds, whenever the station (re)connects and at once
+  when both players confirm the result (the director takes a result from the
+  snapshot), with how many messages from the broker it set aside.
 - ``events`` (QoS 1): every journal entry with its sequence number and hashes.
 
 The director acknowledges the highest sequence number it holds without a
