@@ -1,9 +1,10 @@
 """How long a hall takes from a result sheet confirmed to the next round's match on its board, through the broker.
 
-    .venv/bin/python -m tests.net.bench_hall [--boards 200] [--players 128] [--seed 1]
+    .venv/bin/python -m tests.net.bench_hall [--boards 200] [--players 128] [--seed 1] [--per-process 50]
 
 One Mosquitto (TLS, a password per board, the tournament's access rules), ``--boards`` stations online waiting
-for their match and the director with its tournament book, all in this process. A main draw with a two-round
+for their match (``--per-process`` to a process) and the director with its tournament book and results folder in
+this process. A main draw with a two-round
 consolation and a last-chance bracket is played to the end: each station takes its assignment from its inbox and
 plays a match shortened to its result (a real session and journal: the opening, a play or two, a resignation, both
 players confirming the sheet), the director writes the result into the book by itself, and an assigner (the

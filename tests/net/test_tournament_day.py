@@ -26,7 +26,7 @@ from app.net.auth import Accounts
 from app.net.client import connect, make_client
 from app.net.director import Director
 from app.net.topics import Topics
-from app.net.tournament import Bracket
+from app.net.tournament import Bracket, results_csv, results_json
 from app.net.tournament_book import TournamentBook
 from app.net.web import DirectorServer
 from tests.net.broker import Mosquitto, available
@@ -170,6 +170,8 @@ def test_a_32_player_double_bracket_played_to_the_end_by_the_stations(hall: Mosq
         assert all(a["by"] == f"board {final.matches[a['match']].board}" for a in results_taken)
 
         # the export: one row per match with its event, round, board, times, players, score and journal head
+        files = {results / "tournament.csv": results_csv(final), results / "tournament.json": results_json(final)}
+        wait_for(lambda: all(p.read_text(encoding="utf-8") == text for p, text in files.items()), 10, "the export")
         rows = list(csv.DictReader(io.StringIO((results / "tournament.csv").read_text(encoding="utf-8"))))
         assert len(rows) == 46 and len({r["match"] for r in rows}) == 46 and len({r["head"] for r in rows}) == 46
         for row in rows:
