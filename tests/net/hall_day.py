@@ -68,7 +68,7 @@ class Day:
     received: list[tuple[str, str, float]] = field(default_factory=list)
     """(board, match, time) of every assignment a station took from its inbox."""
     gate: threading.Event = field(default_factory=threading.Event)
-    """Cleared, the boards hold their next match (the test stops the director meanwhile)."""
+    """Cleared, the players hold their confirmation of the result sheet (the test stops the director meanwhile)."""
 
     def __post_init__(self) -> None:
         self._queue: queue.Queue[tuple[str, DirectorMessage, float] | None] = queue.Queue()
@@ -118,7 +118,6 @@ class Day:
 
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
-            self.gate.wait()
             board, message, received = item
             setup = dict(message.setup or {})
             match = str(setup.pop("match"))
@@ -139,6 +138,7 @@ class Day:
             session.submit(event)
         session.submit(ResignationOffered(by=loser, level=3))  # type: ignore[arg-type]
         session.submit(ResignationAccepted(by="black" if loser == "white" else "white"))  # type: ignore[arg-type]
+        self.gate.wait()
         session.submit(ResultConfirmed(by="white"))  # type: ignore[arg-type]
         session.submit(ResultConfirmed(by="black"))  # type: ignore[arg-type]
         played.confirmed = time.time()
