@@ -172,6 +172,10 @@ class PlayScreen(TavlaScreen):
             members = offers(referee.chouette.game)
             self.turn.text = f"{self.t('waiting')}: {', '.join(members)}"
         lines = []
+        waiting = self.controller.waiting  # the director's next match for this table, after this one
+        if waiting is not None:
+            white, black = waiting.setup.players
+            lines.append(f"{self.t('next_match')}: {white} - {black} ({waiting.setup.round or '-'})")
         aids = referee.aids()  # casual mode: the pip counts go on the clocks, beside each player's name
         if aids is not None:
             if aids.shots:

@@ -7,7 +7,7 @@ two plays, a resignation of a backgammon (3 points, so any 1-point match ends) a
 result sheet, with the station started on the journal first and told of each entry, as the tablet does. Who
 resigns is drawn from the match id, so a day is the same day each time it is played. The station of a board's
 previous journal is stopped before the next one starts (one broker account per board); before its first match a
-board publishes an empty journal, so it is online and hears its inbox.
+board's station only listens, so it is online and hears its inbox.
 """
 
 from __future__ import annotations
@@ -80,9 +80,7 @@ class Day:
     def start(self) -> "Day":
         self.folder.mkdir(parents=True, exist_ok=True)
         for board in self.boards:  # one after the other, as tablets come online: no storm of TLS handshakes
-            waiting = self.folder / f"board{board}-0.sqlite"
-            waiting.touch()  # no match yet: an empty journal, so the station is online and hears its inbox
-            station = self.stations[board] = self._station(board, waiting)
+            station = self.stations[board] = self._station(board, None)  # no match yet: it only listens
             deadline = time.monotonic() + 30
             while not station.connected and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -104,7 +102,7 @@ class Day:
     def online(self) -> bool:
         return all(s.connected for s in self.stations.values())
 
-    def _station(self, board: str, path: Path) -> Station:
+    def _station(self, board: str, path: Path | None) -> Station:
         config = StationConfig(self.hall.config(board), board, self.prefix)
         return Station(path, config, deliver=lambda message: self._deliver(board, message)).start()
 

@@ -21,7 +21,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def truth_of(label: dict[str, Any]) -> list[int] | None:
     return sorted(int(d["value"]) for d in label["dice"])
 
 
-def _scored(observation: Any, truth: list[int] | None, asked: dict[str, bool]) -> dict[str, str]:
+def _scored(observation: Any, truth: list[int] | None, asked: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
     values = observation.values
     got = None if values is None else sorted(values)
     return {name: "asked" if asked[name] else ("right" if got == truth else "wrong") for name in SETTING_NAMES}
@@ -97,13 +97,14 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
         at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
         placed = [Checker(float(x), float(y)) for x, y in at]
         checkers = both_ways_round(placed, board) if measured else both_ways_round(placed)
-        asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        asked = {n: doubts(observation, cal, image.shape, SETTINGS[n], checkers) for n in SETTING_NAMES}
         out.append(
             {
                 "set": which,
                 "name": label["image"],
                 "case": label["case"],
                 "calls": _scored(observation, truth_of(label), asked),
+                "doubts": asked,
                 "dice": _dice_of(observation),
                 "ms": took,
             }
@@ -119,9 +120,10 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
         cal = Calibration.from_corners(throw.corners)
         observation = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
         checkers = both_ways_round(throw.checkers)
-        asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        asked = {n: doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers) for n in SETTING_NAMES}
         truth = sorted(throw.values) if throw.kind == "valid" else None
-        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
+        calls = _scored(observation, truth, asked)
+        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": calls, "doubts": asked})
     return out, cocked
 
 
@@ -170,12 +172,29 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
             )
 
 
+def why(rows: list[dict[str, Any]]) -> None:
+    """Why throws are asked, per set and case and setting: each doubt's count among the asked throws (a throw
+    may have several), and how many throws had that doubt alone."""
+    for setting in SETTING_NAMES:
+        print(f"why asked ({setting}): doubt throws (alone)")
+        for which in ("foreign", "positions", "own"):
+            cases = sorted({r["case"] for r in rows if r["set"] == which})
+            for case in cases:
+                mine = [r["doubts"][setting] for r in rows if r["set"] == which and r["case"] == case]
+                asked = [d for d in mine if d]
+                every = Counter(x for d in asked for x in d)
+                alone = Counter(d[0] for d in asked if len(d) == 1)
+                parts = ", ".join(f"{k} {v} ({alone[k]})" for k, v in every.most_common())
+                print(f"  {which:9} {case:15} {len(asked):3d}/{len(mine):3d} asked: {parts}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--own", type=int, default=100, help="the project's own held-out renders (default 100)")
     parser.add_argument("--before", type=Path, help="a checkout whose reader is 'before' (required)")
     parser.add_argument("--emit-before", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
+    parser.add_argument("--why", action="store_true", help="the doubts the after reader's questions raise, per case")
     args = parser.parse_args()
     if args.emit_before:
         print(json.dumps(read(args.own, measured=False)[0]))
@@ -206,9 +225,11 @@ def main() -> None:
     high = [truly for p, truly in cocked if p >= 0.75]
     print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
     print("latency, settled 1280x720 frame with the frame before, one thread (foreign throws):")
-    for side, rows in (("before", before), ("after", after)):
-        ms = [r["ms"] for r in rows if "ms" in r]
+    for side, read_rows in (("before", before), ("after", after)):
+        ms = [r["ms"] for r in read_rows if "ms" in r]
         print(f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    if args.why:
+        why(after)
     if args.wrong:
         for row in after:
             if "wrong" in row["calls"].values():
