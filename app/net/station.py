@@ -6,8 +6,9 @@ the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
 - ``status`` (retained): ``online``; the broker publishes ``offline`` as the
   station's last will when the connection dies without a goodbye.
 - ``snapshot`` (retained, QoS 1): the whole board, at most every
-  ``snapshot_every`` seconds and whenever the station (re)connects, with how
-  many messages from the broker it set aside.
+  ``snapshot_every`` seconds, whenever the station (re)connects and at once
+  when both players confirm the result (the director takes a result from the
+  snapshot), with how many messages from the broker it set aside.
 - ``events`` (QoS 1): every journal entry with its sequence number and hashes.
 
 The director acknowledges the highest sequence number it holds without a
@@ -149,6 +150,9 @@ class Station:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._snapshot_due = True
+        self._snapshot_now = False
+        """The journal reached a result both players confirmed: the director takes it from the next snapshot,
+        so that one is not held back by ``snapshot_every``."""
         self._last_snapshot = float("-inf")
         self._last_progress = clock()
         self._stall = config.resend_after
@@ -230,7 +234,11 @@ class Station:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._wake.wait(self.config.poll)
+            wait = self.config.poll
+            if self._snapshot_due and self.connected and self.tail is not None and self.problem is None:
+                # a snapshot held back by the throttle goes out as soon as it may (none while only listening)
+                wait = min(wait, max(0.0, self._last_snapshot + self.config.snapshot_every - self.clock()))
+            self._wake.wait(wait)
             self._wake.clear()
             try:
                 self.step()
@@ -256,6 +264,7 @@ class Station:
                 break
             for entry in batch:
                 self.state.add(entry)
+                self._snapshot_now = self._snapshot_now or _agreed(entry)
             self.folded = batch[-1].seq
             fresh.extend(batch)
             self._snapshot_due = True
@@ -292,8 +301,8 @@ class Station:
                     if self.sent == start:  # unless a reconnection or the director asked to go back meanwhile
                         self.sent = pending[-1].seq
         now = self.clock()
-        if self._snapshot_due and now - self._last_snapshot >= self.config.snapshot_every:
-            self._snapshot_due = False
+        if self._snapshot_due and (self._snapshot_now or now - self._last_snapshot >= self.config.snapshot_every):
+            self._snapshot_due = self._snapshot_now = False
             self._last_snapshot = now
             self.client.publish(
                 self.topics.snapshot(self.config.board),
@@ -433,6 +442,12 @@ class Station:
             del self.refused[:-20]
         self._snapshot_due = True  # the director's page shows the count against this board
         self._wake.set()
+
+
+def _agreed(entry: Entry) -> bool:
+    """Whether ``entry`` holds the referee's "both players confirmed the result"."""
+    rulings = entry.payload.get("reaction", {}).get("rulings", [])
+    return any(isinstance(r, dict) and r.get("code") == "result_agreed" for r in rulings)
 
 
 def assignment_of(message: DirectorMessage) -> Assignment | None:
