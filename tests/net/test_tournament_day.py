@@ -43,7 +43,7 @@ ROUND_TWO = {(Bracket.MAIN, 2), (Bracket.CONSOLATION, 1)}
 def hall(tmp_path: Path) -> Iterator[Mosquitto]:
     problem = available()
     if problem:
-        pytest.skip(problem)
+        pytest.fail(problem)  # .ci/setup installs Mosquitto: a missing broker is a broken set-up, not a pass
     with Mosquitto(tmp_path / "broker", PREFIX, BOARDS) as mosquitto:
         yield mosquitto
 
