@@ -14,21 +14,29 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from app.ui.controller import Controller
 from app.ui.labels import label
 from app.ui.widgets import button
 
-TITLE = dp(30)
-ROW = dp(60)  # a candidate's button: a touch target with the side panel's other rows in mind
+TITLE = dp(24)
+ROW = dp(46)  # a candidate's button: three rows of three fit where the dice's picture stood
+COLUMNS = 3
+GAP = dp(6)
 
 
 class PlayChoices(BoxLayout):
-    """One button per candidate play and "another play"; no height at all while no play is asked."""
+    """One button per candidate play and "another play", in the place of ``room`` (the side panel's camera crop
+    and notes) while a play is asked; no height at all otherwise."""
 
-    def __init__(self, controller: Controller, on_picked: Callable[[], None], on_other: Callable[[], None]) -> None:
-        super().__init__(orientation="vertical", spacing=dp(4), size_hint_y=None, height=0, opacity=0)
+    def __init__(
+        self, controller: Controller, room: Widget, on_picked: Callable[[], None], on_other: Callable[[], None]
+    ) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, height=0, opacity=0)
         self.controller = controller
+        self.room = room
+        self.room_height = room.height
         self.on_picked = on_picked
         self.on_other = on_other
         self.shown: tuple[tuple[str, ...], str] = ((), "")
@@ -39,24 +47,27 @@ class PlayChoices(BoxLayout):
         language = self.controller.language
         if (options, language) == self.shown:
             return
+        if options and not self.shown[0]:
+            self.room_height = self.room.height  # the room's own height (a chouette's strip makes it smaller)
         self.shown = (options, language)
         self.clear_widgets()
         if not options:
             self.height, self.opacity = 0, 0
+            self.room.height, self.room.opacity = self.room_height, 1
             return
-        title = Label(text=label("pick_play", language), font_size=sp(18), size_hint_y=None, height=TITLE)
+        title = Label(text=label("pick_play", language), font_size=sp(16), size_hint_y=None, height=TITLE)
         title.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         title.halign, title.valign = "left", "middle"
-        grid = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
+        grid = GridLayout(cols=COLUMNS, spacing=GAP, size_hint_y=None)
         for option in options:
-            grid.add_widget(button(option, partial(self.pick, option), font_size=sp(22), height=ROW))
-        grid.add_widget(button(label("another_play", language), self.on_other, font_size=sp(20), height=ROW))
-        rows = (len(options) + 2) // 2
-        grid.height = rows * ROW + (rows - 1) * dp(6)
+            grid.add_widget(button(option, partial(self.pick, option), font_size=sp(20), height=ROW))
+        grid.add_widget(button(label("another_play", language), self.on_other, font_size=sp(17), height=ROW))
+        rows = -(-(len(options) + 1) // COLUMNS)
+        grid.height = rows * ROW + (rows - 1) * GAP
         self.add_widget(title)
         self.add_widget(grid)
-        self.height, self.opacity = TITLE + dp(4) + grid.height, 1
+        self.height, self.opacity = TITLE + grid.height, 1
+        self.room.height, self.room.opacity = 0, 0
 
     def pick(self, option: str) -> None:
         self.controller.choose_play(option)
