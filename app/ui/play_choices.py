@@ -21,14 +21,15 @@ from app.ui.labels import label
 from app.ui.widgets import button
 
 TITLE = dp(24)
-ROW = dp(46)  # a candidate's button: three rows of three fit where the dice's picture stood
 COLUMNS = 3
 GAP = dp(6)
+SHARE = 10
+"""The panel's share of the side panel's free height against the spacer's one: the buttons take nearly all of it."""
 
 
 class PlayChoices(BoxLayout):
     """One button per candidate play and "another play", in the place of ``room`` (the side panel's camera crop
-    and notes) while a play is asked; no height at all otherwise."""
+    and notes) and of the free height below while a play is asked; no height at all otherwise."""
 
     def __init__(
         self, controller: Controller, room: Widget, on_picked: Callable[[], None], on_other: Callable[[], None]
@@ -52,21 +53,21 @@ class PlayChoices(BoxLayout):
         self.shown = (options, language)
         self.clear_widgets()
         if not options:
-            self.height, self.opacity = 0, 0
+            self.size_hint_y, self.height, self.opacity = None, 0, 0
             self.room.height, self.room.opacity = self.room_height, 1
             return
         title = Label(text=label("pick_play", language), font_size=sp(16), size_hint_y=None, height=TITLE)
         title.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         title.halign, title.valign = "left", "middle"
-        grid = GridLayout(cols=COLUMNS, spacing=GAP, size_hint_y=None)
-        for option in options:
-            grid.add_widget(button(option, partial(self.pick, option), font_size=sp(20), height=ROW))
-        grid.add_widget(button(label("another_play", language), self.on_other, font_size=sp(17), height=ROW))
-        rows = -(-(len(options) + 1) // COLUMNS)
-        grid.height = rows * ROW + (rows - 1) * GAP
+        grid = GridLayout(cols=COLUMNS, spacing=GAP)  # the rows share the height the camera crop leaves
+        buttons = [button(option, partial(self.pick, option), font_size=sp(20)) for option in options]
+        buttons.append(button(label("another_play", language), self.on_other, font_size=sp(17)))
+        for widget in buttons:
+            widget.size_hint_y = 1
+            grid.add_widget(widget)
         self.add_widget(title)
         self.add_widget(grid)
-        self.height, self.opacity = TITLE + grid.height, 1
+        self.size_hint_y, self.opacity = SHARE, 1
         self.room.height, self.room.opacity = 0, 0
 
     def pick(self, option: str) -> None:

@@ -36,19 +36,25 @@ def choice_buttons(app: TavlaApp) -> list[Button]:
     return [widget for widget in choices.walk(restrict=True) if isinstance(widget, Button)]
 
 
-def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
-    yield  # let the first frame be drawn
-    controller = app.controller
+def ask_a_play(controller: Controller, path: Path) -> Session:
+    """A camera-only match in ``path`` where White's 3-1 (8/5 6/5 on the board) was read unsure: the play is
+    asked, its ruling on the banner as the table's listener shows it."""
     devices = Devices(camera=True, board=False, clock=True)
-    session = Session.create(out / "match.sqlite", make_setup(devices=devices, players=("Ayşe", "Mehmet")))
+    session = Session.create(path, make_setup(devices=devices, players=("Ayşe", "Mehmet")))
     controller.session = session
     controller.send(ev.DiceObserved((3, 1)))
     controller.send(ev.ClockPressed(B))
     played = apply_steps(Position.start(W), [Step(8, 5), Step(6, 5)]).with_turn(W)
     white, black = seen_counts(played)
     controller.send(ev.CheckersSeen(white, black, False, ("a checker hidden under others",)))
-    asked = controller.send(ev.ClockPressed(W))
-    controller.banner = asked.rulings[0]  # the ruling's text on the banner, as the table's listener shows it
+    controller.banner = controller.send(ev.ClockPressed(W)).rulings[0]
+    return session
+
+
+def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
+    yield  # let the first frame be drawn
+    controller = app.controller
+    session = ask_a_play(controller, out / "match.sqlite")
     result["options"] = list(controller.asked_plays())
     app.show("play")
     yield
