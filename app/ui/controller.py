@@ -513,6 +513,15 @@ class Controller:
         assert self.session is not None
         return self.session.submit(event)
 
+    def asked_plays(self) -> tuple[str, ...]:
+        """The candidate plays the camera's reading left to the players, nearest first (none: no play is asked)."""
+        asked = self.session.referee.asked if self.session is not None else None
+        return asked.options if asked is not None else ()
+
+    def choose_play(self, text: str) -> Reaction:
+        """A tap on a candidate play: sent as the same play typed in the entry, through the same journal."""
+        return self.send(ev.ManualPlay(text))
+
     def _on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
         self.log += reaction.rulings
         if any(ruling.code == "result_agreed" for ruling in reaction.rulings) and self.session is not None:

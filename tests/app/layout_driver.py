@@ -36,6 +36,7 @@ from app.referee.setup import ClockSettings, MatchSetup  # noqa: E402
 from app.sim.station import SimStation  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
+from tests.app.play_choices_driver import ask_a_play  # noqa: E402
 from tests.app.ui_driver import PIN, plain, run  # noqa: E402
 
 SLACK = 1.0
@@ -211,6 +212,10 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.show("result")
     yield
     yield from check(app, result, "result sheet")
+    ask_a_play(app.controller, out / "asked.sqlite")  # the camera's candidate plays on the play screen
+    app.show("play")
+    yield
+    yield from check(app, result, "asked play")
 
 
 def main(argv: list[str]) -> int:
