@@ -79,6 +79,12 @@ def _main(argv: Sequence[str] | None) -> int:
     parser.add_argument("--clock", help="the clock's port (default: look for it on USB)")
     parser.add_argument("--board", help="the sensing board's port (default: look for it on USB)")
     parser.add_argument(
+        "--read-checkers",
+        choices=("light-right", "light-left", "dark-right", "dark-left"),
+        help="the camera also reads the checkers at each clock press (plays judged without a sensing board):"
+        " White's colour and the side of the picture White's home board lies on (White sits at its bottom)",
+    )
+    parser.add_argument(
         "--no-throw-photos",
         action="store_true",
         help="keep no throw's picture (kept by default in the match's folder, throws/, with what its dice showed)",
@@ -181,9 +187,16 @@ def _station(args: argparse.Namespace) -> int:
 
         table = SimStation(match_dice=match_dice)
     else:
+        from app.table.checkers import BoardLayout
         from app.table.live import LiveStation
 
-        table = LiveStation(args.clock, args.board, _camera(args.camera), on_main_loop, match_dice=match_dice)
+        layout = None
+        if args.read_checkers:
+            colour, home = args.read_checkers.split("-")
+            layout = BoardLayout("light" if colour == "light" else "dark", home_right=home == "right")
+        table = LiveStation(
+            args.clock, args.board, _camera(args.camera), on_main_loop, match_dice=match_dice, checkers=layout
+        )
     return run_app(
         table, MatchLibrary(args.data), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
     )

@@ -50,6 +50,12 @@ CHANNELS = 11  # heat 1, values 6, cocked 1, log side 1, centre offset 2
 SIZE_REF = 24.0  # the side head predicts log(side / SIZE_REF)
 PEAK_MIN = 0.35  # a heat-map peak from here is a die
 SAME_DIE = 0.6  # two peaks closer than this many die sides are one die (the weaker goes)
+PAIR_FROM = 1.6
+"""A lone die read where the throw changed this many die areas or more round it (its blob in the change map)
+may be two touching dice read as one peak: the blob is split in two (``split_pair``), and the second stage must
+take both halves for dice. Between one die with a little shadow and two dice; a die with a long shadow passes it
+too, and its shadow half is then no die to the second stage."""
+PAIR_APART = 0.9  # the halves' centres this many die sides apart or more (touching dice: 1 to 1.4), else one die
 COCKED_SURE = 0.5
 # the second stage's "not a die" probability from which a found die is dropped: chosen on webcam_white_dice
 # read by the pair that never trained on it (0.5 -> 0.3: invented 88 -> 39, missed 15 -> 16) and confirmed on
@@ -280,6 +286,8 @@ class DiceReader:
         heads: list[tuple[NDArray[np.float32] | None, float]] = [(d.values, d.cocked) for d in found]
         if self.classifier is not None and found:
             heads = self._second_stage(self.classifier, image, frame_boxes)
+        if self.classifier is not None and moved is not None and sum(v is not None for v, _ in heads) == 1:
+            found, frame_boxes, heads = self._split(image, view, moved, found, frame_boxes, heads)
         kept = [i for i, (values, _) in enumerate(heads) if values is not None]  # the others: not a die
         if self.classifier is not None and self.cocked_look is not None and calibration is not None and kept:
             boxes = [frame_boxes[i] for i in kept]
@@ -312,6 +320,33 @@ class DiceReader:
         apart = [u for u in unread if not any(overlap(u, f) for f in faint_dice)]  # a faint die shows that part
         return dice, (*apart, *faint_dice), not_dice, changed
 
+    def _split(
+        self,
+        image: NDArray[np.uint8],
+        view: View,
+        moved: Change,
+        found: list[Detection],
+        frame_boxes: list[tuple[int, int, int, int]],
+        heads: list[tuple[NDArray[np.float32] | None, float]],
+    ) -> tuple[list[Detection], list[tuple[int, int, int, int]], list[tuple[NDArray[np.float32] | None, float]]]:
+        """The one die read, as two when its blob of change holds two touching dice (:func:`split_pair`) and the
+        second stage takes both halves for dice; otherwise unchanged."""
+        assert self.classifier is not None
+        i = next(k for k, (values, _) in enumerate(heads) if values is not None)
+        pair = split_pair(moved, found[i])
+        if pair is None:
+            return found, frame_boxes, heads
+        boxes = [view.box_to_frame(d.centre, d.side) for d in pair]
+        read = self._second_stage(self.classifier, image, boxes)
+        if any(values is None for values, _ in read):
+            return found, frame_boxes, heads
+        rest = [k for k in range(len(found)) if k != i]
+        return (
+            [*(found[k] for k in rest), *pair],
+            [*(frame_boxes[k] for k in rest), *boxes],
+            [*(heads[k] for k in rest), *read],
+        )
+
     def _faint_dice(self, image: NDArray[np.uint8], view: View, faint: Sequence[Detection]) -> Boxes:
         """The frame boxes of the faint detections the second stage takes for dice (without one: all)."""
         boxes = [view.box_to_frame(d.centre, d.side) for d in faint]
@@ -329,9 +364,40 @@ class DiceReader:
 
 def moved_in(image: NDArray[np.uint8], view: View, reference: NDArray[np.uint8]) -> Change:
     """Where the throw changed ``view``, found at half the view's scale (cheap; the dice are then read at full
-    scale)."""
+    scale), through the maps kept for the view (``View.remapped``)."""
     half = view.scaled(0.5)
-    return change(half.warp(image), half.warp(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+    return change(half.remapped(image), half.remapped(reference), DIE_VIEW_PX / 2, ALIGN // 2)
+
+
+def split_pair(moved: Change, die: Detection) -> tuple[Detection, Detection] | None:
+    """Two touching dice the detector read as one peak (``die``, view pixels): the changed pixels of the blob
+    round it, when they cover ``PAIR_FROM`` die areas or more, split in two by k-means, each half a die of the
+    same side; None when the blob is one die's."""
+    side = die.side / 2  # the change map is at half the view's scale
+    cx, cy = die.centre[0] / 2, die.centre[1] / 2
+    h, w = moved.mask.shape
+    reach = 1.5 * side
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(w, int(np.ceil(cx + reach))), min(h, int(np.ceil(cy + reach)))
+    window = moved.mask[y0:y1, x0:x1]
+    count, labels = cv2.connectedComponents(window, connectivity=8)
+    if count < 2:
+        return None
+    near = labels[min(max(int(cy) - y0, 0), labels.shape[0] - 1), min(max(int(cx) - x0, 0), labels.shape[1] - 1)]
+    if near == 0:  # the centre fell on a pip or a gap: the largest blob in the window
+        near = 1 + int(np.argmax(np.bincount(labels.ravel())[1:]))
+    ys, xs = np.nonzero(labels == near)
+    die_area = (DIE_VIEW_PX / 2) ** 2
+    if len(xs) < PAIR_FROM * die_area:
+        return None
+    points = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    cv2.setRNGSeed(0)  # the same frame always splits the same way
+    _, _, centres = cv2.kmeans(points, 2, np.zeros(len(points), np.int32), criteria, 3, cv2.KMEANS_PP_CENTERS)
+    (ax, ay), (bx, by) = centres
+    if np.hypot(ax - bx, ay - by) < PAIR_APART * DIE_VIEW_PX / 2:
+        return None
+    return (replace(die, centre=(2.0 * ax, 2.0 * ay)), replace(die, centre=(2.0 * bx, 2.0 * by)))
 
 
 def changed_dice(moved: Change, view: View, calibration: Calibration) -> float:

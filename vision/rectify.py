@@ -12,6 +12,7 @@ homography from frame pixels to view pixels, so a detection maps back to the fra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -25,6 +26,8 @@ PHOTO_LONG_MAX = 1280  # a photo larger than this is scaled down to it (a 1920x1
 PHOTO_DIE_MIN = 24.0  # dice found at half scale at least this big (median): the photo is read at half scale
 STRIDE = 8  # the detector's output cell, view pixels
 ALIGN = 16  # a view's sides are rounded up to a multiple of this, the detector's deepest stride
+INTER_BITS = 5  # OpenCV's bilinear interpolation works to 1/32 pixel (cv::INTER_BITS)
+KEPT_MAPS = 2  # views whose maps are kept: a station's change view, with room for a recalibration
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,14 @@ class View:
         return np.asarray(
             cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8
         )
+
+    def remapped(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """What :meth:`warp` gives, bit for bit, through pixel maps kept for this view: a station's board view
+        lasts as long as its calibration, so the maps are made on its first frame (a few milliseconds) and each
+        frame after costs the interpolation alone, about half a perspective warp. For the views read whole on
+        every frame (the change map's); a part read once is cheaper warped."""
+        first, second = _maps(self.to_view.tobytes(), self.size)
+        return np.asarray(cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), np.uint8)
 
     def scaled(self, factor: float) -> View:
         """The same view at ``factor`` times its scale."""
@@ -88,6 +99,31 @@ class View:
         fx0, fy0 = np.floor(pts.min(axis=0))
         fx1, fy1 = np.ceil(pts.max(axis=0))
         return int(fx0), int(fy0), int(fx1), int(fy1)
+
+
+@lru_cache(maxsize=KEPT_MAPS)
+def _maps(to_view: bytes, size: tuple[int, int]) -> tuple[NDArray[np.int16], NDArray[np.uint16]]:
+    """The fixed-point maps (whole source pixel; 1/32 pixel fraction) of the view ``to_view`` (a 3 x 3 float64
+    homography's bytes) of ``size``, computed as ``cv2.warpPerspective`` computes them (in double, rounded to
+    the nearest 1/32 pixel), so ``cv2.remap`` through them gives its pixels exactly."""
+    inverse = np.linalg.inv(np.frombuffer(to_view, np.float64).reshape(3, 3))
+    width, height = size
+    xs = np.arange(width, dtype=np.float64)[None, :]
+    ys = np.arange(height, dtype=np.float64)[:, None]
+    w = inverse[2, 1] * ys + inverse[2, 2] + inverse[2, 0] * xs
+    w = np.where(w != 0, (1 << INTER_BITS) / np.where(w != 0, w, 1.0), 0.0)
+    fx = np.rint((inverse[0, 1] * ys + inverse[0, 2] + inverse[0, 0] * xs) * w)
+    fy = np.rint((inverse[1, 1] * ys + inverse[1, 2] + inverse[1, 0] * xs) * w)
+    bounds = np.iinfo(np.int32)  # cv::saturate_cast<int>, before the shift
+    fx = np.clip(fx, bounds.min, bounds.max).astype(np.int64)
+    fy = np.clip(fy, bounds.min, bounds.max).astype(np.int64)
+    tab = (1 << INTER_BITS) - 1
+    whole = np.stack([fx >> INTER_BITS, fy >> INTER_BITS], axis=2)
+    first = np.clip(whole, np.iinfo(np.int16).min, np.iinfo(np.int16).max).astype(np.int16)
+    second = ((fy & tab) << INTER_BITS | (fx & tab)).astype(np.uint16)
+    first.flags.writeable = False
+    second.flags.writeable = False
+    return first, second
 
 
 def _round_up(v: float) -> int:

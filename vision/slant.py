@@ -15,6 +15,8 @@ mirrors with the crop, so every quarter turn of a crop still carries its own sla
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -34,14 +36,8 @@ def slant(calibration: Calibration, shape: tuple[int, ...], points: NDArray[np.f
     pts = np.asarray(points, np.float64).reshape(-1, 2)
     if len(pts) == 0:
         return np.zeros((0, 2), np.float32)
-    h, w = shape[:2]
-    focal = FOCAL_GUESS * w
-    lens = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]], np.float64)
-    b = calibration.board  # the station's board as set-up measured it: its outline fixes the camera's pose
-    board = np.array([[0, 0, 0], [b.width_mm, 0, 0], [b.width_mm, b.depth_mm, 0], [0, b.depth_mm, 0]], np.float64)
-    _, rvec, tvec = cv2.solvePnP(board, np.array(calibration.corners, np.float64), lens, None, flags=cv2.SOLVEPNP_IPPE)
-    rotation, _ = cv2.Rodrigues(rvec)
-    up = np.array([0.0, 0.0, 1.0 if rotation[2, 2] < 0 else -1.0])  # the board's side the camera is on
+    rvec, tvec, lens, up = _pose(calibration, shape[1], shape[0])
+    b = calibration.board
     on_board = calibration.to_board_mm(pts)
     foot = np.column_stack([on_board, np.zeros(len(pts))])
     where = np.concatenate([foot, foot + b.die_mm * up, foot + [b.die_mm, 0.0, 0.0]])
@@ -49,6 +45,25 @@ def slant(calibration: Calibration, shape: tuple[int, ...], points: NDArray[np.f
     foot_px, top_px, beside_px = image.reshape(3, len(pts), 2)
     side = np.maximum(np.linalg.norm(beside_px - foot_px, axis=1), 1e-6)
     return np.asarray((top_px - foot_px) / side[:, None], np.float32)
+
+
+@lru_cache(maxsize=4)
+def _pose(
+    calibration: Calibration, w: int, h: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The camera's pose (rotation and translation vectors), its guessed lens and the board's side it is on: one
+    calibration's, solved once, as the station reads throw after throw on it."""
+    focal = FOCAL_GUESS * w
+    lens = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]], np.float64)
+    b = calibration.board  # the station's board as set-up measured it: its outline fixes the camera's pose
+    board = np.array([[0, 0, 0], [b.width_mm, 0, 0], [b.width_mm, b.depth_mm, 0], [0, b.depth_mm, 0]], np.float64)
+    _, rvec, tvec = cv2.solvePnP(board, np.array(calibration.corners, np.float64), lens, None, flags=cv2.SOLVEPNP_IPPE)
+    rotation, _ = cv2.Rodrigues(rvec)
+    up = np.array([0.0, 0.0, 1.0 if rotation[2, 2] < 0 else -1.0])  # the board's side the camera is on
+    kept = tuple(np.asarray(a, np.float64) for a in (rvec, tvec, lens, up))
+    for array in kept:
+        array.flags.writeable = False
+    return kept[0], kept[1], kept[2], kept[3]
 
 
 def ramp(slants: NDArray[np.float32], size: int) -> NDArray[np.float32]:

@@ -185,7 +185,16 @@ class Director:
         self._ack_due: set[str] = set()
         self._stopping = threading.Event()
         self._acker: threading.Thread | None = None
-        self._written: tuple[tuple[str, str], ...] = ()
+        self._writer: threading.Thread | None = None
+        self._results_due = threading.Event()
+        self._written: dict[str, str] = {}
+        self._rows_written: dict[str, tuple[Any, ...]] = {}
+        """What each finished board's results row was made of when last written (its result, entry, head, the
+        director's confirmation): the results are made again only when one changes, not for every message."""
+        """Each results file's text as last written: a file is written again only when its text changed."""
+        self._book_texts: tuple[Tournament | None, tuple[tuple[str, str], ...]] = (None, ())
+        """The book's state the tournament export was made from, and the export (a book's every action makes a
+        new state: the export is made again only then, not for every message of a finished board)."""
         self.client = make_client(broker, "tavla-director-" + prefix.replace("/", "-"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -196,12 +205,18 @@ class Director:
         connect(self.client, self.broker, persistent=True)
         self._acker = threading.Thread(target=self._ack_loop, name="director-acks", daemon=True)
         self._acker.start()
+        if self.results_dir is not None:
+            self._writer = threading.Thread(target=self._results_loop, name="director-results", daemon=True)
+            self._writer.start()
         return self
 
     def stop(self) -> None:
         self._stopping.set()
+        self._results_due.set()
         if self._acker is not None:
             self._acker.join(timeout=5)
+        if self._writer is not None:
+            self._writer.join(timeout=30)  # the results as they stand are written before it ends
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -269,9 +284,11 @@ class Director:
                     feed.station_saw = data["inbox"]
             if self.book is not None and feed.agreed is not None and feed.taken != feed.head:
                 self._take_result(feed)
-            if feed.snapshot.get("result"):
+            row = (feed.snapshot.get("result"), feed.held, feed.head, feed.confirmed)
+            if row[0] and self._rows_written.get(board) != row:
                 # a finished board's row moves with its result and with every entry taken after it (after an
                 # outage the result can come before the entries held up behind it); written only when it changed
+                self._rows_written[board] = row
                 self._write_results()
             return True
 
@@ -314,6 +331,7 @@ class Director:
     def _new_journal(feed: BoardFeed) -> None:
         """The board's next match: what was held of the previous journal is let go (its result is in the book)."""
         feed.held, feed.head, feed.first, feed.first_at = 0, "", "", ""
+        feed.snapshot = {}  # the previous match's: its result must not stand beside this journal's entries
         feed.waiting.clear()
         feed.recent.clear()
         feed.confirmed, feed.agreed, feed.taken, feed.match = False, None, "", ""
@@ -498,34 +516,66 @@ class Director:
                 )
         return rows
 
-    def results_csv(self) -> str:
+    def results_csv(self, rows: list[dict[str, Any]] | None = None) -> str:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(self.results())
+        writer.writerows(self.results() if rows is None else rows)
         return out.getvalue()
 
-    def results_json(self) -> str:
-        return json.dumps({"tournament": self.prefix, "results": self.results()}, ensure_ascii=False, indent=1)
+    def results_json(self, rows: list[dict[str, Any]] | None = None) -> str:
+        rows = self.results() if rows is None else rows
+        return json.dumps({"tournament": self.prefix, "results": rows}, ensure_ascii=False, indent=1)
 
     def _write_results(self) -> None:
+        """The results files are to be written again: by the writer thread once started, so a result or an action
+        never waits for the export (a 250-match tournament's takes tens of milliseconds; a burst of results and
+        assignments would queue behind it), else at once."""
         if self.results_dir is None:
             return
-        texts: tuple[tuple[str, str], ...] = (
-            ("results.csv", self.results_csv()),
-            ("results.json", self.results_json()),
-        )
-        if self.book is not None:  # every match its own row, keyed by its id, whichever board played it
-            tournament = self.book.tournament
-            texts += (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
-        if texts == self._written:
-            return
-        self._written = texts
-        self.results_dir.mkdir(parents=True, exist_ok=True)
-        for name, text in texts:
+        if self._writer is not None:
+            self._results_due.set()
+        else:
+            self._write_files()
+
+    def _results_loop(self) -> None:
+        """Write the results whenever they changed, the latest state each time; once more when stopping."""
+        while True:
+            self._results_due.wait()
+            self._results_due.clear()
+            try:
+                self._write_files()
+            except OSError as error:  # a full disk: the page still serves the results from memory
+                log.error("director: the results files cannot be written: %s", error)
+            if self._stopping.is_set():
+                return
+
+    def _write_files(self) -> None:
+        assert self.results_dir is not None
+        with self._lock:  # the texts are made outside the lock: a book's state is never changed, only replaced
+            rows = self.results()
+            tournament = self.book.tournament if self.book is not None else None
+        texts = self._result_texts(rows, tournament)
+        changed = [(name, text) for name, text in texts if self._written.get(name) != text]
+        if changed:
+            self.results_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in changed:
+            self._written[name] = text
             temporary = self.results_dir / (name + ".tmp")
             temporary.write_text(text, encoding="utf-8")
             temporary.replace(self.results_dir / name)
+
+    def _result_texts(self, rows: list[dict[str, Any]], tournament: Tournament | None) -> tuple[tuple[str, str], ...]:
+        texts: tuple[tuple[str, str], ...] = (
+            ("results.csv", self.results_csv(rows)),
+            ("results.json", self.results_json(rows)),
+        )
+        if tournament is not None:  # every match its own row, keyed by its id, whichever board played it
+            if self._book_texts[0] is not tournament:
+                exported = (("tournament.csv", results_csv(tournament)), ("tournament.json", results_json(tournament)))
+                self._book_texts = (tournament, exported)
+            texts += self._book_texts[1]
+        return texts
 
 
 def _names(tournament: Tournament, match: Any) -> set[str]:

@@ -49,6 +49,7 @@ class TournamentLink:
         broker = BrokerConfig(host, port, self.board, self.password or None, self.ca or None)
         return StationConfig(broker, self.board, self.tournament)
 
-    def start(self, journal: str | Path, deliver: Deliver | None, submit: Submit | None) -> Station:
-        """Start publishing ``journal`` (connecting in the background; never blocks on an absent broker)."""
+    def start(self, journal: str | Path | None, deliver: Deliver | None, submit: Submit | None) -> Station:
+        """Start publishing ``journal`` (None: only listening for the director until the first match starts;
+        connecting in the background, never blocking on an absent broker)."""
         return Station(journal, self.config(), deliver=deliver, submit=submit).start()

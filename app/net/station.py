@@ -6,8 +6,9 @@ the board's state (:class:`app.net.snapshot.BoardState`) and publishes:
 - ``status`` (retained): ``online``; the broker publishes ``offline`` as the
   station's last will when the connection dies without a goodbye.
 - ``snapshot`` (retained, QoS 1): the whole board, at most every
-  ``snapshot_every`` seconds and whenever the station (re)connects, with how
-  many messages from the broker it set aside.
+  ``snapshot_every`` seconds, whenever the station (re)connects and at once
+  when both players confirm the result (the director takes a result from the
+  snapshot), with how many messages from the broker it set aside.
 - ``events`` (QoS 1): every journal entry with its sequence number and hashes.
 
 The director acknowledges the highest sequence number it holds without a
@@ -17,6 +18,10 @@ acknowledgements stall, it sends again from there: nothing is lost, and the
 director drops what it already has (idempotent by board and sequence
 number). With no broker at all nothing changes for the match: the journal is
 written as before and waits.
+
+A station linked before its first match starts without a journal: it only
+listens, so the director's assignment reaches the players before there is
+anything to publish; :meth:`Station.follow` moves it to each match's journal.
 """
 
 from __future__ import annotations
@@ -107,7 +112,7 @@ class Station:
 
     def __init__(
         self,
-        journal: str | Path,
+        journal: str | Path | None,
         config: StationConfig,
         deliver: Deliver | None = None,
         submit: Submit | None = None,
@@ -115,16 +120,23 @@ class Station:
     ) -> None:
         self.config = config
         self.topics = Topics(config.prefix)
-        self.journal_path = Path(journal)
-        self.tail = JournalTail(journal)
-        self.acks = AckStore(acks_path(journal))
+        self.journal_path: Path | None = None
+        """The journal published (None: listening only, before the first match)."""
+        self.tail: JournalTail | None = None
+        self.acks: AckStore | None = None
         self.deliver = deliver
         self.submit = submit
         self.clock = clock
         self.state = BoardState()
-        self.acked = self.acks.get(config.prefix, config.board)
-        self.sent = self.acked
+        self.acked = 0
+        self.sent = 0
         self.folded = 0
+        self._all_held = False
+        self._next: list[Path] = []
+        """The journals :meth:`follow` queued, taken up by the worker (which alone reads the tail) once the one
+        before is all held by the director."""
+        if journal is not None:
+            self._open(Path(journal))
         self.connected = False
         self.problem: str | None = None
         self.refused: list[str] = []
@@ -138,6 +150,9 @@ class Station:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._snapshot_due = True
+        self._snapshot_now = False
+        """The journal reached a result both players confirmed: the director takes it from the next snapshot,
+        so that one is not held back by ``snapshot_every``."""
         self._last_snapshot = float("-inf")
         self._last_progress = clock()
         self._stall = config.resend_after
@@ -161,6 +176,33 @@ class Station:
         """A new entry was journaled: look now (a session listener calls this)."""
         self._wake.set()
 
+    def follow(self, journal: str | Path) -> None:
+        """Publish ``journal`` next (the board's next match), once the director acknowledged all of the one
+        before (its confirmed result goes first, however long the network was gone); the director then starts
+        that board's feed again at its entry 1."""
+        path = Path(journal)
+        with self._lock:
+            if path == self.journal_path or path in self._next:
+                return
+        JournalTail(path).close()  # refused here, in the caller's thread, if it cannot be read
+        with self._lock:
+            self._next.append(path)
+        self._wake.set()
+
+    def _open(self, path: Path) -> None:
+        """Read ``path`` from its start, sending from what the director acknowledged of it (under the lock)."""
+        tail, acks = JournalTail(path), AckStore(acks_path(path))
+        if self.tail is not None:
+            self.tail.close()
+        if self.acks is not None:
+            self.acks.close()
+        self.journal_path, self.tail, self.acks = path, tail, acks
+        self.state, self.folded, self._all_held = BoardState(), 0, False
+        self.acked = acks.get(self.config.prefix, self.config.board)
+        self.sent = self.acked
+        self._last_progress, self._stall = self.clock(), self.config.resend_after
+        self._snapshot_due, self._last_snapshot = True, float("-inf")
+
     def stop(self) -> None:
         """Say goodbye (status offline), stop the threads, close the files."""
         self._stopping.set()
@@ -177,8 +219,10 @@ class Station:
                 pass
         self.client.disconnect()
         self.client.loop_stop()
-        self.tail.close()
-        self.acks.close()
+        if self.tail is not None:
+            self.tail.close()
+        if self.acks is not None:
+            self.acks.close()
 
     def __enter__(self) -> "Station":
         return self.start()
@@ -190,7 +234,11 @@ class Station:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._wake.wait(self.config.poll)
+            wait = self.config.poll
+            if self._snapshot_due and self.connected and self.tail is not None and self.problem is None:
+                # a snapshot held back by the throttle goes out as soon as it may (none while only listening)
+                wait = min(wait, max(0.0, self._last_snapshot + self.config.snapshot_every - self.clock()))
+            self._wake.wait(wait)
             self._wake.clear()
             try:
                 self.step()
@@ -201,19 +249,31 @@ class Station:
 
     def step(self) -> None:
         """Fold what is new in the journal, send what the director lacks, refresh the snapshot."""
+        with self._lock:
+            if self._next and (self.tail is None or self._all_held):
+                path = self._next.pop(0)
+                self._open(path)
+                log.info("board %s: publishing its next match's journal %s", self.config.board, path)
+        tail = self.tail
+        if tail is None:
+            return  # listening only: no match yet
         fresh: list[Entry] = []
         while True:
-            batch = self.tail.read(self.folded, 500)
+            batch = tail.read(self.folded, 500)
             if not batch:
                 break
             for entry in batch:
                 self.state.add(entry)
+                self._snapshot_now = self._snapshot_now or _agreed(entry)
             self.folded = batch[-1].seq
             fresh.extend(batch)
             self._snapshot_due = True
             if len(fresh) >= self.config.window:
                 break
         with self._lock:
+            self._all_held = not fresh and self.acked >= self.folded  # the journal read to its end, all held
+            if self._all_held and self._next:
+                self._wake.set()  # the next match's journal, at once
             if not self.connected:
                 return
             now = self.clock()
@@ -231,7 +291,7 @@ class Station:
         if upto > start:
             pending = [entry for entry in fresh if start < entry.seq <= upto]
             if not pending or pending[0].seq != start + 1:
-                pending = self.tail.read(start, upto - start)
+                pending = tail.read(start, upto - start)
             for entry in pending:
                 self.client.publish(
                     self.topics.events(self.config.board), dumps(entry_message(self.config.board, entry)), qos=1
@@ -241,8 +301,8 @@ class Station:
                     if self.sent == start:  # unless a reconnection or the director asked to go back meanwhile
                         self.sent = pending[-1].seq
         now = self.clock()
-        if self._snapshot_due and now - self._last_snapshot >= self.config.snapshot_every:
-            self._snapshot_due = False
+        if self._snapshot_due and (self._snapshot_now or now - self._last_snapshot >= self.config.snapshot_every):
+            self._snapshot_due = self._snapshot_now = False
             self._last_snapshot = now
             self.client.publish(
                 self.topics.snapshot(self.config.board),
@@ -332,7 +392,8 @@ class Station:
             self.acked = seq
             self._last_progress = self.clock()
             self._stall = self.config.resend_after
-            self.acks.set(self.config.prefix, self.config.board, seq)
+            if self.acks is not None:
+                self.acks.set(self.config.prefix, self.config.board, seq)
         self._wake.set()
 
     def _on_director(self, payload: bytes) -> None:
@@ -351,7 +412,7 @@ class Station:
                 return
             self.submit(message.time_correction())
         elif message.kind == "match":
-            assignment = _assignment(message)
+            assignment = assignment_of(message)
             if assignment is None:
                 self._set_aside(f"match: a set-up this station cannot play: {message.setup}"[:300])
                 return
@@ -383,7 +444,13 @@ class Station:
         self._wake.set()
 
 
-def _assignment(message: DirectorMessage) -> Assignment | None:
+def _agreed(entry: Entry) -> bool:
+    """Whether ``entry`` holds the referee's "both players confirmed the result"."""
+    rulings = entry.payload.get("reaction", {}).get("rulings", [])
+    return any(isinstance(r, dict) and r.get("code") == "result_agreed" for r in rulings)
+
+
+def assignment_of(message: DirectorMessage) -> Assignment | None:
     """The match in a ``match`` message, its set-up checked as the station would journal it; None if unplayable."""
     setup = dict(message.setup or {})
     match = str(setup.pop("match", ""))

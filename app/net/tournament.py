@@ -129,11 +129,26 @@ class Tournament:
     players: dict[str, Player] = field(default_factory=dict)
     matches: dict[str, Match] = field(default_factory=dict)
     drawn: bool = False
+    _filled: dict[str, tuple[str | None, str | None]] = field(default_factory=dict, repr=False, compare=False)
+    """Who stands in each match's places as the matches stand: a later round's places follow every earlier round,
+    and the exports, the page and the director ask for all of them after every action (cleared by each action)."""
+
+    def copy(self) -> Tournament:
+        """A state to try an action on: players, matches and results are immutable values, so new dicts of the
+        same values are a full copy (a deep copy of a 250-match draw costs tens of milliseconds an action)."""
+        return Tournament(self.rules, dict(self.players), dict(self.matches), self.drawn)
 
     # ------------------------------------------------------------------ actions
 
     def apply(self, action: Mapping[str, Any]) -> None:
         """Take one action or raise :class:`TournamentError` leaving the state as it was."""
+        self._filled.clear()
+        try:
+            self._apply(action)
+        finally:
+            self._filled.clear()
+
+    def _apply(self, action: Mapping[str, Any]) -> None:
         kind = action.get("do")
         match kind:
             case "register":
@@ -272,7 +287,10 @@ class Tournament:
         return outcome[0] if place.winner_of else outcome[1]
 
     def players_of(self, match: Match) -> tuple[str | None, str | None]:
-        return self.fill(match.places[0]), self.fill(match.places[1])
+        known = self._filled.get(match.id)
+        if known is None:
+            known = self._filled[match.id] = (self.fill(match.places[0]), self.fill(match.places[1]))
+        return known
 
     def outcome(self, match: Match) -> tuple[str, str] | None:
         """(winner, loser) of a match: played, or decided by a bye; None while it is still to be played."""
@@ -400,8 +418,7 @@ def results_json(tournament: Tournament) -> str:
     return json.dumps(
         {"event": tournament.rules.event, "matches": tournament.rows(), "standings": standings},
         ensure_ascii=False,
-        indent=1,
-    )
+    )  # no indentation: Python's C encoder is taken only without it, and the director writes this after every action
 
 
 def replay(actions: Sequence[Mapping[str, Any]]) -> Tournament:

@@ -9,7 +9,6 @@ refuses is never written.
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -51,7 +50,7 @@ class TournamentBook:
         tried on a copy first, then journaled, then applied; :class:`TournamentError` leaves book and state
         untouched."""
         entry = {**action, "by": by, "at": str(action.get("at") or utc_now())}
-        trial = copy.deepcopy(self.tournament)
+        trial = self.tournament.copy()
         try:
             trial.apply(entry)
         except TournamentError:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import assert_never
 
 from app.referee import events as ev
-from app.referee.handlers import chouette, clock, cube, director, plays, questions, result, throws
+from app.referee.handlers import camera, chouette, clock, cube, director, plays, questions, result, throws
 from app.referee.handling import Step
 from app.referee.rulings import Reaction
 from app.referee.setup import MatchSetup
@@ -108,6 +108,8 @@ def _dispatch(step: Step, event: ev.InputEvent) -> None:
             throws.on_name_double(step, event)
         case ev.BoardSeen():
             plays.on_board_snapshot(step, event)
+        case ev.CheckersSeen():
+            camera.on_checkers_seen(step, event)
         case ev.LiftSeen():
             plays.on_checker_lifted(step, event)
         case ev.PlaceSeen():

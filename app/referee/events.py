@@ -173,6 +173,30 @@ class BoardSeen(Event):
 
 
 @dataclass(frozen=True)
+class CheckersSeen(Event):
+    """Where the camera over the board sees every checker, read from the settled picture at the clock press:
+    26 counts per side in the owner's numbering, as :class:`BoardSeen`. ``sure`` is false when the reader
+    doubts its reading (``doubts`` says why): the play is then asked, never guessed. A station sends it just
+    before the press it belongs to."""
+
+    kind: ClassVar[str] = "checkers_seen"
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    sure: bool = True
+    doubts: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "white", _counts(self.white, "white"))
+        object.__setattr__(self, "black", _counts(self.black, "black"))
+        if not isinstance(self.sure, bool):
+            raise ValueError(f"sure is true or false, not {self.sure!r}")
+        doubts = tuple(self.doubts) if isinstance(self.doubts, (tuple, list)) else None
+        if doubts is None or len(doubts) > 20 or not all(isinstance(d, str) and len(d) <= 200 for d in doubts):
+            raise ValueError(f"a reading's doubts are a few short texts, not {self.doubts!r}")
+        object.__setattr__(self, "doubts", doubts)
+
+
+@dataclass(frozen=True)
 class CheckerMoved(Event):
     """A checker of ``color`` at ``point`` (owner's numbering: 0 off, 25 bar): what lifts and placements share."""
 
@@ -515,6 +539,7 @@ InputEvent = Union[
     DiceObserved,
     ManualDice,
     BoardSeen,
+    CheckersSeen,
     LiftSeen,
     PlaceSeen,
     ClockPressed,

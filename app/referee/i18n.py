@@ -271,6 +271,23 @@ _RULINGS["en"].update(
         "left; this match allows at most {limit_s} s): they are ignored, the press counts. No player is at fault.",
         "device_fault_thrower_unknown": "Device fault: the camera saw a throw while an answer is awaited, but not "
         "who threw ({reason}): nobody is blamed.",
+        "device_fault_camera_disagrees": "The camera and the sensing board see the checkers differently: the "
+        "director decides. No player is at fault.",
+    }
+)
+# A play the camera's reading of the checkers leaves to the players (app.referee.handlers.camera).
+_RULINGS["en"].update(
+    {
+        "play_asked": "{player}: the camera's reading fits more than one play: pick it or type it ({options}).",
+        "play_asked_unsure": "{player}: the camera is not sure where the checkers stand: pick the play or type it "
+        "({options}).",
+    }
+)
+_RULINGS["tr"].update(
+    {
+        "play_asked": "{player}: kameranın okuduğu diziliş birden çok oyuna uyuyor: oyunu seçin ya da yazın "
+        "({options}).",
+        "play_asked_unsure": "{player}: kamera pulların yerinden emin değil: oyunu seçin ya da yazın ({options}).",
     }
 )
 _RULINGS["tr"].update(
@@ -281,6 +298,8 @@ _RULINGS["tr"].update(
         "kaldı; bu maçta en çok {limit_s} sn olabilir): dikkate alınmadı, saate basış sayıldı. Oyuncunun kusuru yok.",
         "device_fault_thrower_unknown": "Cihaz arızası: kamera yanıt beklenirken bir atış gördü, ama kimin attığını "
         "göremedi ({reason}): kimse suçlanmaz.",
+        "device_fault_camera_disagrees": "Kamera ile algılayıcı tahta pulları farklı görüyor: hakem karar verir. "
+        "Oyuncunun kusuru yok.",
     }
 )
 

@@ -87,6 +87,27 @@ class Question:
 
 
 @dataclass(frozen=True)
+class CameraBoard:
+    """The camera's reading of the checkers for the press it came with: the counts it saw (built unchecked, the
+    mover to move, as a sensing board's snapshot is), whether the reader was sure, and why not."""
+
+    board: Position
+    sure: bool
+    doubts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayAsked:
+    """A play the camera could not settle alone: the candidates (the variant's notation) the players pick from
+    or type over, for this position and these numbers only."""
+
+    options: tuple[str, ...]
+    position: Position
+    numbers: tuple[int, ...]
+    unsure: bool
+
+
+@dataclass(frozen=True)
 class LastPlay:
     """The last play made, for the board drawing ("" notation for a play accepted as illegal)."""
 
@@ -207,6 +228,12 @@ class RefereeState:
     kept in the journal so a resumed match reads the dice on the same board."""
     confirmed: tuple[Color, ...] = ()
     """The players who confirmed the finished match's result, in the order they tapped."""
+    camera: CameraBoard | None = None
+    """The camera's reading of the checkers sent with the coming clock press (None: none, or already used)."""
+    seen: CameraBoard | None = None
+    """The camera's latest reading of the checkers, kept after its press (what a cocked die could lean on)."""
+    play_asked: PlayAsked | None = None
+    """The last play the camera's reading left to the players (see :attr:`asked`)."""
 
     # ----------------------------------------------------------------- views
 
@@ -253,6 +280,16 @@ class RefereeState:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    @property
+    def asked(self) -> PlayAsked | None:
+        """The play the players are asked for now: the camera's candidates while the turn they belong to waits."""
+        asked = self.play_asked
+        if asked is None or self.stage is not Stage.PLAY:
+            return None
+        if asked.numbers != self.numbers or asked.position != self.position:
+            return None
+        return asked
 
     @property
     def mover(self) -> Color:

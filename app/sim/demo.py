@@ -33,6 +33,7 @@ from app.referee.events import Event
 from app.referee.i18n import render
 from app.referee.rulings import Level, Reaction
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode
+from app.sim.board_camera import BoardCamera
 from app.sim.camera import SimulatedCamera, typed_dice
 from app.sim.table import Camera, SimulatedTable, TableError
 from app.sim.world import Temper, World
@@ -78,6 +79,13 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--players", nargs=2, default=["Ayşe", "Mehmet"], metavar=("WHITE", "BLACK"))
     parser.add_argument("--casual", action="store_true", help="casual mode (aids) instead of tournament mode")
     parser.add_argument("--no-board", action="store_true", help="no sensing board: plays are entered on the tablet")
+    parser.add_argument(
+        "--checkers-from",
+        choices=("board", "tablet", "camera"),
+        default="board",
+        help="where the referee learns the plays: the sensing board (default), typed on the tablet (as --no-board),"
+        " or the camera reading the checkers at each clock press (no sensing board)",
+    )
     parser.add_argument("--no-camera", action="store_true", help="no camera: the dice are typed on the tablet")
     parser.add_argument("--reserve", type=int, help="clock reserve per player in seconds (default 2 min per point)")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait between events (to watch it)")
@@ -97,6 +105,10 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPar
 def demo_setup(args: argparse.Namespace) -> MatchSetup:
     """The demo's set-up; ValueError with the reason for a set-up that cannot be played."""
     variant = find_variant(args.variant)
+    if args.checkers_from != "board":
+        args.no_board = True
+    if args.checkers_from == "camera" and args.no_camera:
+        raise ValueError("the camera reads the checkers: --checkers-from camera needs the camera (drop --no-camera)")
     chouette: tuple[str, ...] = ()
     length = args.length
     if args.chouette is not None:
@@ -120,6 +132,9 @@ def demo_setup(args: argparse.Namespace) -> MatchSetup:
         chouette=chouette,
     )
 
+
+ASKED = frozenset({"play_asked", "play_asked_unsure"})
+"""The rulings that leave a play the camera read to the players."""
 
 PROGRESS_EVERY_S = 5.0
 """How often a quiet demo says on stderr how far the match has got."""
@@ -182,7 +197,10 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(f"{setup.variant}, {kind}, seed {args.seed}: {white} (White) - {black} (Black)\n")
         out.write(f"Journal: {journal_path}  (director PIN for this demo: {DEMO_PIN})\n")
     out.flush()
-    world = World(args.seed, Temper(), sensing_board=not args.no_board, director_pin=DEMO_PIN)
+    from_camera = args.checkers_from == "camera"
+    world = World(
+        args.seed, Temper(), sensing_board=not args.no_board, director_pin=DEMO_PIN, camera_reads_checkers=from_camera
+    )
 
     heard = [time.monotonic()]
 
@@ -196,6 +214,12 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             time.sleep(args.pace)
 
     session.listeners.append(show)
+    asked = [0]
+
+    def count_asked(event: Event, reaction: Reaction) -> None:
+        asked[0] += sum(code in ASKED for code in reaction.codes)
+
+    session.listeners.append(count_asked)
     camera: Camera = typed_dice if args.no_camera else SimulatedCamera(args.seed)
     photos = (
         ThrowPhotos(
@@ -204,10 +228,17 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.keep_photos
         else None
     )
+    board_camera = (
+        BoardCamera(args.seed, world.board_left, camera.reader)
+        if from_camera and isinstance(camera, SimulatedCamera)
+        else None
+    )
     if photos is not None and isinstance(camera, SimulatedCamera):
-        session.listeners.append(photos.listener(session, lambda: camera.last))
+        board = board_camera.picture_read if board_camera is not None else None  # the dice scene has no checkers
+        session.listeners.append(photos.listener(session, lambda: camera.last, board))
+    checkers = board_camera.seen if board_camera is not None else None
     try:
-        with SimulatedTable(session, camera, world.think_ms, sensing_board=not args.no_board) as table:
+        with SimulatedTable(session, camera, world.think_ms, not args.no_board, checkers=checkers) as table:
             stalled = play(session, world, table, args.games)
     except (TableError, VisionError) as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -243,8 +274,18 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             f"Camera: {camera.shots} throw(s) drawn and read by the dice reader in this run;"
             f" devices: {table.messages} message(s) from the clock and board simulators over pty pairs\n"
         )
+    if board_camera is not None:
+        reads = board_camera.read_ms
+        median = sorted(reads)[len(reads) // 2] if reads else 0.0
+        out.write(
+            f"Checkers: {len(reads)} board(s) drawn and read by the checker reader at the clock press in this run,"
+            f" {asked[0]} play(s) asked of the players; median {median:.0f} ms CPU a reading\n"
+        )
     if photos is not None:
-        out.write(f"Throw photos: {photos.kept} kept in {photos.folder}, {photos.labelled} with their dice labelled\n")
+        out.write(
+            f"Throw photos: {photos.kept} kept in {photos.folder}, {photos.labelled} with their dice labelled,"
+            f" {photos.boards} with the board after the play\n"
+        )
     status = 0
     if args.export:
         status = export(session, Path(args.export), args.lang, out)

@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from app.record.session import Session
 from app.referee import events as ev
-from app.referee.engine import Referee
+from app.referee.engine import Referee, Stage
 from app.referee.events import event_from_dict
 from app.referee.rulings import Reaction
 from app.sim.world import snapshot_of
@@ -215,8 +215,12 @@ class SimulatedTable:
         think_ms: Callable[[Referee, Color], int],
         sensing_board: bool = True,
         real_time: bool = False,
+        checkers: Callable[[Referee], ev.CheckersSeen] | None = None,
     ) -> None:
         self.session = session
+        self.checkers = checkers
+        """The camera's reading of the board the mover leaves, sent just before a press that ends a play (a
+        table without a sensing board whose camera reads the checkers: :mod:`app.sim.board_camera`)."""
         self.real_time = real_time
         self.camera = camera
         self.think_ms = think_ms
@@ -351,6 +355,9 @@ class SimulatedTable:
             self._submit(self.camera(intention, referee))
         elif isinstance(intention, (ev.ClockPressed, ev.ClockFlag)):
             by = intention.by if isinstance(intention, ev.ClockPressed) else intention.color
+            ends_a_play = referee.stage is Stage.PLAY and by is referee.mover and referee.clock is by
+            if self.checkers is not None and isinstance(intention, ev.ClockPressed) and ends_a_play:
+                self._submit(self.checkers(referee))
             self.press(by, self.think_ms(referee, by) if self.timed else 0)
         elif isinstance(intention, (ev.LiftSeen, ev.PlaceSeen, ev.BoardSeen)) and self.board_sim:
             self.move(intention, referee.position)

@@ -70,11 +70,19 @@ class World:
     """The table: ``next_event(referee, last)`` is the next thing that happens there."""
 
     def __init__(
-        self, seed: int, temper: Temper = Temper(), sensing_board: bool = True, director_pin: str = ""
+        self,
+        seed: int,
+        temper: Temper = Temper(),
+        sensing_board: bool = True,
+        director_pin: str = "",
+        camera_reads_checkers: bool = False,
     ) -> None:
         self.seed = seed
         self.temper = temper
         self.sensing_board = sensing_board
+        self.camera_reads_checkers = camera_reads_checkers and not sensing_board
+        """Without a sensing board, the players move the checkers and press the clock: the camera reads the board
+        (:mod:`app.sim.board_camera`); they type a play only when the referee asks for it."""
         self.director_pin = director_pin
         """The PIN the simulated director types (the match's own, or it is refused like a wrong one)."""
         self._pin_keys: dict[str, bytes | None] = {}
@@ -250,7 +258,8 @@ class World:
         plays = referee.legal_plays()
         rng = _rng(self.seed, "play", referee.game_number, self.turn_index(referee))
         play = rng.choice(plays)
-        if staged and dice is not None and self.sensing_board:  # the tablet refuses an illegal play typed in
+        if staged and dice is not None and (self.sensing_board or self.camera_reads_checkers):  # a board shows it;
+            # the tablet refuses an illegal play typed in
             wrong = illegal_variant(position, dice, plays, rng)
             if wrong is not None:
                 return wrong, True
@@ -261,6 +270,14 @@ class World:
         voided it: the waiting player's dice are still to be seen)."""
         mover = referee.mover
         position = referee.position
+        if self.camera_reads_checkers:
+            asked = referee.asked
+            if asked is None:
+                return self.press(referee, mover)  # the checkers stand as played: the camera reads them at the press
+            play, illegal = self.chosen_play(referee)
+            if illegal:  # the board shows a play the tablet refuses: the players type the first legal one offered
+                play = referee.legal_plays()[0]
+            return ev.ManualPlay(referee.setup.variant_rules.write_play(position, play) or "")
         if not self.sensing_board:
             play, _ = self.chosen_play(referee)
             if play.steps:
@@ -302,6 +319,12 @@ class World:
         if isinstance(last, ev.PlaceSeen) and last.color is mover.other:
             return snapshot_of(after)
         return ev.LiftSeen(mover, lifted_from)
+
+    def board_left(self, referee: Referee) -> Position:
+        """The board the mover leaves this turn: the chosen play made (the staged illegal one too)."""
+        play, _ = self.chosen_play(referee)
+        position = referee.position
+        return apply_steps(position, play.steps).with_turn(position.turn)
 
     # --------------------------------------------------------------- clock
 

@@ -6,6 +6,11 @@ otherwise the device package's software clock runs on screen and plays are enter
 camera, video or image folder is read by :class:`app.table.camera.LiveCamera` in a thread; its settled
 throws reach the referee on the main thread through ``post`` (:mod:`app.table.dice` makes the event), and
 when it fails or ends the referee rules it disconnected and the dice are typed.
+
+Told how the board lies under the camera (``checkers``: White's colour and home side), the station also reads
+the checkers from the camera's picture when the mover presses the clock and hands the reading to the referee just
+before the press (:mod:`app.table.checkers`): without a sensing board the play is judged from it; with one, the
+board judges and a sure reading that disagrees calls the director.
 """
 
 from __future__ import annotations
@@ -13,11 +18,15 @@ from __future__ import annotations
 import queue
 from typing import Callable
 
+import cv2
+
 from app.record.session import Session
 from app.referee import events as ev
+from app.referee.engine import Stage
 from app.referee.rulings import Reaction
 from app.referee.setup import Devices
 from app.table.camera import LiveCamera, Post
+from app.table.checkers import BoardLayout, read_checkers
 from app.table.devices import BoardReadings, ClockLink, drain
 from app.table.dice import Image, Shot, shot
 from app.table.learning import MatchDice, PracticeThrow
@@ -27,7 +36,7 @@ from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
-from vision import Calibration, ThrowObservation
+from vision import Calibration, Reader, ThrowObservation, VisionError
 
 
 class LiveStation:
@@ -44,8 +53,13 @@ class LiveStation:
         post: Post | None = None,
         notify: Callable[[str], None] = lambda message: None,
         match_dice: MatchDice | None = None,
+        checkers: BoardLayout | None = None,
     ) -> None:
         self.session: Session | None = None
+        self.checkers = checkers
+        """How the board lies under the camera, when the camera is to read the checkers at each press."""
+        self._dice_reader: Reader | None = None
+        """The reader that finds the dice among the checkers (made at the first reading)."""
         self.notify = notify
         self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.device_queue: queue.Queue[object] = queue.Queue()
@@ -148,7 +162,45 @@ class LiveStation:
         session = self.session
         if session is None:
             return
-        drain(self.device_queue, lambda: session.referee.position, session.submit, session.note, self.board_readings)
+        drain(self.device_queue, lambda: session.referee.position, self._submit, session.note, self.board_readings)
+
+    def _submit(self, event: ev.Event) -> None:
+        """A device's event for the referee; a press that ends a play goes after the camera's reading of the board."""
+        session = self.session
+        assert session is not None
+        if isinstance(event, ev.ClockPressed):
+            seen = self.read_checkers(event.by)
+            if seen is not None:
+                session.submit(seen)
+        session.submit(event)
+
+    def read_checkers(self, by: Color) -> ev.CheckersSeen | None:
+        """The camera's reading of the board as ``by``'s press finds it, when that press ends ``by``'s play and
+        the camera is to read the checkers; None otherwise, or when the picture cannot be read (noted)."""
+        session, camera, layout = self.session, self.live_camera, self.checkers
+        if session is None or camera is None or layout is None or camera.failure is not None:
+            return None
+        referee = session.referee
+        if referee.stage is not Stage.PLAY or by is not referee.mover or referee.clock is not by:
+            return None
+        image, calibration = camera.picture(), camera.calibration
+        if image is None or calibration is None:
+            return None
+        try:
+            if self._dice_reader is None:
+                self._dice_reader = self.match_dice.reader()
+            reader = self._dice_reader
+            seen, _ = read_checkers(
+                image,
+                calibration,
+                layout,
+                referee.position.RULES.facing,
+                lambda: [d.box for d in reader.dice(image, calibration)],
+            )
+        except (VisionError, cv2.error, ValueError) as error:
+            session.note("camera", "checkers at the clock press", str(error))
+            return None
+        return seen
 
     def step(self, limit: int = 400) -> str | None:
         """People play at a live table: nothing to do."""

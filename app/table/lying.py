@@ -8,23 +8,28 @@ either way round, and a cocked call that finds nothing to lean on is asked about
 
 A sensing board says where the checkers are, not where the plays typed so far put them (a play may be typed
 after the next throw): while its link is up and its last snapshot is a whole board, the checkers are placed
-from that snapshot, and vision may then also take a die read flat in the open as surely flat.
+from that snapshot, and vision may then also take a die read flat in the open as surely flat. The camera's own
+reading of the checkers (:mod:`app.table.checkers`) counts as such a sighting when it is sure and shows the
+checkers where the referee has them; a reading the referee has not settled on (an older board, a doubted one)
+says nothing.
 """
 
 from __future__ import annotations
 
 from app.referee.engine import Referee
+from app.referee.handlers.camera import camera_shows
 from rules.position import Position
 from vision.leaning import POINTS_A_ROW, Checker, both_ways_round, point_checkers
 
 
 def where_checkers_lie(referee: Referee) -> tuple[tuple[Checker, ...], bool]:
-    """The checkers as they lie (both ways round), and whether a sensing board saw them there: its last
-    snapshot while its link is up and the snapshot is a whole, valid board; else the referee's position."""
+    """The checkers as they lie (both ways round), and whether a device saw them there: a sensing board's last
+    snapshot while its link is up and the snapshot is a whole, valid board; else the referee's position, seen
+    when the camera's latest sure reading shows it."""
     board = referee.board
     if board is not None and not referee.board_problems and dict(referee.links).get("board", False):
         return checkers_lying(board), True
-    return checkers_lying(referee.position), False
+    return checkers_lying(referee.position), camera_shows(referee)
 
 
 def checkers_lying(position: Position) -> tuple[Checker, ...]:

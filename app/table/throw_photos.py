@@ -11,6 +11,14 @@ nobody questioned), what the reader said, and the board's corners. ``python -m t
 FOLDER`` measures the reader on the throws people labelled. A director looking into a disputed throw has
 its picture too.
 
+Once the play that follows a kept throw is settled (taken as legal, or accepted as played), the board after it
+is kept beside the throw as ``NAME_board.jpg``, the camera's picture then (where the station has one: the
+picture the checkers were read from at the press, or the camera's latest), and ``NAME_board.json``, labelled with
+the position the referee settled on (``rules.Position.to_json``: each side's counts in its own numbering, the
+side to move, pins), the play's notation, the event that settled it (the clock press, a play typed, the
+opponent's acceptance) and the camera's reading of the checkers at that press: a real checker set grown at the
+table as well.
+
 A label file is written only when it is whole: every die found said, none cocked (the format has no class for
 one), no part of the board changed where no die was read. A throw answered after the station restarted keeps
 its picture without a label (the reading it was asked about is not in the journal's keeping). Keeping a photo
@@ -48,6 +56,8 @@ a real camera's noise costs more)."""
 UNSETTLED = 4
 """Throws kept and waiting to be settled that a station remembers: one questioned throw, and dice thrown while
 its question waits (never settled: their pictures stay unlabelled)."""
+PLAYED = frozenset({"play_ok", "illegal_accepted"})
+"""The rulings that settle a play: the board after it is kept beside its throw."""
 FREE_MIN = 512 * 1024 * 1024
 """Bytes the disk keeps free for the journal: below this no photo is written (a match journals a few MB)."""
 
@@ -114,13 +124,25 @@ class ThrowPhotos:
         """Photos kept since the station started."""
         self.labelled = 0
         """Of them, those whose label file was written."""
+        self.boards = 0
+        """Pictures of the board after a kept throw's play."""
         self.problem: Why | None = None
         """Why the last photo was not kept (None when it was)."""
 
-    def listener(self, session: Session, last_shot: Callable[[], Shot | None]) -> MatchPhotos:
-        """The session's listener that keeps this match's camera throws (``last_shot``: the camera's last)."""
+    def listener(
+        self,
+        session: Session,
+        last_shot: Callable[[], Shot | None],
+        board_picture: Callable[[], Image | None] | None = None,
+    ) -> MatchPhotos:
+        """The session's listener that keeps this match's camera throws (``last_shot``: the camera's last) and,
+        after each play, the board (``board_picture``: the camera's picture of it then, None when it has none)."""
         self._sweep()
-        return MatchPhotos(self, session, last_shot)
+        return MatchPhotos(self, session, last_shot, board_picture)
+
+    def keep_board(self, name: str, image: Image, record: dict[str, Any]) -> bool:
+        """Keep the board after a kept throw's play as ``NAME_board``: its picture and the position settled."""
+        return self._save(f"{name}_board", image, {"format": FORMAT, **record}, count=False)
 
     def keep(self, name: str, shot: Shot, **about: Any) -> dict[str, Any] | None:
         """Keep ``shot``'s picture and what the reader said of it as ``name``; its record, or None (and said
@@ -171,7 +193,7 @@ class ThrowPhotos:
         self.labelled += whole
         return True
 
-    def _save(self, name: str, image: Image, record: dict[str, Any]) -> bool:
+    def _save(self, name: str, image: Image, record: dict[str, Any], count: bool = True) -> bool:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             if shutil.disk_usage(self.folder).free < FREE_MIN:
@@ -183,7 +205,8 @@ class ThrowPhotos:
             _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except (OSError, cv2.error) as error:
             return self.failed(Why.said(_why(error)))
-        self.kept += 1
+        self.kept += count
+        self.boards += not count
         self.problem = None
         return True
 
@@ -208,9 +231,18 @@ class MatchPhotos:
     first seal) and the journal entry it became, so no two matches' photos share a name; labelled when the
     throw is settled (:class:`app.table.learning.ThrowFollower`)."""
 
-    def __init__(self, photos: ThrowPhotos, session: Session, last_shot: Callable[[], Shot | None]) -> None:
+    def __init__(
+        self,
+        photos: ThrowPhotos,
+        session: Session,
+        last_shot: Callable[[], Shot | None],
+        board_picture: Callable[[], Image | None] | None = None,
+    ) -> None:
         self.photos = photos
         self.session = session
+        self.board_picture = board_picture
+        self.playing: str | None = None
+        """The last throw photo kept whose play is not settled yet: its board after the play is kept with it."""
         self.match = next(session.journal.rows())[5][:12]
         self.follow = ThrowFollower(session, last_shot)
         self.waiting: list[tuple[Shot, str, dict[str, Any]]] = []
@@ -231,9 +263,34 @@ class MatchPhotos:
             record = self.photos.keep(name, shot, match=self.match, journal_seq=seq)
             if record is not None:  # the oldest let go: thrown while a question waited, never settled
                 self.waiting = [*self.waiting, (shot, name, record)][-UNSETTLED:]
+                self.playing = name
+        if self.playing is not None and PLAYED & set(reaction.codes):
+            self._keep_board(self.playing, event)
+            self.playing = None
         for throw in settled:
             for entry in self.waiting:
                 if entry[0] is throw.shot:
                     self.waiting.remove(entry)
                     self.photos.write_label(entry[1], entry[2], throw.said, throw.by)
                     break
+
+    def _keep_board(self, name: str, event: ev.Event) -> None:
+        picture = self.board_picture() if self.board_picture is not None else None
+        referee = self.session.referee
+        last = referee.last_play
+        if picture is None or last is None:
+            return
+        seen = referee.seen if isinstance(event, ev.ClockPressed) else None  # the reading this press came with
+        record = {
+            "throw": name,
+            "match": self.match,
+            "journal_seq": len(self.session.journal),
+            "position": last.after.to_json(),
+            "played": last.notation,
+            "legal": last.legal,
+            "settled_by": event.kind,
+            "camera": None
+            if seen is None
+            else {"white": list(seen.board.white), "black": list(seen.board.black), "sure": seen.sure},
+        }
+        self.photos.keep_board(name, picture, record)

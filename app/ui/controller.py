@@ -10,13 +10,14 @@ controller never knows which.
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from app.net.join import JoinCodeError, decode, read_qr
 from app.net.link import DEFAULT_TOURNAMENT, TournamentLink
 from app.net.messages import DirectorMessage
-from app.net.station import Station
+from app.net.station import Assignment, Station, assignment_of
 from app.record.dice_counts import thrown
 from app.record.export import ExportError, write_exports
 from app.record.journal import JournalError
@@ -87,6 +88,18 @@ class Controller:
         self.publisher: Station | None = None
         self.director_said: list[str] = []
         """The director's messages to this table, newest last."""
+        self.offered: Assignment | None = None
+        """The match the director assigned, shown for its two players to confirm (None: none before them)."""
+        self.waiting: Assignment | None = None
+        """An assignment that came while a match was being played: offered once that match's result is confirmed."""
+        self.claimed: set[Color] = set()
+        """The players of :attr:`offered` who tapped "I am <name>"."""
+        self.station_pin = ""
+        """The director's PIN typed on the set-up screen, offered for the assigned matches of the day."""
+        self.agreed_seq = 0
+        """The journal entry where both players confirmed the result (0: not yet in this session)."""
+        self._linked: TournamentLink | None = None
+        """The link :attr:`publisher` was started with."""
 
     @property
     def sim(self) -> bool:
@@ -226,16 +239,25 @@ class Controller:
                 date=datetime.date.today().isoformat(),
                 dice_profile=self.match_dice.name,
             )
-            self.session = Session.resume_or_create(path, setup)
+        except ValueError as error:
+            return str(error)
+        return self._begin(path, setup, pin)
+
+    def _begin(self, path: Path, setup: MatchSetup, pin: str) -> str | None:
+        """Open (or resume) the journal at ``path`` with ``setup`` and serve it: the table, the dice reader, the
+        throw photos and the tournament's publisher."""
+        try:
+            session = Session.resume_or_create(path, setup)
         except (ValueError, JournalError) as error:
             return str(error)
-        session = self.session
+        self.session, self.agreed_seq = session, 0
         if session.referee.calibration is not None:  # the director calibrated again: a resumed match keeps it
             self._use_calibration(Calibration.from_corners(session.referee.calibration))
         self.session.listeners.append(self._on_reaction)
         self._keep_learning(session)
         if self.throw_photos is not None and self.photos_on:
-            session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot))
+            board = None if self.table.simulated else self.table.picture  # the simulated dice scene has no checkers
+            session.listeners.append(self.throw_photos.listener(session, lambda: self.last_shot, board))
         self._publish(session)
         return self.table.start(session, self.calibration, pin)
 
@@ -347,12 +369,43 @@ class Controller:
 
     def _publish(self, session: Session) -> None:
         """Publish the journal to the tournament when linked; the match goes on whatever the network does."""
-        if self.tournament is None or self.publisher is not None:
+        if self.tournament is None:
             return
+        if self.publisher is not None and self._linked == self.tournament:
+            try:
+                self.publisher.follow(session.journal.path)
+            except JournalError as error:
+                self.message = f"{self.tournament.broker}: {error}"
+                return
+        else:
+            self._connect(session.journal.path)
+        publisher = self.publisher
+        if publisher is not None:
+            session.listeners.append(lambda event, reaction: publisher.notify())
+
+    def listen(self) -> str | None:
+        """Join the tournament now, before a match, so the director's assignment reaches this table; a reason if
+        the link cannot work (no link set: nothing to do)."""
+        if self.tournament is None or (self.publisher is not None and self._linked == self.tournament):
+            return None
+        self._connect(self.session.journal.path if self.session is not None else None)
+        return self.message if self.publisher is None else None
+
+    def _connect(self, path: Path | None) -> None:
+        """Start the publisher for :attr:`tournament` (a link changed on the set-up screen replaces the old one);
+        the director's messages come back to the main loop through :attr:`post`."""
+        assert self.tournament is not None
+        if self.publisher is not None:
+            self.publisher.stop()
+            self.publisher = None
         post = self.post or (lambda task: task())
 
         def deliver(message: DirectorMessage) -> None:
-            post(lambda: self.director_said.append(message.text or message.kind))
+            assignment = assignment_of(message) if message.kind == "match" else None
+            if assignment is not None:
+                post(lambda: self.assignment_came(assignment))
+            else:
+                post(lambda: self.director_said.append(message.text or message.kind))
 
         def journal(event: ev.Event) -> None:
             if self.session is not None:
@@ -362,19 +415,117 @@ class Controller:
             post(lambda: journal(event))
 
         try:
-            self.publisher = self.tournament.start(session.journal.path, deliver, submit)
+            self.publisher = self.tournament.start(path, deliver, submit)
         except (OSError, ValueError, JournalError) as error:
             self.message = f"{self.tournament.broker}: {error}"
             return
-        publisher = self.publisher
-        session.listeners.append(lambda event, reaction: publisher.notify())
+        self._linked = self.tournament
+
+    # ------------------------------------------------------ the assigned match
+
+    def assignment_came(self, assignment: Assignment) -> None:
+        """The director's match for this table (on the main loop): offered to the players at once, replacing one
+        they have not both confirmed; while a match is played it waits for that match's confirmed result."""
+        if self.playing():
+            self.waiting = assignment
+        else:
+            self.offered, self.claimed = assignment, set()
+
+    def playing(self) -> bool:
+        """A match is on this table whose result both players have not confirmed yet."""
+        session = self.session
+        return session is not None and len(session.referee.confirmed) < 2
+
+    def assignment(self) -> Assignment | None:
+        """The assigned match for the players to confirm now (a waiting one once the match before is confirmed);
+        None while a match is played or none was assigned."""
+        if self.playing():
+            return None
+        if self.waiting is not None:
+            self.offered, self.waiting, self.claimed = self.waiting, None, set()
+        return self.offered
+
+    def claim(self, color: Color, pin: str) -> str | None:
+        """A player's "I am <name>" on the assigned match; the second starts it with exactly the director's
+        set-up (``pin`` is the director's PIN on this tablet). Why not, for the panel."""
+        assignment = self.assignment()
+        if assignment is None:
+            return None
+        if assignment.setup.mode is Mode.TOURNAMENT and not pin:
+            return label("no_pin", self.language)
+        if pin:
+            try:
+                check_pin_text(pin)
+            except ValueError:
+                return label("bad_pin", self.language)
+        self.claimed.add(color)
+        if len(self.claimed) < 2:
+            return None
+        problem = self.start_assigned(assignment, pin)
+        if problem is not None:
+            self.claimed = set()
+            return problem
+        self.offered, self.claimed = None, set()
+        return None
+
+    def start_assigned(self, assignment: Assignment, pin: str) -> str | None:
+        """Start ``assignment``'s match in a journal of its own: the players, length, clock, variant, event, round
+        and board as the director sent them; this table's devices, PIN and dice set."""
+        try:
+            setup = replace(
+                assignment.setup,
+                devices=self.table.devices(),
+                pin_hash=pin_record(pin) if pin else "",
+                date=assignment.setup.date or datetime.date.today().isoformat(),
+                dice_profile=self.match_dice.name,
+            )
+        except ValueError as error:
+            return str(error)
+        path = self.journal_path or self.folder / "match.sqlite"
+        if self.session is not None or path.exists():  # the table's next match: a new journal, a new folder
+            folder = self.library.new_folder() if self.library is not None else _fresh(self.folder / "matches")
+            path = folder / "match.sqlite"
+        previous, banner, log = self.session, self.banner, self.log
+        self.banner, self.log = None, []  # the rulings of the match before stay in its journal
+        problem = self._begin(path, setup, pin)
+        if problem is not None:
+            self.banner, self.log = banner, log
+            return problem
+        self.journal_path, self.folder = path, path.parent
+        if previous is not None:
+            previous.close()
+        return None
+
+    def result_delivery(self) -> str:
+        """Where the confirmed result is on its way to the director: "held" (the director acknowledged the journal
+        up to both confirmations), "sending" (connected, not yet acknowledged), "waiting" (no connection now:
+        sent when the link is back), "" (no confirmed result, or no tournament link)."""
+        session, publisher = self.session, self.publisher
+        if session is None or publisher is None or len(session.referee.confirmed) < 2:
+            return ""
+        if publisher.journal_path != session.journal.path:
+            return "waiting"
+        if publisher.acked >= (self.agreed_seq or session.journal.last.seq):
+            return "held"
+        return "sending" if publisher.connected else "waiting"
 
     def send(self, event: ev.Event) -> Reaction:
         assert self.session is not None
         return self.session.submit(event)
 
+    def asked_plays(self) -> tuple[str, ...]:
+        """The candidate plays the camera's reading left to the players, nearest first (none: no play is asked)."""
+        asked = self.session.referee.asked if self.session is not None else None
+        return asked.options if asked is not None else ()
+
+    def choose_play(self, text: str) -> Reaction:
+        """A tap on a candidate play: sent as the same play typed in the entry, through the same journal."""
+        return self.send(ev.ManualPlay(text))
+
     def _on_reaction(self, event: ev.Event, reaction: Reaction) -> None:
         self.log += reaction.rulings
+        if any(ruling.code == "result_agreed" for ruling in reaction.rulings) and self.session is not None:
+            self.agreed_seq = self.session.journal.last.seq
         if reaction.rulings:  # the banner shows the gravest ruling: a broken rule outranks the question after it
             self.banner = max(reaction.rulings, key=lambda ruling: _GRAVITY[ruling.level])
 
@@ -461,6 +612,16 @@ class Controller:
         self.table.close()
         if self.session is not None:
             self.session.close()
+
+
+def _fresh(root: Path) -> Path:
+    """A new numbered folder under ``root`` (a station without a match library)."""
+    root.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while (root / str(n)).exists():
+        n += 1
+    (root / str(n)).mkdir()
+    return root / str(n)
 
 
 _GRAVITY = {Level.INFO: 0, Level.OK: 1, Level.WARNING: 2, Level.ERROR: 3}

@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from app.record.library import MatchLibrary
 from app.table.table import Table
+from app.ui.assigned_match import AssignedMatchScreen
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
@@ -57,6 +58,7 @@ class TavlaApp(App):
             HistoryScreen(self),
             ResultScreen(self),
             LearnScreen(self),
+            AssignedMatchScreen(self),
         ):
             self.screens[screen.name] = screen
             self.manager.add_widget(screen)
@@ -67,7 +69,9 @@ class TavlaApp(App):
         return self.manager
 
     def tick(self) -> None:
-        if self.manager.current in ("play", "setup", "result", "learn"):
+        if self.manager.current == "setup" and self.controller.assignment() is not None:
+            self.show("assigned")  # the director's match for this table, before the players at a free table
+        if self.manager.current in ("play", "setup", "result", "learn", "assigned"):
             self.screens[self.manager.current].refresh()
 
     def show(self, name: str) -> None:

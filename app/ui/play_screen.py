@@ -21,6 +21,7 @@ from app.referee.rulings import Level
 from app.table.dice import Shot
 from app.ui.board import BoardWidget, CubeView
 from app.ui.camera_view import CameraView
+from app.ui.play_choices import PlayChoices
 from app.ui.question_panel import QuestionPanel
 from app.ui.slots import place
 from app.ui.widgets import (
@@ -99,6 +100,8 @@ class PlayScreen(TavlaScreen):
         self.actions = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
         side.add_widget(self.actions)
+        self.choices = PlayChoices(self.controller, detail, self.app.refresh, self.type_play)  # a play the camera asks
+        side.add_widget(self.choices)
         entry = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
         self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=sp(24), multiline=False)
         entry.add_widget(self.entry)
@@ -119,6 +122,10 @@ class PlayScreen(TavlaScreen):
     def act(self, event: ev.Event) -> None:
         self.controller.send(event)
         self.app.refresh()
+
+    def type_play(self) -> None:
+        """The typed-play entry, ready for a play the camera did not offer."""
+        self.entry.focus = True
 
     def enter(self) -> None:
         text = self.entry.text.strip()
@@ -167,11 +174,16 @@ class PlayScreen(TavlaScreen):
         self.turn.text = self.expected(referee, names)
         self.turn.color = (1, 0.85, 0.3, 1) if referee.stage in (Stage.QUESTION, Stage.ILLEGAL) else (1, 1, 1, 1)
         self.question.update(referee)
+        self.choices.update()
         self.dice_picture.refresh()
         if referee.chouette is not None and referee.stage is Stage.DOUBLE:  # each doubled member answers
             members = offers(referee.chouette.game)
             self.turn.text = f"{self.t('waiting')}: {', '.join(members)}"
         lines = []
+        waiting = self.controller.waiting  # the director's next match for this table, after this one
+        if waiting is not None:
+            white, black = waiting.setup.players
+            lines.append(f"{self.t('next_match')}: {white} - {black} ({waiting.setup.round or '-'})")
         aids = referee.aids()  # casual mode: the pip counts go on the clocks, beside each player's name
         if aids is not None:
             if aids.shots:

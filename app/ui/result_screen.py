@@ -45,16 +45,23 @@ class ResultScreen(TavlaScreen):
         root.add_widget(self.confirms)
         self.status = Banner(size_hint_y=None, height=dp(72))
         root.add_widget(self.status)
-        root.add_widget(self.export_bar(self.export))
+        bar = self.export_bar(self.export)
+        self.next_match = button(self.t("next_match"), lambda: self.app.show("assigned"))
+        self.next_match.disabled = True  # until the director assigns this table its next match
+        bar.add_widget(self.next_match)
+        root.add_widget(bar)
         self.add_widget(root)
 
     def refresh(self) -> None:
         session = self.controller.session
         if session is None or session.referee.chouette is not None:
             return
+        self.next_match.disabled = self.controller.assignment() is None
         referee = session.referee
         key = (referee.events, referee.confirmed)
         if key == self.shown:
+            if len(referee.confirmed) == 2:
+                self.show_delivery()  # the network may carry the result meanwhile
             return  # the confirm buttons stay put while nothing changed (a tap never lands on a new one)
         self.shown = key
         summary = result_summary(referee)
@@ -105,11 +112,28 @@ class ResultScreen(TavlaScreen):
                     )
                 )
         if len(referee.confirmed) == 2:
-            self.status.set(self.t("both_confirmed"), Level.OK)
+            self.show_delivery()
         elif not referee.match.over:
             self.status.set(self.t("result_open"), Level.WARNING)
         else:
             self.status.set(self.t("confirm_each"), Level.INFO)
+
+    def show_delivery(self) -> None:
+        """Both confirmed: whether the result reached the director (a tournament table), and the next match
+        assigned to this table if one waits ("Next match" shows it to its players)."""
+        delivery = self.controller.result_delivery()
+        said = {"held": "result_held", "sending": "result_sending", "waiting": "result_waiting_link"}
+        lines = [self.t("both_confirmed") + "."]
+        if delivery:
+            lines.append(self.t(said[delivery]))
+        waiting = self.controller.assignment() or self.controller.waiting
+        if waiting is not None:
+            white, black = waiting.setup.players
+            lines.append(self.t("next_waiting").format(white=white, black=black, round=waiting.setup.round or "-"))
+        text = "  ".join(lines)
+        level = Level.WARNING if delivery in ("sending", "waiting") else Level.OK
+        if (self.status.text, self.status.level) != (text, level):
+            self.status.set(text, level)
 
     def confirm(self, color: Color) -> None:
         reaction = self.controller.send(ev.ResultConfirmed(color))

@@ -107,6 +107,7 @@ class SetupScreen(TavlaScreen):
         self.reserve = TextInput(text="10", font_size=sp(26), multiline=False, input_filter="int")
         self.delay = TextInput(text="12", font_size=sp(26), multiline=False, input_filter="int")
         self.pin = TextInput(text="", font_size=sp(26), multiline=False, password=True)  # digits or a passphrase
+        self.pin.bind(text=lambda _, text: setattr(self.controller, "station_pin", text))  # for assigned matches
         self.event = TextInput(text="", hint_text=self.t("event_hint"), font_size=sp(22), multiline=False)
         self.round = TextInput(text="", hint_text="1", font_size=sp(22), multiline=False)
         self.board = TextInput(text="", hint_text="12", font_size=sp(22), multiline=False)
@@ -209,7 +210,7 @@ class SetupScreen(TavlaScreen):
         root.add_widget(grid)
         root.add_widget(button(self.t("close"), view.dismiss))
         view.add_widget(root)
-        view.bind(on_dismiss=lambda *_: self.show_link())
+        view.bind(on_dismiss=lambda *_: self.join())
         return view
 
     def keep_photos(self, on: bool) -> None:
@@ -221,6 +222,19 @@ class SetupScreen(TavlaScreen):
         """The form's link button names what the station will join (nothing typed: no network)."""
         code, broker = self.join_code.text.strip(), self.broker.text.strip()
         self.link_button.text = self.t("join_code").split("\n")[0] if code else broker or self.t("link_open")
+
+    def join(self) -> None:
+        """The link panel closed: join the tournament at once, so the director's match reaches this table."""
+        self.show_link()
+        problem = self.controller.link_tournament(
+            self.broker.text,
+            self.board.text,
+            self.board_password.text,
+            self.ca.text,
+            self.prefix.text,
+            join_code=self.join_code.text,
+        )
+        self.error.text = problem or self.controller.listen() or ""
 
     def scan_join_code(self) -> None:
         """The join code's QR held before the camera: read from its latest picture into the join code field."""

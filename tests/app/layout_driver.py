@@ -29,11 +29,14 @@ from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
+from app.net.station import Assignment  # noqa: E402
 from app.referee import events as ev  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
+from app.referee.setup import ClockSettings, MatchSetup  # noqa: E402
 from app.sim.station import SimStation  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
+from tests.app.play_choices_driver import ask_a_play  # noqa: E402
 from tests.app.ui_driver import PIN, plain, run  # noqa: E402
 
 SLACK = 1.0
@@ -140,6 +143,19 @@ def check(app: TavlaApp, result: dict[str, Any], name: str) -> Iterator[None]:
     yield
 
 
+def assigned() -> Assignment:
+    """A match from the director with long names and every fact filled in: the panel's longest lines."""
+    setup = MatchSetup(
+        players=("Ayşe Nur Karaosmanoğlu", "Mehmet Ali Büyükçekmeceli"),
+        length=17,
+        clock=ClockSettings.for_match(17),
+        event="Kadıköy Tavla Kulübü Kış Kupası",
+        round="C3",
+        table="12",
+    )
+    return Assignment("consolation-3-2", setup, "m1")
+
+
 def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     result["problems"] = []
     result["texts"] = {}
@@ -150,6 +166,13 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     setup = app.screens["setup"]
     setup.pin.text = PIN
     setup.length.text = "1"  # a resignation ends it: the result sheet is reached fast
+    app.controller.assignment_came(assigned())  # the director's match for this table, on its panel
+    app.show("assigned")
+    yield
+    yield from check(app, result, "assigned match")
+    app.controller.offered = None  # the players set up their own match instead
+    app.show("setup")
+    yield
     yield from check(app, result, "set-up")
     app.screens["setup"].start()
     yield
@@ -189,6 +212,10 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.show("result")
     yield
     yield from check(app, result, "result sheet")
+    ask_a_play(app.controller, out / "asked.sqlite")  # the camera's candidate plays on the play screen
+    app.show("play")
+    yield
+    yield from check(app, result, "asked play")
 
 
 def main(argv: list[str]) -> int:

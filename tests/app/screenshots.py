@@ -6,8 +6,9 @@ Run under a display server at least as large as the window, e.g.::
     xvfb-run -s "-screen 0 800x480x24" .venv/bin/python -m tests.app.screenshots shots-pi/ --size 800x480
 
 It plays a simulated 3-point match by taps (set-up, a double taken, play, an unsure throw, the director, the
-history, the result sheet both players confirm) and writes ``<lang>-<n>-<screen>.png`` for ``tr`` and ``en`` into the
-folder, with ``shots.json`` listing them; it prints each file as it is written.
+history, the result sheet both players confirm, the director's next match on its panel) and writes
+``<lang>-<n>-<screen>.png`` for ``tr`` and ``en`` into the folder, with ``shots.json`` listing them; it prints
+each file as it is written.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ configure_window()  # the window's size ($TAVLA_WINDOW, --size; the tablet's 128
 
 from kivy.clock import Clock  # noqa: E402
 
+from app.net.station import Assignment  # noqa: E402
 from app.referee.engine import Stage  # noqa: E402
+from app.referee.setup import ClockSettings, MatchSetup  # noqa: E402
 from app.sim.station import SimStation  # noqa: E402
 from app.ui.controller import Controller  # noqa: E402
 from app.ui.main import TavlaApp  # noqa: E402
@@ -144,6 +147,26 @@ def script(app: TavlaApp, out: Path, shots: dict[str, str]) -> Iterator[None]:
     yield
     assert session.referee.confirmed == (Color.WHITE, Color.BLACK), session.referee.confirmed
     yield from both(app, out, shots, "8-result-confirmed")
+    app.controller.assignment_came(next_match())  # the director's next match for this table
+    yield
+    tap(find_button(app.root, "Sıradaki maç"))
+    yield
+    yield  # the panel drawn in place of the result sheet
+    assert app.manager.current == "assigned", app.manager.current
+    yield from both(app, out, shots, "9-assigned")
+
+
+def next_match() -> Assignment:
+    """The match the draw gives this table next, as the station takes it from the director's message."""
+    setup = MatchSetup(
+        players=("Ayşe Nur Yılmaz", "Mehmet Öztürk"),
+        length=5,
+        clock=ClockSettings.for_match(5),
+        event="Kadıköy Tavla Kulübü",
+        round="R2",
+        table="12",
+    )
+    return Assignment("main-2-1", setup, "m1")
 
 
 def main(argv: list[str]) -> int:

@@ -474,6 +474,7 @@ def test_every_event_survives_the_journal_form() -> None:
         ev.DiceObserved(None, ev.VoidReason.COCKED),
         ev.ManualDice((6, 6)),
         ev.BoardSeen((0,) * 25 + (15,), (15,) + (0,) * 25),
+        ev.CheckersSeen((0,) * 25 + (15,), (15,) + (0,) * 25, False, ("two colours on one point",)),
         ev.LiftSeen(B, 25),
         ev.PlaceSeen(W, 0),
         ev.ClockPressed(W, 1000, 2000),

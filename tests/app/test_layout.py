@@ -1,8 +1,8 @@
 """Every screen fits the window at the displays the station is used with, in Turkish and English.
 
 The driver (tests/app/layout_driver.py) opens the real app at one size on its own Xvfb display, visits the
-set-up, play, unsure-throw, director, history, learning and result screens and lists every widget outside the
-window, every two buttons, labels or inputs drawn over each other and every text larger than its widget.
+assigned match, set-up, play, unsure-throw, director, history, learning and result screens and lists every widget
+outside the window, every two buttons, labels or inputs drawn over each other and every text larger than its widget.
 """
 
 from __future__ import annotations

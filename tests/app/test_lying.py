@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.referee import events as ev
+from app.referee.handlers.camera import seen_counts
+from app.referee.setup import Devices
 from app.table.lying import checkers_lying, where_checkers_lie
 from rules.position import Color
 from rules.registry import VARIANTS
@@ -65,3 +67,19 @@ def test_a_sensing_board_says_where_the_checkers_lie_while_its_link_is_up_and_it
     table.send(ev.LinkChanged("board", False, "unplugged"))
     assert where_checkers_lie(table.referee) == (checkers_lying(table.referee.position), False)
     assert table.referee.mover is Color.BLACK
+
+
+def test_the_cameras_sure_reading_of_the_referees_board_counts_as_seen_an_older_or_unsure_one_does_not() -> None:
+    table = Table(devices=Devices(camera=True, board=False, clock=True))
+    table.send(ev.DiceObserved((3, 1)))
+    table.press(Color.BLACK)
+    table.send(ev.ManualPlay("8/5 6/5"))
+    after = table.referee.position
+    assert where_checkers_lie(table.referee) == (checkers_lying(after), False)
+    table.send(ev.CheckersSeen(*seen_counts(after), sure=False))
+    assert where_checkers_lie(table.referee)[1] is False  # the reader doubted it
+    table.send(ev.CheckersSeen(*seen_counts(after)))
+    assert where_checkers_lie(table.referee) == (checkers_lying(after), True)
+    table.send(ev.DiceObserved((6, 5)))
+    table.send(ev.ManualPlay("24/13"))  # Black's play typed: the camera has not seen the board since
+    assert where_checkers_lie(table.referee) == (checkers_lying(table.referee.position), False)

@@ -259,3 +259,51 @@ def test_every_screen_in_both_languages_and_the_result_confirmed_by_both_players
         assert kinds.count("result_confirmed") == 2
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("size", ["1280x800", "800x480"])
+def test_the_directors_match_arrives_both_players_confirm_and_it_starts_as_assigned(size: str, tmp_path: Path) -> None:
+    """tests/app/assigned_ui_driver.py: the match the director's message brings shows on its own panel (Turkish
+    and English); one player's tap starts nothing, the second starts it with the players and length assigned;
+    a later assignment waits beside the match being played, and once both players confirmed its result sheet
+    (which says the result waits for the link) it is offered from there."""
+    server, display = xvfb(size, range(200, 220))
+    try:
+        result, out = drive(display, tmp_path / "shots", "--size", size, driver="tests.app.assigned_ui_driver")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert result["current_after_message"] == "assigned"
+    texts = result["texts"]
+    assert isinstance(texts, dict)
+    turkish, english = " ".join(texts["assigned-tr"]), " ".join(texts["assigned-en"])
+    for words in (turkish, english):
+        assert "Kadıköy Tavla Kulübü Kupası" in words and "R2" in words and "7" in words
+    assert "Ben Ayşe Nur Yılmaz" in turkish and "Ben Mehmet Öztürk" in turkish and "5 sayı" in turkish
+    assert "Sayı başına 2 dk (oyuncu başına 10 dk) + 12 sn gecikme" in turkish and "Tavla" in turkish
+    assert "I am Mehmet Öztürk" in english and "5 points" in english
+    assert "2 min a point (10 min each) + 12 s delay" in english
+    assert result["after_one"] == {"current": "assigned", "session": False}
+    assert result["current_after_both"] == "play"
+    assert result["setup"] == {
+        "players": ["Ayşe Nur Yılmaz", "Mehmet Öztürk"],
+        "length": 5,
+        "reserve_s": 600,
+        "delay_s": 12,
+        "event": "Kadıköy Tavla Kulübü Kupası",
+        "round": "R2",
+        "table": "7",
+    }
+    header = str(result["header"])
+    assert "Ayşe Nur Yılmaz" in header and "Mehmet Öztürk" in header and "5 sayılık maç" in header
+    later = result["after_later"]
+    assert isinstance(later, dict) and later["players"] == ["Ayşe Nur Yılmaz", "Mehmet Öztürk"]
+    assert later["waiting"] == "main-3-1" and "Sıradaki maç: Ayşe Nur Yılmaz - Deniz Kaya (R3)" in later["info"]
+    status = str(result["result_status"])  # no broker answers this table: the result waits for the link
+    assert "İki oyuncu da onayladı" in status and "turnuva bağlantısı gelince gönderilir" in status
+    assert "Sıradaki maç: Ayşe Nur Yılmaz - Deniz Kaya, R3." in status
+    assert result["after_next"] == {"current": "assigned", "offered": "main-3-1"}
+    width, height = (int(n) for n in size.split("x"))
+    for path in result["screens"].values():  # type: ignore[union-attr]
+        data = Path(path).read_bytes()
+        assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (width, height)

@@ -13,11 +13,14 @@ from app.net.hall import join_paths, make_certificates, write_broker_files
 from app.net.join import JoinCode
 from app.net.link import DEFAULT_TOURNAMENT
 from app.net.messages import DirectorMessage
+from app.net.tournament_book import TournamentBook
 from app.referee import events as ev
 from app.referee.setup import Mode
 from app.table.live import LiveStation
+from app.ui.assigned_match import assignment_facts
 from app.ui.controller import Controller
 from rules.position import Color
+from tests.app.test_assigned_match import resign_out
 from tests.net.broker import Mosquitto
 from tests.net.conftest import PREFIX, wait_for
 from tests.net.test_join import held_before_the_camera
@@ -102,3 +105,72 @@ def test_a_linked_tablet_publishes_its_match_and_journals_the_directors_time_cor
     finally:
         director.stop()
         controller.close()
+
+
+def test_the_directors_assignment_reaches_the_tablets_panel_and_the_players_confirmed_result_the_book(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """From the director's draw to its book through a real broker: the tablet, linked before any match, shows
+    the assigned match; both players say who they are, play, confirm the result sheet, and the director writes
+    the result into the book by itself. A second match assigned to the same board while the first is played
+    waits, then is played in a journal of its own, sent after the first one's result."""
+    book = TournamentBook.create(tmp_path / "book.sqlite", {"event": "Kulüp Kupası", "lengths": [1]}, "director")
+    director = Director(broker.config("director"), PREFIX, book=book).start()
+    tasks: queue.Queue[Callable[[], None]] = queue.Queue()
+    (tmp_path / "station").mkdir()
+    controller = Controller(tmp_path / "station", LiveStation(), language="tr", post=tasks.put)
+
+    def main_loop(condition: Callable[[], bool]) -> Callable[[], bool]:
+        """The condition, checked after the app's main loop ran what the network handed it."""
+
+        def check() -> bool:
+            while not tasks.empty():
+                tasks.get()()
+            return condition()
+
+        return check
+
+    try:
+        for name in ("Ayşe", "Mehmet", "Deniz", "Ece"):
+            director.act({"do": "register", "name": name}, "director")
+        first, second = [m.id for m in director.act({"do": "draw", "seed": 3}, "director").playable()]
+        config = broker.config("2")
+        address = f"127.0.0.1:{broker.port}"
+        assert controller.link_tournament(address, "2", str(config.password), str(config.ca), PREFIX) is None
+        assert controller.listen() is None and controller.session is None
+        publisher = controller.publisher
+        assert publisher is not None
+        wait_for(lambda: publisher.connected and director.connected, 30, "the tablet and the director connected")
+        director.act({"do": "assign", "match": first, "board": "2"}, "director")
+        wait_for(main_loop(lambda: controller.assignment() is not None), 30, "the match on the tablet's panel")
+        offered = controller.assignment()
+        assert offered is not None and offered.match == first
+        names = tuple(book.tournament.name(p) for p in book.tournament.players_of(book.tournament.matches[first]))
+        assert offered.setup.players == names and offered.setup.table == "2" and offered.setup.round == "R1"
+        facts = dict(assignment_facts(offered, "tr"))
+        assert facts["Etkinlik"] == "Kulüp Kupası" and facts["Maç uzunluğu"] == "1 sayı"
+        assert controller.claim(Color.WHITE, "2468") is None and controller.session is None
+        assert controller.claim(Color.BLACK, "2468") is None and controller.session is not None
+        director.act({"do": "assign", "match": second, "board": "2"}, "director")
+        wait_for(main_loop(lambda: controller.waiting is not None), 30, "the second match waiting")
+        assert controller.session.setup.players == names  # the match played is not replaced
+        for match in (first, second):
+            session = controller.session
+            assert session is not None
+            resign_out(controller)
+            controller.send(ev.ResultConfirmed(Color.WHITE))
+            controller.send(ev.ResultConfirmed(Color.BLACK))
+            wait_for(lambda: book.tournament.matches[match].result is not None, 30, f"{match}'s result in the book")
+            assert book.tournament.matches[match].result.head == session.journal.head
+            wait_for(main_loop(lambda: controller.result_delivery() == "held"), 30, "the result said to be sent")
+            if match == first:
+                offered = controller.assignment()
+                assert offered is not None and offered.match == second
+                controller.claim(Color.WHITE, "2468")
+                controller.claim(Color.BLACK, "2468")
+                assert controller.session is not session
+        assert book.tournament.playable() and book.tournament.playable()[0].round == 2  # the winners advance
+    finally:
+        director.stop()
+        controller.close()
+        book.close()

@@ -12,6 +12,7 @@ from entry 1 adds nothing twice.
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 from typing import Iterator
 
@@ -120,8 +121,12 @@ def test_a_double_bracket_played_to_the_end_with_a_director_restart(
         rows = final.rows()
         assert len(rows) == 10 and len({r["head"] for r in rows}) == 10
         assert len([r for r in rows if r["board"] == "1"]) >= 3  # board 1's matches, each its own row
-        written = list(csv.DictReader((tmp_path / "results" / "tournament.csv").open(encoding="utf-8")))
-        assert [(r["match"], r["head"]) for r in written] == [(r["match"], r["head"]) for r in rows]
+
+        def written() -> list[tuple[str, str]]:
+            text = (tmp_path / "results" / "tournament.csv").read_text(encoding="utf-8")
+            return [(r["match"], r["head"]) for r in csv.DictReader(io.StringIO(text))]
+
+        wait_for(lambda: written() == [(r["match"], r["head"]) for r in rows], 10, "tournament.csv written")
     finally:
         boards.stop()
         director.stop()

@@ -8,7 +8,9 @@ a question to the players, or an automatic call that is right or wrong (a needle
 wrong values). "before" is the reader of the checkout at ``--before`` (a worktree of an earlier commit), run in its
 own process on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the
 outer and playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the
-cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame. Prints figures only.
+cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame (the reader having
+read a frame on that calibration before, as a station has); ``--pairs N`` times both again throw by throw in turn,
+N passes, for a ratio a shared machine does not move. Prints figures only.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -51,7 +53,7 @@ def truth_of(label: dict[str, Any]) -> list[int] | None:
     return sorted(int(d["value"]) for d in label["dice"])
 
 
-def _scored(observation: Any, truth: list[int] | None, asked: dict[str, bool]) -> dict[str, str]:
+def _scored(observation: Any, truth: list[int] | None, asked: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
     values = observation.values
     got = None if values is None else sorted(values)
     return {name: "asked" if asked[name] else ("right" if got == truth else "wrong") for name in SETTING_NAMES}
@@ -91,21 +93,26 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
                 die_mm=label["style"]["die_mm"],  # what set-up measures from its throws (calibration.die_mm_of)
             )
         cal = Calibration.from_corners(corners, board) if measured else Calibration.from_corners(corners)
-        start = time.perf_counter()
+        # a station reads throw after throw on one calibration: what a reader makes once a calibration (its view's
+        # maps) is made here, on the throw played backwards, so the time is a settled frame's alone
+        reader.read(before, cal, "bottom", reference=image)
+        start, start_cpu = time.perf_counter(), time.process_time()
         observation = reader.read(image, cal, "bottom", reference=before)
-        took = 1000 * (time.perf_counter() - start)
+        took, took_cpu = 1000 * (time.perf_counter() - start), 1000 * (time.process_time() - start_cpu)
         at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
         placed = [Checker(float(x), float(y)) for x, y in at]
         checkers = both_ways_round(placed, board) if measured else both_ways_round(placed)
-        asked = {n: bool(doubts(observation, cal, image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        asked = {n: doubts(observation, cal, image.shape, SETTINGS[n], checkers) for n in SETTING_NAMES}
         out.append(
             {
                 "set": which,
                 "name": label["image"],
                 "case": label["case"],
                 "calls": _scored(observation, truth_of(label), asked),
+                "doubts": asked,
                 "dice": _dice_of(observation),
                 "ms": took,
+                "cpu_ms": took_cpu,
             }
         )
         for die in observation.dice:
@@ -119,10 +126,73 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
         cal = Calibration.from_corners(throw.corners)
         observation = reader.read(throw.image, cal, throw.thrower, reference=throw.reference)
         checkers = both_ways_round(throw.checkers)
-        asked = {n: bool(doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers)) for n in SETTING_NAMES}
+        asked = {n: doubts(observation, cal, throw.image.shape, SETTINGS[n], checkers) for n in SETTING_NAMES}
         truth = sorted(throw.values) if throw.kind == "valid" else None
-        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": _scored(observation, truth, asked)})
+        calls = _scored(observation, truth, asked)
+        out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": calls, "doubts": asked})
     return out, cocked
+
+
+def serve_latency() -> None:
+    """Times throws as asked on stdin (their index in :func:`foreign_throws`), one line of (wall, CPU) ms each: the
+    reader of the checkout this process imports, on the first-guess board both checkouts know, after one read on
+    the throw's calibration (played backwards)."""
+    from vision import Calibration, DiceReader, load_image
+
+    reader = DiceReader(threads=1)
+    throws = foreign_throws()
+    print(len(throws), flush=True)
+    for line in sys.stdin:
+        _, folder, label = throws[int(line)]
+        image = load_image(folder / label["image"])
+        before = load_image(folder / label["image"].replace(".jpg", "_before.jpg"))
+        cal = Calibration.from_corners([tuple(p) for p in label["board_corners_px"]])
+        reader.read(before, cal, "bottom", reference=image)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        reader.read(image, cal, "bottom", reference=before)
+        took = [1000 * (time.perf_counter() - start), 1000 * (time.process_time() - start_cpu)]
+        print(json.dumps(took), flush=True)
+
+
+def paired_latency(before_dir: Path, passes: int) -> None:
+    """Both readers in processes of their own, throw by throw in turn (which goes first alternates): a machine whose
+    speed drifts moves both alike, so the ratio taken pair by pair holds where the times themselves do not."""
+    sides = {"before": before_dir, "after": ROOT}
+    servers = {
+        side: subprocess.Popen(
+            [sys.executable, __file__, "--serve-latency"],
+            env=dict(os.environ, PYTHONPATH=str(tree)),
+            cwd=tree,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for side, tree in sides.items()
+    }
+    streams = {side: (server.stdin, server.stdout) for side, server in servers.items()}
+    count = min(int(out.readline()) for _, out in streams.values() if out is not None)
+    times: dict[str, list[list[float]]] = {side: [] for side in sides}
+    for turn in range(passes):
+        for index in range(count):
+            for side in ("before", "after") if (index + turn) % 2 == 0 else ("after", "before"):
+                into, out = streams[side]
+                assert into is not None and out is not None
+                into.write(f"{index}\n")
+                into.flush()
+                times[side].append(json.loads(out.readline()))
+    for server in servers.values():
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait()
+    b, a = np.array(times["before"]), np.array(times["after"])
+    print(f"latency, throw by throw in turn ({len(a)} pairs, first-guess board, one read on each calibration first):")
+    for side, ms in (("before", b), ("after", a)):
+        print(
+            f"  {side:6}: median {np.median(ms[:, 0]):.1f} ms, p95 {np.percentile(ms[:, 0], 95):.1f} ms; "
+            f"CPU time median {np.median(ms[:, 1]):.1f} ms, p95 {np.percentile(ms[:, 1], 95):.1f} ms"
+        )
+    ratio = a / b
+    print(f"  after/before pair by pair: median {np.median(ratio[:, 0]):.3f} (CPU time {np.median(ratio[:, 1]):.3f})")
 
 
 def reliability(cocked: list[tuple[float, bool]], bins: int = 5) -> tuple[list[str], float]:
@@ -170,15 +240,39 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
             )
 
 
+def why(rows: list[dict[str, Any]]) -> None:
+    """Why throws are asked, per set and case and setting: each doubt's count among the asked throws (a throw
+    may have several), and how many throws had that doubt alone."""
+    for setting in SETTING_NAMES:
+        print(f"why asked ({setting}): doubt throws (alone)")
+        for which in ("foreign", "positions", "own"):
+            cases = sorted({r["case"] for r in rows if r["set"] == which})
+            for case in cases:
+                mine = [r["doubts"][setting] for r in rows if r["set"] == which and r["case"] == case]
+                asked = [d for d in mine if d]
+                every = Counter(x for d in asked for x in d)
+                alone = Counter(d[0] for d in asked if len(d) == 1)
+                parts = ", ".join(f"{k} {v} ({alone[k]})" for k, v in every.most_common())
+                print(f"  {which:9} {case:15} {len(asked):3d}/{len(mine):3d} asked: {parts}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--own", type=int, default=100, help="the project's own held-out renders (default 100)")
     parser.add_argument("--before", type=Path, help="a checkout whose reader is 'before' (required)")
     parser.add_argument("--emit-before", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-latency", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="passes of the latency taken throw by throw in turn (default 0: none)"
+    )
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
+    parser.add_argument("--why", action="store_true", help="the doubts the after reader's questions raise, per case")
     args = parser.parse_args()
     if args.emit_before:
         print(json.dumps(read(args.own, measured=False)[0]))
+        return
+    if args.serve_latency:
+        serve_latency()
         return
     if args.before is None:
         parser.error("--before DIR: a checkout of the commit to compare with (git worktree add DIR COMMIT)")
@@ -206,9 +300,17 @@ def main() -> None:
     high = [truly for p, truly in cocked if p >= 0.75]
     print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
     print("latency, settled 1280x720 frame with the frame before, one thread (foreign throws):")
-    for side, rows in (("before", before), ("after", after)):
-        ms = [r["ms"] for r in rows if "ms" in r]
-        print(f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    for side, read_rows in (("before", before), ("after", after)):
+        ms = [r["ms"] for r in read_rows if "ms" in r]
+        cpu = [r["cpu_ms"] for r in read_rows if "cpu_ms" in r]  # the process's own time: less moved by a busy machine
+        print(
+            f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms; "
+            f"CPU time median {np.median(cpu):.1f} ms, p95 {np.percentile(cpu, 95):.1f} ms"
+        )
+    if args.pairs:
+        paired_latency(args.before, args.pairs)
+    if args.why:
+        why(after)
     if args.wrong:
         for row in after:
             if "wrong" in row["calls"].values():

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.change import CONTEXT, change, unread_parts
+from vision.change import CONTEXT, Change, change, components, unread_parts
 
 DIE = 26.0
 
@@ -98,3 +99,29 @@ def test_a_die_the_colour_of_the_board_changes_it_in_pieces_and_is_one_unread_pa
     for x in (200, 240, 280):  # specks over a die side apart: each a speck, not a die
         apart[600:605, x : x + 5] = 240
     assert unread_parts(change(apart, before, DIE, 16), [], DIE) == []
+
+
+def test_the_parts_of_a_map_are_opencv_s_own_in_its_order() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(5, 80, 2))
+        mask = (rng.random((h, w)) < rng.random() * 0.08).astype(np.uint8)
+        for _ in range(int(rng.integers(0, 6))):
+            y, x, a, b = (int(v) for v in rng.integers(0, 40, 4))
+            mask[y : y + a, x : x + b] = 1
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        assert np.array_equal(components(mask), stats[1:count])
+
+
+def test_a_die_missed_is_found_the_same_wherever_on_the_map_it_lies() -> None:
+    # the closing is made near the changed pixels alone: as on the whole map, at the edges too
+    for x, y in ((3, 3), (200, 150), (470, 2)):
+        mask = np.zeros((384, 480), np.uint8)
+        mask[y : y + 10, x : x + 11 : 2] = 1  # a die the board's colour: stripes the closing joins
+        whole = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        got = unread_parts(Change(mask, ()), [], 13.0)
+        at_edge = [bx == 0 or by == 0 or bx + bw >= 480 or by + bh >= 384 for bx, by, bw, bh, _ in stats[1:count]]
+        assert len(got) == at_edge.count(False)
+        if got:
+            assert got[0] == (x, y, x + 11, y + 10)

@@ -128,6 +128,15 @@ def test_the_warped_view_shows_the_board_where_the_geometry_says() -> None:
     )
 
 
+def test_the_view_through_its_kept_maps_is_the_warp_pixel_for_pixel() -> None:
+    throw = heldout_throw(1, "valid", with_reference=True)
+    assert throw.reference is not None
+    view = board_view(Calibration.from_corners(throw.corners))
+    for v in (view, view.scaled(0.5), view.part(320, 240, 160, 128)):
+        assert np.array_equal(v.remapped(throw.image), v.warp(throw.image))
+        assert np.array_equal(v.remapped(throw.reference), v.warp(throw.reference))  # the maps kept serve again
+
+
 @pytest.mark.parametrize(
     ("size", "expect"),
     [((1920, 1080), (1280, 720)), ((1280, 720), (1280, 720)), ((640, 480), (640, 480)), ((300, 200), (304, 208))],
@@ -352,6 +361,54 @@ def test_a_die_found_where_the_board_changed_a_little_is_not_counted_but_listed_
     assert doubts(one, cal, seen.shape) == ("die_unseen",)
     still = reader.read(seen, cal, reference=_board_with_squares(cal, [(700.0, 300.0)]))
     assert still.reason == "dice_count" and still.unread_changes == 0  # it lay there: the other die is off
+
+
+def _frame_with_dice(centres: list[tuple[float, float]], side: int = 28) -> np.ndarray:
+    """A dull textured 1280x720 frame with a bright die ``side`` pixels wide round each frame point."""
+    image = np.random.default_rng(3).integers(60, 100, (720, 1280, 3)).astype(np.uint8)
+    for x, y in centres:
+        image[int(y) - side // 2 : int(y) + side // 2, int(x) - side // 2 : int(x) + side // 2] = 240
+    return image
+
+
+def test_two_touching_dice_read_as_one_peak_are_two_dice() -> None:
+    """Two dice side by side make one bright blob, and the stand-in finds one peak at its middle: the throw's
+    change round it is two dice large, so the reading splits it, and the second stage reads both halves. A lone
+    die stays one."""
+    cal = Calibration.from_corners(CORNERS)
+    before = _frame_with_dice([])
+    head = FixedCrops([0.0, 0.0, 0.0, 0.95, 0.0, 0.0, 0.0, 0.05])
+    reader = DiceReader(net=BrightSquares(), classifier=head, cocked_look=None)
+    pair = reader.read(_frame_with_dice([(800.0, 400.0), (828.0, 400.0)]), cal, reference=before)
+    assert pair.verdict == "valid" and pair.values == (4, 4)
+    left, right = sorted(d.centre[0] for d in pair.dice)
+    assert left == pytest.approx(800.0, abs=6) and right == pytest.approx(828.0, abs=6)
+    apart = reader.read(_frame_with_dice([(800.0, 400.0), (950.0, 300.0)]), cal, reference=before)
+    assert apart.verdict == "valid" and len(apart.dice) == 2
+    one = reader.read(_frame_with_dice([(800.0, 400.0)]), cal, reference=before)
+    assert len(one.dice) == 1 and one.reason == "dice_count"
+
+
+class DieThenShadow:
+    """A second stage that takes the first crops it reads for a die, and the last of a later batch for none."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        out = np.tile(np.array([0.0, 0.0, 0.0, 0.95, 0.0, 0.0, 0.0, 0.05], np.float32), (len(crops), 1))
+        if self.calls > 1:
+            out[len(crops) // 2 :] = [0.0, 0.0, 0.0, 0.05, 0.0, 0.0, 0.0, 0.95]
+        return out
+
+
+def test_a_blob_is_not_split_where_the_second_stage_sees_no_die_in_a_half() -> None:
+    """A half the second stage calls no die (a die's long shadow, say) leaves the one die read."""
+    cal = Calibration.from_corners(CORNERS)
+    reader = DiceReader(net=BrightSquares(), classifier=DieThenShadow(), cocked_look=None)
+    seen = reader.read(_frame_with_dice([(800.0, 400.0), (828.0, 400.0)]), cal, reference=_frame_with_dice([]))
+    assert len(seen.dice) == 1 and seen.reason == "dice_count"
 
 
 def test_a_frame_before_from_another_camera_mode_is_ignored_not_an_error() -> None:

@@ -166,8 +166,24 @@ def _die(canvas: Image, x: float, y: float, size: float, angle: float, value: in
         cv2.circle(canvas, (round(p[0] * 4), round(p[1] * 4)), round(size * 0.09 * 4), pip, -1, cv2.LINE_AA, 2)
 
 
-def render_board(index: int) -> tuple[Image, BoardTruth]:
-    """The ``index``-th rendered board (the same each time) and its truth."""
+@dataclass(frozen=True)
+class Setting:
+    """A position to draw instead of a random one (a simulated game's board): counts in the command's reading
+    order, bar and off as [bottom, top], the reading-order points where the lowest checker is the other side's
+    (a plakoto pin: the pinned checker at the rim, its pinners beyond it), which side is home and the bottom
+    player's colour."""
+
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    home_right: bool
+    bottom_colour: Side
+    pins: tuple[int, ...] = ()
+
+
+def render_board(index: int, setting: Setting | None = None) -> tuple[Image, BoardTruth]:
+    """The ``index``-th rendered board (the same each time) and its truth; with ``setting``, that position on
+    the ``index``-th board's scene (its truth then counts a pinned checker nowhere: one colour a point)."""
     rng = np.random.default_rng(SEED_BASE + index)
     w, h = BOARD_VIEW
     fx, fy = rng.uniform(54, 66), rng.uniform(52, 64)
@@ -176,6 +192,10 @@ def render_board(index: int) -> tuple[Image, BoardTruth]:
     home_right = bool(rng.random() < 0.5)
     points, bar, off = random_position(rng, home_right)
     bottom_colour: Side = "light" if rng.random() < 0.5 else "dark"
+    pins: tuple[int, ...] = ()
+    if setting is not None:
+        points, bar, off = list(setting.points), list(setting.bar), list(setting.off)
+        home_right, bottom_colour, pins = setting.home_right, setting.bottom_colour, setting.pins
     light, dark = CHECKER_PAIRS[rng.integers(len(CHECKER_PAIRS))]
     colours = (light, dark) if bottom_colour == "light" else (dark, light)  # [bottom, top]
     rings = bool(rng.random() < 0.5)
@@ -214,13 +234,15 @@ def render_board(index: int) -> tuple[Image, BoardTruth]:
         x0 = geo.column_x(col) + rng.normal(0, 1.5)
         rim = geo.field_y[0] if row == 0 else geo.field_y[1]
         step = 1 if row == 0 else -1
-        for k in range(abs(count)):
+        pinned = slot in pins
+        for k in range(abs(count) + pinned):
             layer, place = divmod(k, 5)
             y = rim + step * (r + 0.5 + place * geo.checker * rng.uniform(0.99, 1.03))
             p = np.array([x0 + rng.normal(0, 1.2), y])
             if layer:
                 p = p + (p - centre) * parallax * layer + rng.normal(0, 2.5, 2)
-            placed.append((float(p[0]), float(p[1]), 0 if count > 0 else 1, layer))
+            side = 0 if count > 0 else 1
+            placed.append((float(p[0]), float(p[1]), 1 - side if pinned and k == 0 else side, layer))
     for side in (0, 1):  # the bar: each player's in their own half of it
         for k in range(bar[side]):
             y = h / 2 + (1 if side == 0 else -1) * (r + 4 + k * geo.checker * 1.02)

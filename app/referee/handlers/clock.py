@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.referee import events as ev
-from app.referee.handlers import plays
+from app.referee.handlers import camera
 from app.referee.handling import Step
 from app.referee.rulings import Level
 from app.referee.state import RefereeState, Stage
@@ -55,7 +55,7 @@ def on_clock_pressed(step: Step, event: ev.ClockPressed) -> None:
         return  # a press on the side whose clock is not running: the clock ignores it
     step.set(clock=by.other, clock_started=True)  # the clock has switched by itself
     if stage is Stage.PLAY and by is state.mover:
-        plays.judge_press(step)
+        camera.judge_press(step)
     elif stage is Stage.ROLL:
         step.say("throw_first", Level.WARNING, player=by)
         step.run_clock(by)

@@ -87,7 +87,7 @@ def on_checker_placed(step: Step, event: ev.PlaceSeen) -> None:
 
 def judge_press(step: Step) -> None:
     state = step.state
-    before, mover = state.position, state.mover
+    mover = state.mover
     board = state.board
     if not state.setup.devices.board or board is None:
         if state.legal_plays() == [Play()]:
@@ -100,6 +100,14 @@ def judge_press(step: Step) -> None:
         step.say("board_unreadable", Level.ERROR, player=mover, problems=list(state.board_problems))
         step.run_clock(mover)
         return
+    judge_board(step, board)
+
+
+def judge_board(step: Step, board: Position) -> None:
+    """Judge the play by the board it left (a sensing board's snapshot or the camera's reading): a play of the
+    variant's own judge, an earlier position of the game (a takeback), or an illegal or unfinished play."""
+    state = step.state
+    before, mover = state.position, state.mover
     if not board.same_board(before):
         for earlier in reversed(state.game_boards[:-1]):
             if board.same_board(earlier):
@@ -137,6 +145,8 @@ def accept(step: Step, play: Play) -> None:
         game_boards=state.game_boards + (after,),
         turn_boards=(),
         in_hand=0,
+        camera=None,
+        play_asked=None,
     )
     step.say("play_ok", Level.OK, player=mover, play=notation, dice=list(dice))
     if isinstance(ended, ChouetteGame):

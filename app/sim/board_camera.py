@@ -1,0 +1,70 @@
+"""The camera over the simulated table reading the checkers: each board a player leaves is drawn by the
+whole-board renderer (:mod:`vision.synth.board_render`) and read by the real checker reader.
+
+At a table without a sensing board the station reads the settled picture when the mover presses the clock
+(:mod:`app.table.checkers`); here the picture is the board the simulated player left, drawn on one board scene
+per seed (its colours, frame and lamp; the light and the camera's slight tilt move a little from picture to
+picture) with its four corners tapped from the drawing, as a referee taps them at set-up. What the reader says
+is what the referee gets: a reading it doubts is asked, never guessed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import cv2
+
+from app.referee import events as ev
+from app.referee.engine import Referee
+from app.table.checkers import BoardLayout, read_checkers, reading_order
+from app.table.dice import Image
+from rules.position import Position
+from vision import Calibration, Reader
+from vision.synth.board_render import Setting, render_board
+
+SCENES = 100_000
+"""Board scenes for the simulated camera start here among the renderer's indices (apart from its test boards)."""
+
+
+class BoardCamera:
+    """Draws the board ``board_of(referee)`` says the mover left and reads it; ``reader`` finds the dice in the
+    picture (a pale die can pass for a checker's top), or None to read without."""
+
+    def __init__(self, seed: int, board_of: Callable[[Referee], Position], reader: Reader | None = None) -> None:
+        self.scene = SCENES + seed
+        self.layout = BoardLayout("light" if seed % 2 else "dark", home_right=seed % 4 < 2)
+        self.board_of = board_of
+        self.reader = reader
+        self.read_ms: list[float] = []
+        """The CPU time each reading took (the reader and its look for the dice), milliseconds."""
+        self.last: tuple[Image, ev.CheckersSeen] | None = None
+        """The last picture read and what it became."""
+
+    def picture(self, position: Position) -> tuple[Image, Calibration]:
+        """``position`` drawn on this camera's board, and the board's corners as tapped."""
+        points, bar, off, pins = reading_order(position, self.layout)
+        setting = Setting(points, bar, off, self.layout.home_right, self.layout.white_colour, pins)
+        image, truth = render_board(self.scene, setting)
+        return image, Calibration.from_corners(list(truth.corners))
+
+    def seen(self, referee: Referee) -> ev.CheckersSeen:
+        """The reading of the board the mover leaves now, as the station sends it just before the press."""
+        position = self.board_of(referee)
+        image, calibration = self.picture(position)
+        reader = self.reader
+        dice = None if reader is None else (lambda: [d.box for d in reader.dice(image, calibration)])
+        threads = cv2.getNumThreads()
+        cv2.setNumThreads(1)  # a tablet's one core: the figure the benchmark prints
+        started = time.process_time()
+        try:
+            event, _ = read_checkers(image, calibration, self.layout, position.RULES.facing, dice)
+        finally:
+            cv2.setNumThreads(threads)
+        self.read_ms.append((time.process_time() - started) * 1000)
+        self.last = (image, event)
+        return event
+
+    def picture_read(self) -> Image | None:
+        """The last picture read (the board as the mover left it at the press), None before the first."""
+        return self.last[0] if self.last is not None else None

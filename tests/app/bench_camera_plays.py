@@ -1,0 +1,168 @@
+"""Plays judged from the camera against the same plays typed: whole simulated matches of the demo's length played
+through the camera path, per variant (standard, plakoto with its pins, uzun tavla).
+
+    .venv/bin/python -m tests.app.bench_camera_plays [--matches 21] [--length 5] [--no-dice-reader]
+
+Each play the simulated players make is drawn on the board by the whole-board renderer (1280x720, the
+renderer's own size), read by the checker reader when the mover presses the clock, and judged by the referee
+(:mod:`app.referee.handlers.camera`); the same play typed on the tablet is judged by a copy of the referee
+beside it. A play the camera leaves to the players is answered as the players would (the play they made, typed).
+Printed per variant: matches, plays, plays judged identically to the typed path (the same position
+reached, or the play refused by both: an illegal play the tablet will not take is flagged from the camera),
+differences, plays asked, and the checker reader's CPU milliseconds per settled frame (median, 95th percentile,
+slowest; the dice reader's look for dice included where a reading is about to be sure). Dice are handed to the
+referee as read (no dice pictures: they are not what is measured here); the rest of the table is the demo's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+
+import cv2
+
+from app.referee import events as ev
+from app.referee.engine import Referee, Stage
+from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode, Policy
+from app.sim.board_camera import BoardCamera
+from app.sim.world import Temper, World
+from rules.play import Play
+from vision import DiceReader, Reader
+
+VARIANTS = ("backgammon", "plakoto", "uzun")
+ASKED = ("play_asked", "play_asked_unsure")
+REFUSED = ("illegal_play", "unfinished_play")
+
+
+@dataclass
+class Tally:
+    matches: int = 0
+    plays: int = 0
+    same: int = 0
+    differences: list[str] = field(default_factory=list)
+    asked: int = 0
+    flagged: int = 0
+    read_ms: list[float] = field(default_factory=list)
+    draw_s: float = 0.0
+
+
+def setup(variant: str, length: int, seed: int) -> MatchSetup:
+    return MatchSetup(
+        players=("Ayşe", "Mehmet"),
+        variant=variant,
+        length=length,
+        mode=Mode.TOURNAMENT,
+        policy=Policy.LEGAL_MOVES,
+        clock=ClockSettings.for_match(length),
+        devices=Devices(camera=True, board=False, clock=True),
+        round=f"seed {seed}",
+    )
+
+
+def typed_result(referee: Referee, world: World, press: ev.Event) -> Referee | None:
+    """The referee after the mover's play typed on the tablet (None: the tablet refuses it); a turn with no
+    legal play is ended by the press alone."""
+    if referee.legal_plays() == [Play()]:
+        return referee.handle(press)[0]
+    play, _ = world.chosen_play(referee)
+    text = referee.setup.variant_rules.write_play(referee.position, play)
+    after, reaction = referee.handle(ev.ManualPlay(text or ""))
+    return after if "play_ok" in reaction.codes else None
+
+
+def play_match(variant: str, length: int, seed: int, reader: Reader | None, tally: Tally) -> None:
+    """One match through the camera path, each play also judged as typed; what differs is kept."""
+    world = World(seed, Temper(), sensing_board=False, camera_reads_checkers=True)
+    camera = BoardCamera(seed, world.board_left, reader)
+    referee = Referee.start(setup(variant, length, seed))
+    last: ev.Event | None = None
+    for _ in range(20_000):
+        if referee.stage is Stage.OVER:
+            tally.matches += 1
+            return
+        event = world.next_event(referee, last)
+        ends_a_play = (
+            isinstance(event, ev.ClockPressed)
+            and referee.stage is Stage.PLAY
+            and event.by is referee.mover
+            and referee.clock is event.by
+        )
+        if not ends_a_play:
+            referee, _ = referee.handle(event)
+            last = event
+            continue
+        typed = typed_result(referee, world, event)
+        drawn = time.perf_counter()
+        referee, _ = referee.handle(camera.seen(referee))
+        tally.draw_s += time.perf_counter() - drawn
+        tally.read_ms.append(camera.read_ms[-1])
+        referee, reaction = referee.handle(event)
+        last = event
+        codes = list(reaction.codes)
+        asked = any(code in ASKED for code in codes)
+        if asked:  # the players type the play they made (the first legal one offered for a play the tablet refuses)
+            tally.asked += 1
+            last = world.next_event(referee, last)
+            referee, reaction = referee.handle(last)
+            codes = list(reaction.codes)
+        tally.plays += 1
+        if any(code in REFUSED for code in codes):
+            tally.flagged += 1
+            same = typed is None
+        elif "play_ok" in codes:
+            same = (typed is not None and typed.position == referee.position) or (typed is None and asked)
+        else:
+            same = False
+        if same:
+            tally.same += 1
+        else:
+            tally.differences.append(f"{variant} seed {seed} event {referee.events}: {codes}")
+    raise RuntimeError(f"{variant} seed {seed}: the match did not end")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)] if ordered else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--matches", type=int, default=21, help="matches in all, shared among the variants")
+    parser.add_argument("--length", type=int, default=5, help="match length in points (the demo's: 5)")
+    parser.add_argument("--seed", type=int, default=1, help="the first match's seed")
+    parser.add_argument("--no-dice-reader", action="store_true", help="read without looking for dice first")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)  # one core, the renderer's drawing too
+    reader: Reader | None = None if args.no_dice_reader else DiceReader(threads=1)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    rows: dict[str, Tally] = {v: Tally() for v in VARIANTS}
+    for k in range(args.matches):
+        variant = VARIANTS[k % len(VARIANTS)]
+        play_match(variant, args.length, args.seed + k, reader, rows[variant])
+        print(f"  {variant} seed {args.seed + k}: {rows[variant].plays} plays so far", file=sys.stderr, flush=True)
+    spent, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    drawing = sum(t.draw_s for t in rows.values())
+    print(
+        f"{args.matches} matches of {args.length} point(s), 1280x720 boards, one core: {cpu:.0f} s CPU in all"
+        f" ({spent:.0f} s wall; drawing and reading the boards {drawing:.0f} s wall)"
+    )
+    print("| variant | matches | plays | judged as typed | differences | asked | flagged illegal | ms a frame:")
+    print("| | | | | | | | median / p95 / slowest |")
+    print("|---|---|---|---|---|---|---|---|")
+    for variant, t in rows.items():
+        share = 100 * t.asked / t.plays if t.plays else 0.0
+        print(
+            f"| {variant} | {t.matches} | {t.plays} | {t.same} | {len(t.differences)} | {t.asked} ({share:.0f} %) |"
+            f" {t.flagged} | {percentile(t.read_ms, 0.5):.0f} / {percentile(t.read_ms, 0.95):.0f} /"
+            f" {max(t.read_ms, default=0):.0f} |"
+        )
+    for t in rows.values():
+        for line in t.differences:
+            print("difference:", line)
+    return 1 if any(t.differences for t in rows.values()) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

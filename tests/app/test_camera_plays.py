@@ -1,0 +1,247 @@
+"""The referee judging a play from the camera's reading of the checkers (app.referee.handlers.camera)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from app.__main__ import main
+from app.record.session import Session
+from app.referee import events as ev
+from app.referee.engine import Stage
+from app.referee.handlers.camera import seen_counts
+from app.referee.rulings import ClockCommand
+from app.referee.setup import Devices
+from app.sim.board_camera import BoardCamera
+from app.table.camera import LiveCamera
+from app.table.checkers import BoardLayout, read_checkers, reading_order, seen_event
+from app.table.live import LiveStation
+from rules.play import Step, apply_steps
+from rules.position import Aside, Color, Position
+from rules.registry import VARIANTS, find_variant
+from rules.variant import Variant
+from tests.app.table import Table, make_setup
+from vision.checkers import CheckerReading
+
+W, B = Color.WHITE, Color.BLACK
+CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
+LAYOUTS = [BoardLayout(colour, right) for colour in ("light", "dark") for right in (True, False)]
+
+
+def seen(position: Position, sure: bool = True) -> ev.CheckersSeen:
+    white, black = seen_counts(position)
+    return ev.CheckersSeen(white, black, sure, () if sure else ("a checker hidden under others",))
+
+
+def after(*steps: tuple[int, int]) -> Position:
+    return apply_steps(Position.start(W), [Step(a, b) for a, b in steps]).with_turn(W)
+
+
+def camera_table() -> Table:
+    table = Table(devices=CAMERA_ONLY)
+    table.send(ev.DiceObserved((3, 1)))
+    table.press(B)
+    return table
+
+
+def test_a_reading_that_matches_one_legal_play_is_that_play() -> None:
+    table = camera_table()
+    table.send(seen(after((8, 5), (6, 5))))
+    pressed = table.press(W)
+    assert pressed.codes == ["play_ok"] and pressed.rulings[0].params["play"] == "8/5 6/5"
+    assert pressed.commands == (ClockCommand(B),)
+    assert table.referee.stage is Stage.ROLL and table.referee.camera is None
+
+
+def test_a_reading_no_legal_play_reaches_is_ruled_as_the_sensing_board_rules_it() -> None:
+    wrong = after((13, 8))
+    by_camera = camera_table()
+    by_camera.send(seen(wrong))
+    by_board = Table()
+    by_board.open_with(3, 1)
+    by_board.board(wrong)
+    camera_rulings, board_rulings = by_camera.press(W).rulings, by_board.press(W).rulings
+    assert [r.code for r in camera_rulings] == ["illegal_play", "choose"]
+    assert camera_rulings == board_rulings
+    assert by_camera.referee.stage is Stage.ILLEGAL
+    assert by_camera.send(ev.AcceptIllegal(B)).codes == ["illegal_accepted"]
+    assert by_camera.referee.position.same_board(wrong)
+
+
+def test_an_unchanged_board_is_an_unfinished_play() -> None:
+    table = camera_table()
+    table.send(seen(Position.start(W)))
+    assert table.press(W).codes == ["unfinished_play", "choose"]
+
+
+def test_an_unsure_reading_is_asked_with_the_candidates_never_guessed() -> None:
+    table = camera_table()
+    table.send(seen(after((8, 5), (6, 5)), sure=False))
+    asked = table.press(W)
+    assert asked.codes == ["play_asked_unsure"] and asked.commands == (ClockCommand(None),)
+    options = asked.rulings[0].params["options"]
+    assert options[0] == "8/5 6/5" and 1 < len(options) <= 6  # the nearest first, its neighbours with it
+    assert table.referee.stage is Stage.PLAY and table.referee.asked is not None
+    assert table.press(W).codes == []  # both clocks stand still: a press changes nothing
+    assert table.send(ev.ManualPlay("13/8")).codes == ["manual_illegal"]  # still asked
+    picked = table.send(ev.ManualPlay("24/23 13/10"))  # the players may type a play the camera did not offer
+    assert picked.codes == ["play_ok"] and picked.commands == (ClockCommand(B),)
+    assert table.referee.asked is None
+
+
+def test_a_sure_reading_no_legal_position_can_be_is_asked_as_an_unsure_one() -> None:
+    table = camera_table()
+    white, black = seen_counts(after((8, 5), (6, 5)))
+    crowded = (white[0], *white[1:6], white[6] + 1, *white[7:])  # sixteen white checkers
+    table.send(ev.CheckersSeen(crowded, black))
+    assert table.press(W).codes == ["play_asked_unsure"]
+
+
+def test_a_reading_sent_outside_a_play_judges_nothing() -> None:
+    table = Table(devices=CAMERA_ONLY)
+    table.send(seen(after((8, 5), (6, 5))))  # before the opening throw
+    table.send(ev.DiceObserved((3, 1)))
+    table.press(B)
+    assert table.referee.camera is None
+    assert table.press(W).codes == ["enter_play"]
+
+
+def test_the_sensing_board_judges_and_a_camera_that_agrees_changes_nothing() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((8, 5), (6, 5))))
+    assert table.press().codes == ["play_ok"]
+
+
+def test_a_camera_sure_of_another_board_than_the_sensing_board_calls_the_director() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((13, 10), (6, 5))))
+    pressed = table.press()
+    assert pressed.codes == ["device_fault_camera_disagrees", "director_called"]
+    assert pressed.commands[-1] == ClockCommand(None) and table.referee.stage is Stage.HALTED
+    assert [f.fault for f in table.referee.device_faults] == ["camera_disagrees"]
+    assert not table.referee.irregularities  # no player is blamed for the devices' disagreement
+    table.send(ev.DirectorOverride("resume"))
+    assert table.press().codes == ["play_ok"]  # the board, which the director checked, judges the press again
+
+
+def test_an_unsure_camera_defers_to_the_sensing_board() -> None:
+    table = Table()
+    table.open_with(3, 1)
+    table.move((8, 5), (6, 5))
+    table.send(seen(after((13, 10), (6, 5)), sure=False))
+    assert table.press().codes == ["play_ok"]
+
+
+def test_the_demo_plays_a_rendered_game_judged_from_the_camera(tmp_path: Path) -> None:
+    """``python -m app demo --checkers-from camera``: every board a player leaves is drawn and read at the press,
+    the reading journaled beside the ruling; a play is taken only as the camera read it or as the players typed it
+    when asked, and the journal folds back into the same referee. Each kept throw photo gains the board after
+    its play."""
+    journal = tmp_path / "camera.sqlite"
+    out = io.StringIO()
+    photos = tmp_path / "photos"
+    arguments = ["--length", "1", "--seed", "3", "--journal", str(journal), "--keep-photos", str(photos)]
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--checkers-from", "camera", *arguments]) == 0
+    text = out.getvalue()
+    assert "board(s) drawn and read by the checker reader" in text and "Final score" in text
+    boards = sorted(photos.glob("*_board.json"))
+    assert boards and f"{len(boards)} with the board after the play" in text
+    for path in boards:  # each beside its throw, labelled with the position the referee settled on
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert (photos / f"{record['throw']}.jpg").is_file() and cv2.imread(str(path.with_suffix(".jpg"))) is not None
+        position = Position.from_json(record["position"])
+        if record["camera"] is not None and record["camera"]["sure"]:
+            white, black = seen_counts(position)
+            assert (record["camera"]["white"], record["camera"]["black"]) == (list(white), list(black))
+    session = Session.open(journal)
+    assert session.resumed is not None and session.resumed.mismatches == ()
+    entries = [e.payload for e in session.journal.entries() if e.kind == "event"]
+    kinds = [e["event"]["kind"] for e in entries]
+    assert "manual_play" not in kinds[: kinds.index("checkers_seen")]  # the camera, not the tablet, from the start
+    from_camera = asked = 0
+    for before, entry in zip(entries, entries[1:]):
+        codes = [r["code"] for r in entry["reaction"]["rulings"]]
+        if entry["event"]["kind"] == "clock_pressed" and before["event"]["kind"] == "checkers_seen":
+            from_camera += "play_ok" in codes
+            asked += "play_asked" in codes or "play_asked_unsure" in codes
+        if entry["event"]["kind"] == "manual_play" and "play_ok" in codes:
+            assert before["event"]["kind"] == "clock_pressed"  # a play is typed only when the camera asked for it
+            assert any(r["code"].startswith("play_asked") for r in before["reaction"]["rulings"])
+    assert from_camera >= 5 and asked >= 1
+    session.close()
+
+
+def test_a_live_station_reads_the_checkers_from_its_camera_just_before_the_press(tmp_path: Path) -> None:
+    """``python -m app --read-checkers light-right``: a press that ends a play goes to the referee after the camera's
+    reading of the board; a press that ends nothing (the clock not running for the presser) reads nothing."""
+    played = after((8, 5), (6, 5))
+    board_camera = BoardCamera(1, lambda referee: played)
+    image, calibration = board_camera.picture(played)
+    camera = LiveCamera("a rendered board", lambda task: None, lambda image, observation: None, lambda up, why: None)
+    camera._picture, camera.calibration = image, calibration  # the camera's latest picture of the board
+    station = LiveStation(checkers=board_camera.layout)
+    station.live_camera = camera
+    session = Session.open_or_create(tmp_path / "live.sqlite", make_setup(devices=CAMERA_ONLY))
+    station.session = session
+    try:
+        for event in (ev.DiceObserved((3, 1)), ev.ClockPressed(B)):
+            session.submit(event)
+        assert station.read_checkers(B) is None  # Black's clock is not running: the press ends no play
+        station._submit(ev.ClockPressed(W))
+        last_two = [entry.payload for entry in session.journal.entries()][-2:]
+        assert [p["event"]["kind"] for p in last_two] == ["checkers_seen", "clock_pressed"]
+        rulings = last_two[1]["reaction"]["rulings"]
+        taken = rulings[0]["code"] == "play_ok" and rulings[0]["params"]["play"] == "8/5 6/5"
+        asked = rulings[0]["code"].startswith("play_asked") and "8/5 6/5" in rulings[0]["params"]["options"]
+        assert taken or asked, rulings
+    finally:
+        session.close()
+        station.close()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda lay: f"{lay.white_colour}-{lay.home_right}")
+def test_a_reading_in_the_pictures_order_is_each_sides_own_counts(variant: Variant, layout: BoardLayout) -> None:
+    position = variant.position_type.start()
+    points, bar, off, pins = reading_order(position, layout)
+    seen = seen_event(CheckerReading(points, bar, off, True), layout, position.RULES.facing)
+    assert (seen.white, seen.black) == seen_counts(position) and seen.sure and not pins
+
+
+def test_the_starting_position_reads_as_the_checker_command_prints_it() -> None:
+    points, bar, off, _ = reading_order(Position.start(), BoardLayout("light", home_right=True))
+    assert points == (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2)  # docs/checkers.md
+    assert bar == off == (0, 0)
+
+
+def test_a_reading_no_board_can_hold_goes_to_the_referee_as_an_unsure_one() -> None:
+    points = (16,) + (0,) * 23
+    seen = seen_event(CheckerReading(points, (0, 0), (0, 0), True), BoardLayout(), Position.RULES.facing)
+    assert not seen.sure and max(seen.white) == 15 and "a count the board cannot hold" in seen.doubts
+
+
+def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_for_sure() -> None:
+    """A pinned checker lies at the rim under the pinner: two colours on one point, which the reader doubts, so
+    a play that pins or keeps a pin is asked rather than judged from counts that cannot show the pin."""
+    kind = find_variant("plakoto").position_type
+    white, black = [0] * 26, [0] * 26
+    white[24], white[20], white[18], white[10] = 4, 5, 5, 1
+    black[24], black[22], black[19], black[15] = 3, 5, 5, 2  # Black's 15 is White's 10: two pin White's there
+    pinned = kind(white, black, W, Aside(white_pinned=(10,)))
+    camera = BoardCamera(2, lambda referee: pinned)
+    points, _, _, pins = reading_order(pinned, camera.layout)
+    assert pins == (camera.layout.index(10),) and points[pins[0]] == -2
+    image, calibration = camera.picture(pinned)
+    seen, reading = read_checkers(image, calibration, camera.layout, pinned.RULES.facing)
+    assert not reading.sure and not seen.sure
+    assert any("two colours on one point" in doubt for doubt in reading.doubts), reading.doubts
