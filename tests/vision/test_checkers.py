@@ -14,7 +14,17 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.calibration import BOARD_VIEW, Calibration
-from vision.checkers import BAR_X, CHECKER, COUNT_CLASSES, FIELD_X, FIELD_Y, read_position, sum_problems
+from vision.checkers import (
+    BAR_X,
+    CHECKER,
+    COUNT_CLASSES,
+    FIELD_X,
+    FIELD_Y,
+    OnnxStackCounter,
+    point_strips,
+    read_position,
+    sum_problems,
+)
 from vision.sources import load_image
 from vision.synth.board_render import render_board
 
@@ -181,6 +191,16 @@ def test_the_shipped_counter_reads_two_rows_of_seven() -> None:
     assert not read_position(image, calibration, truth.bottom_colour, learned=False).sure
     reading = read_position(image, calibration, truth.bottom_colour)
     assert (reading.points, reading.bar, reading.off, reading.sure) == (truth.points, truth.bar, truth.off, True)
+
+
+def test_the_stack_counter_reads_the_same_on_both_runtimes() -> None:
+    """A station without onnxruntime runs the counter on cv2.dnn: the same heights."""
+    image, truth = render_board(56)
+    strips = point_strips(image, Calibration.from_corners(list(truth.corners)), range(24))
+    ort = OnnxStackCounter(backend="onnxruntime").probabilities(strips)
+    dnn = OnnxStackCounter(backend="opencv").probabilities(strips)
+    assert np.abs(ort - dnn).max() < 1e-3
+    assert ort.argmax(axis=1).tolist() == [abs(n) for n in truth.points]
 
 
 def _race() -> list[int]:
