@@ -1,6 +1,6 @@
 """How good a serial line is: the share of damaged frames over the last seconds.
 
-Parity repairs most damaged frames, so a noisy cable no longer loses events;
+Parity repairs most damaged frames, so a noisy cable loses no events;
 it still deserves a warning before it gets worse. The host counts every frame
 it receives as clean, repaired (damaged, put right by the parity) or lost
 (damaged beyond repair), in one-second buckets over a sliding window, and
