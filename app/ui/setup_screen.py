@@ -18,6 +18,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from app.net.link import DEFAULT_TOURNAMENT
 from app.referee.setup import Mode
+from app.ui.camera_chooser import CameraChooser
 from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
 from app.ui.widgets import CornerPicker, ScreensApp, TavlaScreen, button, inside, target, texture_of
@@ -116,7 +117,7 @@ class SetupScreen(TavlaScreen):
         board.add_widget(self.board_password)
         self.link_view = self.tournament_link_view(row)
         self.link_button = button(self.t("link_open"), self.link_view.open, font_size=sp(20), height=row)
-        self.devices = Label(text=self.devices_text(), font_size=sp(18))
+        self.devices = inside(Label(text=self.devices_text(), font_size=sp(18)))
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
             (self.t("variant"), self.variant, self.t("length"), self.length),
@@ -168,6 +169,9 @@ class SetupScreen(TavlaScreen):
         else:
             self.calibration.text = self.t("no_camera_crop")
         body.add_widget(camera)
+        cameras = self.controller.cameras
+        if cameras is not None and cameras.offered:  # two cameras or more: the players pick the one over the board
+            body.add_widget(CameraChooser(self.controller, cameras, self.build))
         root.add_widget(scroller)
         bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
@@ -267,8 +271,8 @@ class SetupScreen(TavlaScreen):
             self.calibration.text = f"{len(self.controller.taps)}/4 {self.t('corners')}"
 
     def _device_text(self, state: str) -> str:
-        if state.startswith("found: "):
-            return self.t("found") + " (" + state[len("found: ") :].split(",")[0] + ")"
+        if state.startswith("found: "):  # a device by its port or file name, not its whole path
+            return self.t("found") + " (" + Path(state[len("found: ") :].split(",")[0]).name + ")"
         return {"sim": "sim", "software": self.t("software"), "none": self.t("not_found")}.get(state, state)
 
     def devices_text(self) -> str:
