@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import cv2
 from kivy.clock import Clock
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
@@ -21,6 +21,7 @@ from kivy.uix.togglebutton import ToggleButton
 from app.ui.camera_choice import CameraChoice
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import sp
 from app.ui.widgets import inside, target, texture_of
 from vision.cameras import FoundCamera
 

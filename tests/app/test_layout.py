@@ -2,7 +2,9 @@
 
 The driver (tests/app/layout_driver.py) opens the real app at one size on its own Xvfb display, visits the
 set-up, play, unsure-throw, director, history, learning and result screens and lists every widget outside the
-window, every two buttons, labels or inputs drawn over each other and every text larger than its widget.
+window, every two buttons, labels or inputs drawn over each other, every text larger than its widget (lines a
+label cuts off included) and every text smaller than a player can read (14 px: ``layout_driver.READABLE_PX``).
+Upright (720x1280) the set-up, play, unsure-throw and result screens stack their parts rather than shrink.
 """
 
 from __future__ import annotations
