@@ -52,14 +52,17 @@ def chooser(app: TavlaApp) -> CameraChooser | None:
     return next((w for w in app.screens["setup"].walk() if isinstance(w, CameraChooser)), None)
 
 
-def tap_in_view(widget: Any) -> Iterator[None]:
-    """Scroll the set-up screen's form until ``widget`` shows, then tap it (a touch lands where it shows)."""
+def tap_in_view(widget: Any, picture: Path | None = None) -> Iterator[None]:
+    """Scroll the set-up screen's form until ``widget`` shows, then tap it (a touch lands where it shows); the
+    screen in ``picture`` first, if named."""
     node = widget.parent
     while node is not None and not isinstance(node, ScrollView):
         node = node.parent
     if node is not None:
         node.scroll_to(widget, padding=10, animate=False)
         yield
+    if picture is not None:
+        shot(picture.parent, picture.name)
     tap(widget)
 
 
@@ -105,7 +108,8 @@ def script(app: TavlaApp, station: LiveStation, out: Path, result: dict[str, Any
     yield
     shown = chooser(app)
     assert shown is not None
-    yield from tap_in_view(shown.toggles[str(data.parent / "cameras" / "tablet-front.avi")])
+    tablet = shown.toggles[str(data.parent / "cameras" / "tablet-front.avi")]
+    yield from tap_in_view(tablet, out / f"camera-choice-in-view-{size}")
     for _ in range(4):  # the camera switched, the screen built again around its first picture
         yield
     result["after_tap"] = seen(app, station, data)

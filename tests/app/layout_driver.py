@@ -181,6 +181,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     setup.pin.text = PIN
     setup.length.text = "1"  # a resignation ends it: the result sheet is reached fast
     yield from check(app, result, "set-up")
+    result["arranged"] = {"start_width": setup.start_button.width}
     app.screens["setup"].start()
     yield
     session = app.controller.session
@@ -190,6 +191,9 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.refresh()
     yield
     yield from check(app, result, "play")
+    play = app.screens["play"]
+    result["arranged"]["board"] = list(box(play.board))
+    result["arranged"]["clock"] = list(box(play.clock_buttons[0]))
     for _ in range(300):
         if session.referee.stage is Stage.QUESTION:
             break
@@ -219,6 +223,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.show("result")
     yield
     yield from check(app, result, "result sheet")
+    result["arranged"]["confirm_widths"] = [w.width for w in app.screens["result"].confirms.children]
 
 
 def main(argv: list[str]) -> int:

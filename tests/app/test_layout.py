@@ -72,3 +72,14 @@ def test_the_unsure_throw_says_whose_it_is_and_the_doubt_in_words(findings: Call
     )
     assert any(word in english for word in words), english
     assert not re.search(r"\d%", english + turkish), english + turkish
+
+
+def test_an_upright_tablet_stacks_the_match_day_screens(findings: Callable[[str], dict[str, Any]]) -> None:
+    """Held upright the screens are not the landscape layout shrunk: the buttons span the window, the board spans
+    it above the clocks."""
+    upright, flat = findings("720x1280")["arranged"], findings("1280x800")["arranged"]
+    assert upright["start_width"] > 0.9 * 720 and flat["start_width"] < 0.3 * 1280
+    left, bottom, right, top = upright["board"]
+    assert right - left > 0.9 * 720 and bottom > upright["clock"][3]  # the whole width, above the clocks
+    assert flat["board"][2] <= flat["clock"][0]  # landscape: beside them
+    assert all(width > 0.9 * 720 for width in upright["confirm_widths"]) and len(upright["confirm_widths"]) == 2
