@@ -17,6 +17,7 @@ from kivy.clock import Clock
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
+from kivy.lang import Builder
 from kivy.metrics import Metrics, dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -329,3 +330,15 @@ class TavlaScreen(Screen):
 
 def Widget_spacer() -> Label:
     return Label(text="")
+
+
+# a spinner's list (the variant, the match length, the dice set) reads and taps like the rest of the screen,
+# sized when it opens, after the window was fitted
+Builder.load_string(
+    """
+#:import sizes app.ui.sizes
+<SpinnerOption>:
+    font_size: sizes.sp(22)
+    height: dp(72)  # target(): a finger's height
+"""
+)
