@@ -4,8 +4,9 @@ banner and every tap a player may make (cube, resignation, the choice after an i
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -197,11 +198,7 @@ class PlayScreen(TavlaScreen):
             if aids.shots:
                 lines.append(f"{self.t('shots')}: {aids.shots}")
             if aids.legal_plays:  # all of them, or as many as fit with how many more there are
-                shown = ", ".join(aids.legal_plays[:LEGAL_SHOWN])
-                more = len(aids.legal_plays) - LEGAL_SHOWN
-                lines.append(
-                    f"{self.t('legal')} ({len(aids.legal_plays)}): {shown}" + (f" (+{more})" if more > 0 else "")
-                )
+                lines.append(self.legal_line(aids.legal_plays, lines))
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
         self.show_clocks(referee, names, aids.pips if aids is not None else None)
@@ -230,6 +227,22 @@ class PlayScreen(TavlaScreen):
         if match.over and referee.chouette is None and self.result_offered is not session:
             self.result_offered = session  # the result sheet comes up once by itself when the match ends
             self.app.show("result")
+
+    def legal_line(self, plays: Sequence[str], above: list[str]) -> str:
+        """The legal plays, as many as fit under the lines ``above`` in the aids' box (at most
+        :data:`LEGAL_SHOWN`), and how many more there are: a play cut off in the middle tells nothing."""
+        total = len(plays)
+        text = ""
+        for shown in range(min(LEGAL_SHOWN, total), 0, -1):
+            more = f" (+{total - shown})" if total > shown else ""
+            text = f"{self.t('legal')} ({total}): {', '.join(plays[:shown])}{more}"
+            core = CoreLabel(
+                text="\n".join([*above, text]), font_size=self.info.font_size, text_size=(self.info.width, None)
+            )
+            core.refresh()
+            if core.texture is not None and core.texture.size[1] <= self.info.height:
+                break
+        return text
 
     def expected(self, referee: Referee, names: tuple[str, str]) -> str:
         """Whose turn it is and what the referee waits for, in a few words."""
