@@ -24,7 +24,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from app.ui.camera_choice import CameraChoice
 
 # Before numpy is first imported, which reads it once: the tablet's numbers are small (a dice set's fit, a crop's
 # colours), and BLAS's own threads only fight the camera's for the cores: a fit of 2,000 dice took 0.18 s on one
@@ -182,6 +185,7 @@ def _station(args: argparse.Namespace) -> int:
 
     match_dice = MatchDice(DiceSets(args.data))
     table: Table
+    cameras = None
     if args.sim:
         from app.sim.station import SimStation
 
@@ -194,28 +198,35 @@ def _station(args: argparse.Namespace) -> int:
         if args.read_checkers:
             colour, home = args.read_checkers.split("-")
             layout = BoardLayout("light" if colour == "light" else "dark", home_right=home == "right")
-        table = LiveStation(
-            args.clock, args.board, _camera(args.camera), on_main_loop, match_dice=match_dice, checkers=layout
-        )
+        camera, cameras = _camera(args.camera, args.data)
+        table = LiveStation(args.clock, args.board, camera, on_main_loop, match_dice=match_dice, checkers=layout)
     return run_app(
-        table, MatchLibrary(args.data), journal=args.journal, language=args.lang, keep_photos=not args.no_throw_photos
+        table,
+        MatchLibrary(args.data),
+        journal=args.journal,
+        language=args.lang,
+        keep_photos=not args.no_throw_photos,
+        cameras=cameras,
     )
 
 
-def _camera(chosen: str | None) -> str | None:
-    """The camera the station reads: the one chosen, else the first video device that gives pictures (said
-    on the terminal, with the others found), else none and the dice are typed."""
-    if chosen is not None:
-        return None if chosen.lower() == "none" else chosen
-    from vision.cameras import find_cameras
+def _camera(named: str | None, data: Path | None) -> tuple[str | None, CameraChoice | None]:
+    """The camera the station reads: the one named, else of the video devices that give pictures the one chosen
+    on the set-up screen last time (if still there), else the first (said on the terminal, with the others
+    found), else none and the dice are typed; and the cameras found, for the set-up screen's chooser."""
+    if named is not None:
+        return (None if named.lower() == "none" else named), None
+    from app.ui.camera_choice import CameraChoice
+    from vision.cameras import survey
 
-    found = find_cameras()
-    if not found:
+    choice = CameraChoice.at_start(survey(), data)
+    if not choice.found:
         print("app: no camera gives pictures; the dice are typed (--camera SOURCE to name one)")
-        return None
-    others = f" (also found: {', '.join(found[1:])}; --camera N to choose)" if len(found) > 1 else ""
-    print(f"app: reading the dice from camera {found[0]}{others}")
-    return found[0]
+        return None, choice
+    specs = [camera.spec for camera in choice.found]
+    others = f" (found: {', '.join(specs)}; chosen on the set-up screen)" if choice.offered else ""
+    print(f"app: reading the dice from camera {choice.chosen or 'none'}{others}")
+    return choice.chosen, choice
 
 
 def _audit_command(args: argparse.Namespace) -> int:

@@ -77,6 +77,10 @@ class SimStation:
         self._idle_clock = SoftwareClock(queue.Queue())
         """What the clock shows before the match: a clock set to nothing, standing still."""
 
+    def use_camera(self, spec: str | None) -> None:
+        """The simulated table's dice are drawn, never read from a device: no camera to choose."""
+        raise ValueError("the simulated table draws its dice; it reads no camera")
+
     def devices_found(self) -> dict[str, str]:
         return {"camera": "sim", "board": "sim", "clock": "sim"}
 

@@ -80,11 +80,22 @@ class LiveStation:
         """Where the settled throws go before the match (the match dice being learned)."""
         self._offered = Devices(camera=False, board=False, clock=False)
         """The devices last offered to a match (:meth:`devices`): the clock :meth:`start` takes."""
-        if camera is not None:
-            if post is None:
+        self.post = post
+        self.use_camera(camera)
+
+    def use_camera(self, spec: str | None) -> None:
+        """Read the dice from ``spec`` (an index, a video file, an image folder; None: the dice are typed) from
+        now on, the camera read before stopped; before the match only, as the match's calibration is its camera's."""
+        if self.session is not None:
+            raise ValueError("the camera is chosen before the match")
+        if self.live_camera is not None:
+            self.live_camera.close()
+            self.live_camera = None
+        if spec is not None:
+            if self.post is None:
                 raise ValueError("a live camera needs a way to post to the main thread")
             reader = self.match_dice.reader
-            self.live_camera = LiveCamera(camera, post, self.camera_throw, self.camera_link, reader).start()
+            self.live_camera = LiveCamera(spec, self.post, self.camera_throw, self.camera_link, reader).start()
 
     def devices_found(self) -> dict[str, str]:
         """What each device is now: a device that answered (with its serial), or the fall-back."""

@@ -35,6 +35,13 @@ class Table(Protocol):
     live_camera: LiveCamera | None
     """The reader of a physical camera, video or image folder (None without one: the simulated camera draws)."""
 
+    def use_camera(self, spec: str | None) -> None:
+        """Read the dice from the camera ``spec`` from now on (None: no camera, the dice are typed); before the
+        match only.
+
+        :raises ValueError: the match has started, or the table reads no camera (the simulated one)."""
+        ...
+
     def devices_found(self) -> dict[str, str]:
         """What each device is now ("camera", "board", "clock"): "found: ..." , "sim", "software" or "none"."""
         ...

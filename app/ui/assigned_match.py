@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
@@ -21,6 +21,7 @@ from app.net.station import Assignment
 from app.referee.rulings import Level
 from app.referee.setup import ClockSettings, Mode
 from app.ui.labels import label, variant_label
+from app.ui.sizes import sp
 from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, inside, target
 from rules.position import Color
 

@@ -15,11 +15,12 @@ from typing import Any
 
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle, RoundedRectangle, Triangle
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from app.referee.engine import LastPlay
+from app.ui.sizes import sp
 from rules.position import BAR, OFF, Color, Position
 
 _WOOD = (0.55, 0.38, 0.22)
@@ -119,7 +120,7 @@ class BoardWidget(Widget):
                     Triangle(points=[left, base_y, left + point_width, base_y, left + point_width / 2, tip_y])
                 centers[point] = (left + point_width / 2, base_y, direction)
                 label_y = self._label_row[0] if direction < 0 else self._label_row[1]
-                self._label(str(point), left + point_width / 2, label_y, sp(15))
+                self._label(str(point), left + point_width / 2, label_y, sp(15), width=point_width)
         with self.canvas:
             GColor(*_WOOD)
             Rectangle(pos=(x0 - cube_column, y0), size=(cube_column - dp(4), height))
@@ -244,14 +245,18 @@ class BoardWidget(Widget):
             cy = base_y + direction * (radius + 4 * 2 * radius)
             self._label(str(count), cx, cy, sp(17), dark=colour == _WHITE)
 
-    def _label(self, text: str, cx: float, cy: float, size: float, dark: bool = False, bold: bool = False) -> None:
+    def _label(
+        self, text: str, cx: float, cy: float, size: float, dark: bool = False, bold: bool = False, width: float = 0
+    ) -> None:
+        """A number centred on ``cx, cy``, in a box ``width`` across (its neighbours' numbers stay clear of it)."""
+        width = min(width, size * 2.4) if width else size * 2.4
         label = Label(
             text=text,
             font_size=size,
             bold=bold,
             color=(0, 0, 0, 1) if dark else (1, 1, 1, 1),
-            size=(size * 2.4, size * 1.4),
-            pos=(cx - size * 1.2, cy - size * 0.7),
+            size=(width, size * 1.4),
+            pos=(cx - width / 2, cy - size * 0.7),
         )
         self.add_widget(label)
         self.labels.append(label)

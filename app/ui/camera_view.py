@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
@@ -24,6 +24,7 @@ from app.table.dice import Shot
 from app.table.view import live_picture, throw_picture
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import sp
 from app.ui.widgets import button, target, texture_of
 
 LIVE_EVERY_S = 0.25

@@ -36,6 +36,7 @@ from app.table.table import Table
 from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
 from app.table.why import Why
+from app.ui.camera_choice import CameraChoice
 from app.ui.labels import label, why_text
 from device import messages as dm
 from rules.position import Color
@@ -100,6 +101,8 @@ class Controller:
         """The journal entry where both players confirmed the result (0: not yet in this session)."""
         self._linked: TournamentLink | None = None
         """The link :attr:`publisher` was started with."""
+        self.cameras: CameraChoice | None = None
+        """The cameras found at the start and the one read, when the door looked for them (None: named or sim)."""
 
     @property
     def sim(self) -> bool:
@@ -137,6 +140,17 @@ class Controller:
     def devices_found(self) -> dict[str, str]:
         """What each device is now: the simulators, a device that answered (with its serial), or the fall-back."""
         return self.table.devices_found()
+
+    def use_camera(self, spec: str | None) -> str | None:
+        """Read the dice from camera ``spec`` (None: no camera); the corners tapped on the camera read before
+        are forgotten. Why not, or None."""
+        try:
+            self.table.use_camera(spec)
+        except ValueError as error:
+            return str(error)
+        self.taps = []
+        self.calibration = None
+        return None
 
     def camera_picture(self) -> Any:
         """The camera's view of the board for calibration (None without a camera)."""

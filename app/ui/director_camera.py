@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
@@ -19,6 +19,7 @@ from kivy.uix.textinput import TextInput
 from app.referee.rulings import Level
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import lines, sp
 from app.ui.widgets import Banner, CornerPicker, button, target, texture_of
 from vision import Calibration
 
@@ -111,10 +112,16 @@ class FairnessView(BoxLayout):
         super().__init__(orientation="vertical", spacing=dp(4), **kwargs)
         self.controller = controller
         self.caption = Label(
-            text=label("fairness", controller.language), font_size=sp(20), size_hint_y=None, height=dp(32)
+            text=label("fairness", controller.language),
+            font_size=sp(20),
+            halign="center",
+            size_hint_y=None,
+            height=dp(32),
         )
+        self.caption.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))  # wraps, grows
+        self.caption.bind(texture_size=lambda widget, size: setattr(widget, "height", max(dp(32), size[1])))
         self.add_widget(self.caption)
-        self.counted = Label(text="", font_size=sp(18), size_hint_y=None, height=dp(26))
+        self.counted = Label(text="", font_size=sp(18), size_hint_y=None, height=max(dp(26), lines(sp(18))))
         self.add_widget(self.counted)
         self.picture = KivyImage(fit_mode="contain")
         self.add_widget(self.picture)

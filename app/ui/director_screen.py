@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -14,6 +14,7 @@ from kivy.uix.textinput import TextInput
 
 from app.referee.rulings import Level
 from app.ui.director_camera import FairnessView, RecalibrateView
+from app.ui.sizes import sp
 from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, inside, target
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from app.ui.sizes import sp
 from app.ui.widgets import ScreensApp, TavlaScreen
 
 

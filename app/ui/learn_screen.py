@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 
 from app.table.learning import LEARNING_THROWS, PracticeThrow
 from app.ui.question_panel import dice_pictures, die_reading
+from app.ui.sizes import sp
 from app.ui.widgets import ScreensApp, TavlaScreen, button, target
 
 

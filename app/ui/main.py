@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from app.record.library import MatchLibrary
 from app.table.table import Table
 from app.ui.assigned_match import AssignedMatchScreen
+from app.ui.camera_choice import CameraChoice
 from app.ui.controller import Controller
 from app.ui.director_screen import DirectorScreen
 from app.ui.history_screen import HistoryScreen
@@ -128,9 +129,11 @@ def run_app(
     journal: str | None = None,
     language: str = "tr",
     keep_photos: bool = True,
+    cameras: CameraChoice | None = None,
 ) -> int:
     """``python -m app``: the tablet app at ``table`` (live or simulated); the journal resumes a match if it
-    exists, else the match gets a new folder in ``library``."""
+    exists, else the match gets a new folder in ``library``; ``cameras``: those found, for the set-up screen's
+    chooser."""
     configure_window()
     library.tidy()  # the user's data folder: a closed window never loses a match
     folder = Path(journal).parent if journal else library.new_folder()
@@ -143,6 +146,7 @@ def run_app(
         library=library,
         keep_photos=keep_photos,
     )
+    controller.cameras = cameras
     if journal and Path(journal).exists():
         problem = controller.resume(Path(journal))
         if problem:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import sp
 from app.ui.widgets import button
 
 TITLE = dp(24)

@@ -4,9 +4,10 @@ banner and every tap a player may make (cube, resignation, the choice after an i
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from kivy.metrics import dp, sp
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -23,6 +24,8 @@ from app.ui.board import BoardWidget, CubeView
 from app.ui.camera_view import CameraView
 from app.ui.play_choices import PlayChoices
 from app.ui.question_panel import QuestionPanel
+from app.ui.sizes import lines as text_lines
+from app.ui.sizes import sp
 from app.ui.slots import place
 from app.ui.widgets import (
     Banner,
@@ -32,6 +35,7 @@ from app.ui.widgets import (
     Widget_spacer,
     button,
     confirm_button,
+    portrait,
     target,
 )
 from rules.chouette import MemberCube
@@ -48,11 +52,16 @@ class PlayScreen(TavlaScreen):
 
     def build(self) -> None:
         self.clear_widgets()
+        upright = portrait()  # a tablet held upright: the score above its buttons, the board above the rest
         root = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         nav = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
         self.score = Label(text="", markup=True, font_size=sp(30), size_hint_x=2.6, halign="left", valign="middle")
         self.score.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
-        nav.add_widget(self.score)
+        if upright:
+            self.score.size_hint, self.score.height = (1, None), dp(60)
+            root.add_widget(self.score)
+        else:
+            nav.add_widget(self.score)
         for key in ("director", "history"):
             nav.add_widget(button(self.t(key), partial(self.app.show, key), height=dp(60)))
         nav.add_widget(button(self.t("language"), self.app.toggle_language, height=dp(60)))
@@ -61,11 +70,14 @@ class PlayScreen(TavlaScreen):
         """A chouette's people: the box and each member with its cube, ledger and cube buttons."""
         self.strip_shown: tuple[int, str] = (-1, "")
         root.add_widget(self.strip)
-        middle = BoxLayout(spacing=dp(8))
-        self.board = BoardWidget(size_hint_x=0.6)
+        middle = BoxLayout(spacing=dp(8), orientation="vertical" if upright else "horizontal")
+        self.board = BoardWidget(size_hint_x=1 if upright else 0.6)
         middle.add_widget(self.board)
         self.question = QuestionPanel(self.controller, self.board, self.act)  # in the board's place while asked
-        side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.4)
+        side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=1 if upright else 0.4)
+        if upright:  # as tall as what it holds; the board takes the rest
+            side.size_hint_y = None
+            side.bind(minimum_height=side.setter("height"))
         self.turn = Label(text="", font_size=sp(26), bold=True, halign="center", valign="middle")
         self.turn.bind(size=lambda widget, *_: setattr(widget, "text_size", (widget.width - dp(8), None)))
         self.turn.size_hint_y, self.turn.height = None, dp(64)
@@ -73,20 +85,28 @@ class PlayScreen(TavlaScreen):
         clocks = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(128))
         self.clock_buttons = []
         for color in (Color.WHITE, Color.BLACK):
-            clock = Button(text="", markup=True, halign="center", background_normal="", background_down="")
+            clock = Button(
+                text="", markup=True, font_size=sp(22), halign="center", background_normal="", background_down=""
+            )
             clock.bind(on_release=lambda *_, color=color: self.press(color))
             clocks.add_widget(clock)
             self.clock_buttons.append(clock)
         side.add_widget(clocks)
         self.clocks_box = clocks
-        detail = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(96))
+        read_lines = text_lines(sp(15), 2)  # the dice as read: two lines under the camera's picture
+        detail = BoxLayout(spacing=dp(6), size_hint_y=None, height=max(dp(96), read_lines + dp(40)))
         self.info = Label(text="", font_size=sp(18), halign="left", valign="top", size_hint_x=0.62)
         self.info.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         detail.add_widget(self.info)
         dice = BoxLayout(orientation="vertical", size_hint_x=0.38)
         self.dice_picture = CameraView(self.controller)
         self.dice_text = Label(
-            text=self.t("no_camera_crop"), font_size=sp(15), halign="center", valign="middle", size_hint_y=0.45
+            text=self.t("no_camera_crop"),
+            font_size=sp(15),
+            halign="center",
+            valign="middle",
+            size_hint_y=None,
+            height=read_lines,
         )
         self.dice_text.bind(size=lambda widget, *_: setattr(widget, "text_size", widget.size))
         dice.add_widget(self.dice_picture)
@@ -107,10 +127,11 @@ class PlayScreen(TavlaScreen):
         entry.add_widget(self.entry)
         entry.add_widget(button(self.t("enter"), self.enter, size_hint_x=0.5, height=dp(60)))
         side.add_widget(entry)
-        side.add_widget(Widget_spacer())
+        if not upright:
+            side.add_widget(Widget_spacer())
         middle.add_widget(side)
         root.add_widget(middle)
-        self.banner = Banner(size_hint_y=None, height=dp(96))
+        self.banner = Banner(size_hint_y=None, height=dp(128) if upright else dp(96))  # upright: three lines
         root.add_widget(self.banner)
         self.add_widget(root)
         self.result_offered: object = None
@@ -189,11 +210,7 @@ class PlayScreen(TavlaScreen):
             if aids.shots:
                 lines.append(f"{self.t('shots')}: {aids.shots}")
             if aids.legal_plays:  # all of them, or as many as fit with how many more there are
-                shown = ", ".join(aids.legal_plays[:LEGAL_SHOWN])
-                more = len(aids.legal_plays) - LEGAL_SHOWN
-                lines.append(
-                    f"{self.t('legal')} ({len(aids.legal_plays)}): {shown}" + (f" (+{more})" if more > 0 else "")
-                )
+                lines.append(self.legal_line(aids.legal_plays, lines))
         self.info.text = "\n".join(lines)
         self.show_shot(self.controller.last_shot)
         self.show_clocks(referee, names, aids.pips if aids is not None else None)
@@ -222,6 +239,22 @@ class PlayScreen(TavlaScreen):
         if match.over and referee.chouette is None and self.result_offered is not session:
             self.result_offered = session  # the result sheet comes up once by itself when the match ends
             self.app.show("result")
+
+    def legal_line(self, plays: Sequence[str], above: list[str]) -> str:
+        """The legal plays, as many as fit under the lines ``above`` in the aids' box (at most
+        :data:`LEGAL_SHOWN`), and how many more there are: a play cut off in the middle tells nothing."""
+        total = len(plays)
+        text = ""
+        for shown in range(min(LEGAL_SHOWN, total), 0, -1):
+            more = f" (+{total - shown})" if total > shown else ""
+            text = f"{self.t('legal')} ({total}): {', '.join(plays[:shown])}{more}"
+            core = CoreLabel(
+                text="\n".join([*above, text]), font_size=self.info.font_size, text_size=(self.info.width, None)
+            )
+            core.refresh()
+            if core.texture is not None and core.texture.size[1] <= self.info.height:
+                break
+        return text
 
     def expected(self, referee: Referee, names: tuple[str, str]) -> str:
         """Whose turn it is and what the referee waits for, in a few words."""
@@ -276,7 +309,7 @@ class PlayScreen(TavlaScreen):
         self.strip.clear_widgets()
         if self.strip.height == 0:  # the people's strip takes room from the side panel and the banner
             self.strip.height = dp(170)
-            self.dice_box.height = dp(72)
+            self.dice_box.height = max(dp(72), text_lines(sp(15), 2) + dp(24))
             self.clocks_box.height = dp(88)
             self.turn.height = dp(48)
             self.banner.height = dp(76)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.label import Label
@@ -25,6 +25,8 @@ from app.referee.state import Question
 from app.table.dice import Image, sureness_for
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import lines as text_lines
+from app.ui.sizes import sp
 from app.ui.widgets import button, square, target, texture_of
 from vision import DieReading
 from vision.sureness import TOURNAMENT, die_doubts
@@ -70,7 +72,7 @@ def dice_pictures(crops: list[Image], captions: list[str], row: BoxLayout | None
             halign="center",
             valign="middle",
             size_hint_y=None,
-            height=dp(40) if lines == 1 else dp(54),
+            height=max(dp(40), text_lines(sp(28))) if lines == 1 else max(dp(54), text_lines(sp(22), 2)),
         )
         text.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
         column.add_widget(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.utils import escape_markup
@@ -16,7 +16,8 @@ from app.referee import events as ev
 from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.ui.labels import variant_label
-from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button
+from app.ui.sizes import sp
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button, portrait
 from rules.position import Color
 
 
@@ -34,7 +35,8 @@ class ResultScreen(TavlaScreen):
         )
         self.verdict = Label(text="", markup=True, font_size=sp(34), size_hint_y=None, height=dp(70))
         root.add_widget(self.verdict)
-        middle = BoxLayout(spacing=dp(20))
+        upright = portrait()  # a tablet held upright: the facts above the games, one button a row
+        middle = BoxLayout(spacing=dp(20), orientation="vertical" if upright else "horizontal")
         self.facts = Label(text="", markup=True, font_size=sp(22), halign="left", valign="top")
         self.games = Label(text="", markup=True, font_size=sp(22), halign="left", valign="top")
         for label in (self.facts, self.games):
@@ -42,10 +44,12 @@ class ResultScreen(TavlaScreen):
             middle.add_widget(label)
         root.add_widget(middle)
         self.confirms = BoxLayout(spacing=dp(16), size_hint_y=None, height=dp(96))
+        if upright:
+            self.confirms.orientation, self.confirms.height = "vertical", 2 * dp(96) + dp(16)
         root.add_widget(self.confirms)
-        self.status = Banner(size_hint_y=None, height=dp(72))
+        self.status = Banner(size_hint_y=None, height=dp(96) if upright else dp(72))  # upright: two lines
         root.add_widget(self.status)
-        bar = self.export_bar(self.export)
+        bar = self.export_bar(self.export, upright)
         self.next_match = button(self.t("next_match"), lambda: self.app.show("assigned"))
         self.next_match.disabled = True  # until the director assigns this table its next match
         bar.add_widget(self.next_match)

@@ -11,13 +11,14 @@ from typing import Any
 
 from kivy.graphics import Color as GColor
 from kivy.graphics import Rectangle
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import sp
 from app.ui.widgets import TapButton, button, target
 from vision.setupcheck import Check, Grade, SetupReport
 

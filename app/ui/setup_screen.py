@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -18,9 +18,11 @@ from kivy.uix.togglebutton import ToggleButton
 
 from app.net.link import DEFAULT_TOURNAMENT
 from app.referee.setup import Mode
+from app.ui.camera_chooser import CameraChooser
 from app.ui.labels import variant_label, why_text
 from app.ui.setup_check import SetupCheckButton
-from app.ui.widgets import CornerPicker, ScreensApp, TavlaScreen, button, inside, target, texture_of
+from app.ui.sizes import lines, sp
+from app.ui.widgets import CornerPicker, ScreensApp, TavlaScreen, button, inside, portrait, target, texture_of
 from rules.registry import VARIANTS
 
 _TEXT_FIELDS = (
@@ -42,9 +44,9 @@ _TEXT_FIELDS = (
 """The set-up screen's text fields, kept when the screen is built again."""
 
 
-def caption(text: str) -> Label:
+def caption(text: str, **kwargs: Any) -> Label:
     """A field's name beside it, on two lines where it is long."""
-    widget = Label(text=text, font_size=sp(18), halign="center", valign="middle")
+    widget = Label(text=text, font_size=sp(18), halign="center", valign="middle", **kwargs)
     widget.bind(size=lambda label, *_: setattr(label, "text_size", label.size))
     return widget
 
@@ -67,9 +69,10 @@ class SetupScreen(TavlaScreen):
         body = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         body.bind(minimum_height=body.setter("height"))
         scroller.add_widget(body)
-        row = dp(50)
+        row = max(dp(50), lines(sp(18), 2))  # a caption's two lines fit at the smallest text size
+        upright = portrait()  # a tablet held upright: one field a row, the camera under the devices, one button a row
         form = GridLayout(
-            cols=4,
+            cols=2 if upright else 4,
             spacing=dp(6),
             size_hint_y=None,
             row_default_height=row,
@@ -117,7 +120,7 @@ class SetupScreen(TavlaScreen):
         board.add_widget(self.board_password)
         self.link_view = self.tournament_link_view(row)
         self.link_button = button(self.t("link_open"), self.link_view.open, font_size=sp(20), height=row)
-        self.devices = Label(text=self.devices_text(), font_size=sp(18))
+        self.devices = inside(Label(text=self.devices_text(), font_size=sp(18)))
         rows = [
             (self.t("white"), self.white, self.t("black"), self.black),
             (self.t("variant"), self.variant, self.t("length"), self.length),
@@ -128,14 +131,18 @@ class SetupScreen(TavlaScreen):
             (self.t("link"), self.link_button, self.t("board_no"), board),
         ]
         for caption_a, widget_a, caption_b, widget_b in rows:
-            form.add_widget(caption(caption_a))
-            form.add_widget(widget_a)
-            form.add_widget(caption(caption_b))
-            form.add_widget(widget_b)
+            for name, widget in ((caption_a, widget_a), (caption_b, widget_b)):
+                form.add_widget(caption(name, size_hint_x=0.7))  # the fields get the room a caption does not need
+                widget.size_hint_x = 1.3
+                form.add_widget(widget)
         form.bind(minimum_height=form.setter("height"))  # as many rows as the form has
         body.add_widget(form)
         camera = BoxLayout(spacing=dp(12), size_hint_y=None, height=dp(210))
         devices = BoxLayout(orientation="vertical", size_hint_x=0.5)
+        if upright:
+            camera.orientation = "vertical"
+            devices.size_hint = (1, None)
+            devices.height = dp(150)
         devices.add_widget(Label(text=self.t("devices"), font_size=sp(24), size_hint_y=None, height=dp(48)))
         devices.add_widget(self.devices)
         camera.add_widget(devices)
@@ -165,12 +172,22 @@ class SetupScreen(TavlaScreen):
         self.picker: CornerPicker | None = None
         if picture is not None:
             self.picker = CornerPicker(self.corner, texture=texture_of(picture), size_hint_x=None, width=dp(374))
+            if upright:
+                self.picker.size_hint, self.picker.height = (1, None), dp(320)
             camera.add_widget(self.picker)
         else:
             self.calibration.text = self.t("no_camera_crop")
+        if upright:  # the devices, the calibration's texts and the picture, each its own height
+            camera.height = dp(150 + 210) + (dp(320) + camera.spacing if self.picker else 0) + camera.spacing
         body.add_widget(camera)
+        cameras = self.controller.cameras
+        if cameras is not None and cameras.offered:  # two cameras or more: the players pick the one over the board
+            body.add_widget(CameraChooser(self.controller, cameras, self.build))
         root.add_widget(scroller)
         bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
+        if upright:
+            bar.orientation = "vertical"
+            bar.bind(minimum_height=bar.setter("height"))
         bar.add_widget(button(self.t("language"), self.app.toggle_language))
         bar.add_widget(SetupCheckButton(self.controller))  # the camera judged before the match
         last = self.controller.library.last() if self.controller.library is not None else None
@@ -281,8 +298,8 @@ class SetupScreen(TavlaScreen):
             self.calibration.text = f"{len(self.controller.taps)}/4 {self.t('corners')}"
 
     def _device_text(self, state: str) -> str:
-        if state.startswith("found: "):
-            return self.t("found") + " (" + state[len("found: ") :].split(",")[0] + ")"
+        if state.startswith("found: "):  # a device by its port or file name, not its whole path
+            return self.t("found") + " (" + Path(state[len("found: ") :].split(",")[0]).name + ")"
         return {"sim": "sim", "software": self.t("software"), "none": self.t("not_found")}.get(state, state)
 
     def devices_text(self) -> str:

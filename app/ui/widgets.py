@@ -1,5 +1,6 @@
 """The pieces every screen is built of: buttons sized for a finger, the ruling banner, cards, the camera
-picture for corner taps, and the screen base class (landscape 1280x800).
+picture for corner taps, and the screen base class (drawn for a landscape 1280x800 window, and for an upright
+800x1280 one where the match-day screens stack their parts).
 
 Touch targets are at least 64 px high and the ruling banner is large and coloured by level (green
 accepted, blue information, amber warning, red a broken rule)."""
@@ -16,7 +17,8 @@ from kivy.clock import Clock
 from kivy.graphics import Color as GColor
 from kivy.graphics import Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.metrics import Metrics, dp, sp
+from kivy.lang import Builder
+from kivy.metrics import Metrics, dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -28,6 +30,7 @@ from app.referee.rulings import Level
 from app.table.dice import Image
 from app.ui.controller import Controller
 from app.ui.labels import label
+from app.ui.sizes import sp
 
 
 class ScreensApp(Protocol):
@@ -47,6 +50,8 @@ class ScreensApp(Protocol):
 
 DESIGNED_FOR = (1280, 800)
 """The window the screens' dp and sp sizes are drawn for: in another window they scale by :func:`fit_to_window`."""
+DESIGNED_UPRIGHT = (800, 1280)
+"""The upright window the same sizes are drawn for, the screens stacked (:func:`portrait`)."""
 _DENSITY: list[float] = []
 """The display's own density (``KIVY_METRICS_DENSITY`` or the platform's), before any fitting."""
 
@@ -60,9 +65,19 @@ def fit_to_window() -> float:
     if not _DENSITY:
         _DENSITY.append(float(Metrics.density))
     width, height = Window.size
-    scale = min(width / DESIGNED_FOR[0], height / DESIGNED_FOR[1])
+    design = DESIGNED_UPRIGHT if portrait() else DESIGNED_FOR
+    scale = min(width / design[0], height / design[1])
     Metrics.density = _DENSITY[0] * scale
     return float(scale)
+
+
+def portrait() -> bool:
+    """Whether the window stands upright (a tablet held in portrait): the match-day screens stack their parts
+    one above the other, their buttons the window's width."""
+    from kivy.core.window import Window
+
+    width, height = Window.size
+    return bool(height > width)
 
 
 def target() -> float:
@@ -130,6 +145,7 @@ def inside(widget: Label) -> Label:
 
 
 def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
+    """A finger-sized button whose text wraps within it where the window is narrow."""
     widget = TapButton(
         text=text,
         font_size=kwargs.pop("font_size", sp(24)),
@@ -138,7 +154,7 @@ def button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
         **kwargs,
     )
     widget.bind(on_release=lambda *_: on_press())
-    return widget
+    return inside(widget)
 
 
 def confirm_button(text: str, confirm: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
@@ -294,9 +310,12 @@ class TavlaScreen(Screen):
     def refresh(self) -> None:
         """Redraw from the referee's state."""
 
-    def export_bar(self, on_export: Callable[[], Any]) -> BoxLayout:
-        """The bottom row of the history and result screens: export, and back to the play screen."""
+    def export_bar(self, on_export: Callable[[], Any], upright: bool = False) -> BoxLayout:
+        """The bottom row of the history and result screens: export, and back to the play screen (``upright``:
+        one above the other)."""
         bar = BoxLayout(spacing=dp(12), size_hint_y=None, height=target())
+        if upright:
+            bar.orientation, bar.height = "vertical", 2 * target() + bar.spacing
         bar.add_widget(button(self.t("export"), on_export))
         bar.add_widget(button(self.t("back"), lambda: self.app.show("play")))
         return bar
@@ -311,3 +330,15 @@ class TavlaScreen(Screen):
 
 def Widget_spacer() -> Label:
     return Label(text="")
+
+
+# a spinner's list (the variant, the match length, the dice set) reads and taps like the rest of the screen,
+# sized when it opens, after the window was fitted
+Builder.load_string(
+    """
+#:import sizes app.ui.sizes
+<SpinnerOption>:
+    font_size: sizes.sp(22)
+    height: dp(72)  # target(): a finger's height
+"""
+)

@@ -1,13 +1,15 @@
 """Opens the real app at one window size, visits every screen in Turkish and English and writes what does not fit.
 
 Run by tests/app/test_layout.py under Xvfb: ``python -m tests.app.layout_driver OUTDIR WIDTHxHEIGHT``. A widget
-shown partly outside the window, two buttons, labels or inputs drawn over each other, or a text wider or taller
-than its widget is a problem: OUTDIR/result.json lists them by screen, size and language.
+shown partly outside the window, two buttons, labels or inputs drawn over each other, a text wider or taller
+than its widget or smaller than :data:`READABLE_PX` is a problem: OUTDIR/result.json lists them by screen, size
+and language.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -45,6 +47,11 @@ SLACK = 1.0
 
 MARGIN = 4.0
 """Pixels between a button's text and its left and right edges, at least."""
+
+READABLE_PX = 14.0
+"""The smallest text a player can read from a chair beside the board, in pixels: 2.7 mm on the Raspberry Pi's
+7-inch 800x480 panel (133 pixels an inch), Android's smallest recommended text (12 sp, 1.9 mm, held at arm's
+length) scaled for a tablet read from half as far again."""
 
 
 def describe(widget: Any) -> str:
@@ -87,6 +94,25 @@ def leaf(widget: Any) -> bool:
     return isinstance(widget, Label) and bool(widget.text.strip())
 
 
+def needed_height(widget: Label) -> float:
+    """The height the label's text needs at its width: a label whose text box is its own size cuts off the lines
+    that do not fit without a word, so its text is laid out again with no height limit and measured."""
+    width, height = widget.text_size
+    if width is None or height is None:
+        return float(widget.texture_size[1])
+    core = type(widget._label)(
+        text=widget.text,
+        font_size=widget.font_size,
+        font_name=widget.font_name,
+        bold=widget.bold,
+        italic=widget.italic,
+        halign=widget.halign,
+        text_size=(width, None),
+    )
+    core.refresh()
+    return float(core.texture.size[1]) if core.texture is not None else 0.0
+
+
 def problems(root: Any) -> list[str]:
     width, height = Window.size
     found: list[str] = []
@@ -107,8 +133,12 @@ def problems(root: Any) -> list[str]:
         if not leaf(widget):
             continue
         leaves.append((widget, (left, bottom, right, top)))
+        if isinstance(widget, (Label, TextInput)) and (widget.text.strip() or getattr(widget, "hint_text", "")):
+            sizes = [float(widget.font_size)] + [float(n) for n in re.findall(r"\[size=(\d+)", widget.text)]
+            if min(sizes) < READABLE_PX - 0.01:
+                found.append(f"text too small to read: {describe(widget)} at {min(sizes):.1f} px")
         if isinstance(widget, Label) and widget.text.strip():
-            text_w, text_h = widget.texture_size
+            text_w, text_h = widget.texture_size[0], needed_height(widget)
             margin = 2 * MARGIN if isinstance(widget, Button) else 0  # a button's text never touches its edges
             if text_w + margin > widget.width + SLACK or text_h > widget.height + SLACK:
                 found.append(
@@ -174,6 +204,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.show("setup")
     yield
     yield from check(app, result, "set-up")
+    result["arranged"] = {"start_width": setup.start_button.width}
     app.screens["setup"].start()
     yield
     session = app.controller.session
@@ -183,6 +214,9 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.refresh()
     yield
     yield from check(app, result, "play")
+    play = app.screens["play"]
+    result["arranged"]["board"] = list(box(play.board))
+    result["arranged"]["clock"] = list(box(play.clock_buttons[0]))
     for _ in range(300):
         if session.referee.stage is Stage.QUESTION:
             break
@@ -212,6 +246,7 @@ def script(app: TavlaApp, out: Path, result: dict[str, Any]) -> Iterator[None]:
     app.show("result")
     yield
     yield from check(app, result, "result sheet")
+    result["arranged"]["confirm_widths"] = [w.width for w in app.screens["result"].confirms.children]
     ask_a_play(app.controller, out / "asked.sqlite")  # the camera's candidate plays on the play screen
     app.show("play")
     yield

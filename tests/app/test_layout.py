@@ -2,7 +2,10 @@
 
 The driver (tests/app/layout_driver.py) opens the real app at one size on its own Xvfb display, visits the
 assigned match, set-up, play, unsure-throw, director, history, learning and result screens and lists every widget
-outside the window, every two buttons, labels or inputs drawn over each other and every text larger than its widget.
+outside the window, every two buttons, labels or inputs drawn over each other, every text larger than its widget
+(lines a label cuts off included) and every text smaller than a player can read (14 px:
+``layout_driver.READABLE_PX``). Upright (720x1280) the set-up, play, unsure-throw and result screens stack their
+parts rather than shrink.
 """
 
 from __future__ import annotations
@@ -70,3 +73,14 @@ def test_the_unsure_throw_says_whose_it_is_and_the_doubt_in_words(findings: Call
     )
     assert any(word in english for word in words), english
     assert not re.search(r"\d%", english + turkish), english + turkish
+
+
+def test_an_upright_tablet_stacks_the_match_day_screens(findings: Callable[[str], dict[str, Any]]) -> None:
+    """Held upright the screens are not the landscape layout shrunk: the buttons span the window, the board spans
+    it above the clocks."""
+    upright, flat = findings("720x1280")["arranged"], findings("1280x800")["arranged"]
+    assert upright["start_width"] > 0.9 * 720 and flat["start_width"] < 0.3 * 1280
+    left, bottom, right, top = upright["board"]
+    assert right - left > 0.9 * 720 and bottom > upright["clock"][3]  # the whole width, above the clocks
+    assert flat["board"][2] <= flat["clock"][0]  # landscape: beside them
+    assert all(width > 0.9 * 720 for width in upright["confirm_widths"]) and len(upright["confirm_widths"]) == 2

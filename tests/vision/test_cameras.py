@@ -55,13 +55,18 @@ def test_the_app_takes_the_first_camera_found_and_says_which(
 
     first, second = str(video(tmp_path / "a.avi")), str(video(tmp_path / "b.avi"))
     monkeypatch.setattr("vision.cameras.candidates", lambda: [str(tmp_path / "metadata"), first, second])
-    assert _camera(None) == first
+    chosen, choice = _camera(None, None)
+    assert chosen == first and choice is not None and [c.spec for c in choice.found] == [first, second]
     said = capsys.readouterr().out
-    assert f"camera {first}" in said and f"also found: {second}" in said
+    assert f"camera {first}" in said and f"found: {first}, {second}" in said
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(f'{{"camera": "{second}"}}', encoding="utf-8")
+    assert _camera(None, data)[0] == second  # chosen on the set-up screen last time
     monkeypatch.setattr("vision.cameras.candidates", lambda: [])
-    assert _camera(None) is None
+    assert _camera(None, data)[0] is None
     assert "the dice are typed" in capsys.readouterr().out
-    assert _camera("none") is None and _camera("2") == "2"  # chosen: never searched
+    assert _camera("none", data) == (None, None) and _camera("2", data) == ("2", None)  # named: never searched
 
 
 def test_the_station_unit_needs_no_camera_flag() -> None:
