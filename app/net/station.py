@@ -132,6 +132,9 @@ class Station:
         self.sent = 0
         self.folded = 0
         self._all_held = False
+        self.first_hash = ""
+        """The hash of entry 1 of the journal published (its online status names it: the director then knows
+        the match it assigned began, and does not send it again)."""
         self._next: list[Path] = []
         """The journals :meth:`follow` queued, taken up by the worker (which alone reads the tail) once the one
         before is all held by the director."""
@@ -143,9 +146,6 @@ class Station:
         """Why director messages were ignored or set aside (the latest few), for the station's screen and the tests."""
         self.set_aside = 0
         """Messages from the broker that did not fit their schema (never acted on)."""
-        self.first_hash = ""
-        """The hash of entry 1 of the journal published (its online status names it: the director then knows
-        the match it assigned began, and does not send it again)."""
         self.assigned: Assignment | None = None
         """The latest match the director assigned to this board (None until one comes)."""
         self._seen_ids: deque[str] = deque(maxlen=200)
