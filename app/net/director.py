@@ -111,6 +111,13 @@ class BoardFeed:
     """The head whose result was looked up in the tournament book (taken, or found there already)."""
     match: str = ""
     """The tournament's match this journal's result went to."""
+    assigned: DirectorMessage | None = None
+    """The latest match sent to this board while no journal began after it: sent again, with its id, whenever the
+    board comes online (a station's session is clean, so an assignment sent while it was away never reached it)."""
+    assigned_first: str = ""
+    """The entry-1 hash of the journal held when :attr:`assigned` was sent (a different one: the match began)."""
+    journal: str = ""
+    """The entry-1 hash of the journal the station said, coming online, it publishes."""
 
     def summary(self) -> dict[str, Any]:
         snap = self.snapshot
@@ -282,6 +289,14 @@ class Director:
                 feed.status = data["state"]
                 if isinstance(data.get("inbox"), dict):
                     feed.station_saw = data["inbox"]
+                elif data["state"] == "online":  # the station has just connected (its first status names no message)
+                    feed.journal = str(data.get("journal") or "")
+                    if feed.assigned is not None and feed.journal and feed.journal != feed.assigned_first:
+                        feed.assigned = None  # it publishes a journal begun after the assignment: the match began
+                    elif feed.assigned is not None:
+                        # the assignment it may have missed, with the same id, so a station that had it acts once
+                        self.client.publish(self.topics.inbox(board), feed.assigned.to_json(), qos=1)
+                        log.info("director: board %s online: its assignment %s sent again", board, feed.assigned.id)
             if self.book is not None and feed.agreed is not None and feed.taken != feed.head:
                 self._take_result(feed)
             row = (feed.snapshot.get("result"), feed.held, feed.head, feed.confirmed)
@@ -320,6 +335,8 @@ class Director:
             feed.received += 1
             if feed.held == 1:
                 feed.first, feed.first_at = entry["hash"], entry["at"]
+                if feed.assigned is not None and feed.first != feed.assigned_first:
+                    feed.assigned = None  # the assigned match began: its journal is the board's from now on
             self._ack_due.add(feed.board)
             for ruling in entry["payload"].get("reaction", {}).get("rulings", []):
                 if ruling["code"] not in ("debug", "hint"):
@@ -424,6 +441,8 @@ class Director:
         self.client.publish(self.topics.inbox(board), message.to_json(), qos=1)
         with self._lock:
             feed = self.boards.setdefault(board, BoardFeed(board))
+            if message.kind == "match":
+                feed.assigned, feed.assigned_first = message, feed.first or feed.journal
             record = {
                 "id": message.id,
                 "type": message.kind,

@@ -153,6 +153,7 @@ STATUS: dict[str, Any] = {
         "board": _BOARD_ID,
         "state": {"enum": ["online", "offline"], "reason": "a board's state is online or offline"},
         "inbox": {"type": "object", "properties": {"id": _TEXT, "type": _TEXT}},
+        "journal": _TEXT,
     },
 }
 

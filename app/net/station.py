@@ -132,6 +132,9 @@ class Station:
         self.sent = 0
         self.folded = 0
         self._all_held = False
+        self.first_hash = ""
+        """The hash of entry 1 of the journal published (its online status names it: the director then knows
+        the match it assigned began, and does not send it again)."""
         self._next: list[Path] = []
         """The journals :meth:`follow` queued, taken up by the worker (which alone reads the tail) once the one
         before is all held by the director."""
@@ -198,6 +201,11 @@ class Station:
             self.acks.close()
         self.journal_path, self.tail, self.acks = path, tail, acks
         self.state, self.folded, self._all_held = BoardState(), 0, False
+        try:
+            first = tail.read(0, 1)
+        except JournalError:
+            first = []  # the worker says why when it reads on
+        self.first_hash = first[0].hash if first else ""
         self.acked = acks.get(self.config.prefix, self.config.board)
         self.sent = self.acked
         self._last_progress, self._stall = self.clock(), self.config.resend_after
@@ -264,6 +272,8 @@ class Station:
                 break
             for entry in batch:
                 self.state.add(entry)
+                if entry.seq == 1:
+                    self.first_hash = entry.hash
                 self._snapshot_now = self._snapshot_now or _agreed(entry)
             self.folded = batch[-1].seq
             fresh.extend(batch)
@@ -322,7 +332,8 @@ class Station:
             return
         board = self.config.board
         client.subscribe([(self.topics.inbox(board), 1), (self.topics.ack(board), 1)])
-        client.publish(self.topics.status(board), self._status("online"), qos=1, retain=True)
+        journal = {"journal": self.first_hash} if self.first_hash else {}
+        client.publish(self.topics.status(board), self._status("online", **journal), qos=1, retain=True)
         with self._lock:
             self.connected = True
             self.sent = self.acked

@@ -37,6 +37,7 @@ from app.table.throw_photos import ThrowPhotos
 from app.table.view import check_camera, corners_text, markers_calibration
 from app.table.why import Why
 from app.ui.camera_choice import CameraChoice
+from app.ui.kept_assignment import FILE, STARTED_KEPT, KeptAssignments, load, save
 from app.ui.labels import label, why_text
 from device import messages as dm
 from rules.position import Color
@@ -89,10 +90,15 @@ class Controller:
         self.publisher: Station | None = None
         self.director_said: list[str] = []
         """The director's messages to this table, newest last."""
-        self.offered: Assignment | None = None
+        self.kept_at = (library.root.parent if library is not None else folder) / FILE
+        """The data folder's file that keeps :attr:`offered` and :attr:`waiting` over a restart."""
+        kept = load(self.kept_at)
+        self.offered: Assignment | None = kept.offered
         """The match the director assigned, shown for its two players to confirm (None: none before them)."""
-        self.waiting: Assignment | None = None
+        self.waiting: Assignment | None = kept.waiting
         """An assignment that came while a match was being played: offered once that match's result is confirmed."""
+        self.started_ids: list[str] = kept.started
+        """The director's message ids of the assignments started here (one sent again is not offered again)."""
         self.claimed: set[Color] = set()
         """The players of :attr:`offered` who tapped "I am <name>"."""
         self.station_pin = ""
@@ -439,11 +445,19 @@ class Controller:
 
     def assignment_came(self, assignment: Assignment) -> None:
         """The director's match for this table (on the main loop): offered to the players at once, replacing one
-        they have not both confirmed; while a match is played it waits for that match's confirmed result."""
+        they have not both confirmed; while a match is played it waits for that match's confirmed result. One
+        already here (the director sends it again whenever the board comes online) changes nothing."""
+        if KeptAssignments(self.offered, self.waiting, self.started_ids).knows(assignment):
+            return
         if self.playing():
             self.waiting = assignment
         else:
             self.offered, self.claimed = assignment, set()
+        self._keep()
+
+    def _keep(self) -> None:
+        """The assignments held, into the data folder (shown again after a restart)."""
+        save(self.kept_at, KeptAssignments(self.offered, self.waiting, self.started_ids[-STARTED_KEPT:]))
 
     def playing(self) -> bool:
         """A match is on this table whose result both players have not confirmed yet."""
@@ -457,6 +471,7 @@ class Controller:
             return None
         if self.waiting is not None:
             self.offered, self.waiting, self.claimed = self.waiting, None, set()
+            self._keep()
         return self.offered
 
     def claim(self, color: Color, pin: str) -> str | None:
@@ -480,6 +495,9 @@ class Controller:
             self.claimed = set()
             return problem
         self.offered, self.claimed = None, set()
+        if assignment.message:
+            self.started_ids.append(assignment.message)
+        self._keep()
         return None
 
     def start_assigned(self, assignment: Assignment, pin: str) -> str | None:

@@ -17,7 +17,7 @@ from app.referee.i18n import word
 from app.referee.rulings import Level
 from app.ui.labels import variant_label
 from app.ui.sizes import sp
-from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button, portrait
+from app.ui.widgets import Banner, ScreensApp, TavlaScreen, button, confirm_button, portrait, target
 from rules.position import Color
 
 
@@ -53,6 +53,8 @@ class ResultScreen(TavlaScreen):
         self.next_match = button(self.t("next_match"), lambda: self.app.show("assigned"))
         self.next_match.disabled = True  # until the director assigns this table its next match
         bar.add_widget(self.next_match)
+        if upright:  # one button a row: three rows
+            bar.height = 3 * target() + 2 * bar.spacing
         root.add_widget(bar)
         self.add_widget(root)
 

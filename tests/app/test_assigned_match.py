@@ -169,3 +169,56 @@ def test_with_the_broker_out_of_reach_the_confirmed_result_is_said_to_wait_for_t
     assert controller.result_delivery() == ""  # one confirmation: no result to send yet
     controller.send(ev.ResultConfirmed(Color.BLACK))
     assert controller.result_delivery() == "waiting"
+
+
+def test_an_assignment_not_yet_confirmed_is_offered_again_after_a_restart_until_it_is_started(
+    tmp_path: Path,
+) -> None:
+    """The tablet restarts with an assignment offered (one player tapped): the same match is offered again; the
+    director sending it again once the board is back online offers it once; started, it is not offered again."""
+    first = Controller(tmp_path, LiveStation(), language="en")
+    try:
+        first.assignment_came(assigned("main-1-1", ("Ayşe", "Mehmet"), length=3))
+        assert first.claim(Color.WHITE, PIN) is None
+    finally:
+        first.close()
+    again = Controller(tmp_path, LiveStation(), language="en")
+    try:
+        offered = again.assignment()
+        assert offered == assigned("main-1-1", ("Ayşe", "Mehmet"), length=3) and again.claimed == set()
+        assert again.claim(Color.BLACK, PIN) is None
+        again.assignment_came(assigned("main-1-1", ("Ayşe", "Mehmet"), length=3))  # sent again: the same id
+        assert again.claimed == {Color.BLACK}
+        assert again.claim(Color.WHITE, PIN) is None and again.session is not None
+        assert again.session.setup.players == ("Ayşe", "Mehmet") and again.session.setup.length == 3
+    finally:
+        again.close()
+    third = Controller(tmp_path / "elsewhere", LiveStation(), language="en")  # a station of its own: nothing kept
+    later = Controller(tmp_path, LiveStation(), language="en")
+    try:
+        assert third.assignment() is None
+        assert later.assignment() is None  # started: not offered again
+        later.assignment_came(assigned("main-1-1", ("Ayşe", "Mehmet"), length=3))  # the director, before it saw
+        assert later.assignment() is None  # the match's journal, sends it again: still not offered
+        later.assignment_came(assigned("main-2-1", ("Ayşe", "Deniz"), round_name="R2"))
+        offered = later.assignment()
+        assert offered is not None and offered.match == "main-2-1"
+    finally:
+        third.close()
+        later.close()
+
+
+def test_an_unreadable_kept_assignment_starts_the_tablet_with_none(tmp_path: Path) -> None:
+    (tmp_path / "assigned_match.json").write_text('{"offered": {"match": "m"', encoding="utf-8")
+    controller = Controller(tmp_path, LiveStation(), language="en")
+    try:
+        assert controller.assignment() is None
+        controller.assignment_came(assigned("main-1-1", ("Ayşe", "Mehmet")))
+    finally:
+        controller.close()
+    restarted = Controller(tmp_path, LiveStation(), language="en")
+    try:
+        offered = restarted.assignment()  # the next assignment is kept whole again
+        assert offered is not None and offered.match == "main-1-1"
+    finally:
+        restarted.close()

@@ -13,6 +13,7 @@ from app.net.hall import join_paths, make_certificates, write_broker_files
 from app.net.join import JoinCode
 from app.net.link import DEFAULT_TOURNAMENT
 from app.net.messages import DirectorMessage
+from app.net.station import Station, StationConfig
 from app.net.tournament_book import TournamentBook
 from app.referee import events as ev
 from app.referee.setup import Mode
@@ -173,4 +174,78 @@ def test_the_directors_assignment_reaches_the_tablets_panel_and_the_players_conf
     finally:
         director.stop()
         controller.close()
+        book.close()
+
+
+def test_an_assignment_made_while_the_tablet_is_offline_reaches_it_when_it_connects_and_survives_its_restart(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """The director assigns a match to a board whose tablet is off; the tablet, linked later, is offered it as
+    soon as it connects. Restarted before both players confirmed, it offers the same match again, once, though the
+    director sends it again; once the match's journal began, a station coming online is not sent it again."""
+    book = TournamentBook.create(tmp_path / "book.sqlite", {"event": "Kulüp Kupası", "lengths": [1]}, "director")
+    director = Director(broker.config("director"), PREFIX, book=book).start()
+    tasks: queue.Queue[Callable[[], None]] = queue.Queue()
+    (tmp_path / "station").mkdir()
+    config = broker.config("2")
+    address = f"127.0.0.1:{broker.port}"
+
+    def main_loop(condition: Callable[[], bool]) -> Callable[[], bool]:
+        def check() -> bool:
+            while not tasks.empty():
+                tasks.get()()
+            return condition()
+
+        return check
+
+    def tablet() -> Controller:
+        controller = Controller(tmp_path / "station", LiveStation(), language="en", post=tasks.put)
+        assert controller.link_tournament(address, "2", str(config.password), str(config.ca), PREFIX) is None
+        assert controller.listen() is None
+        return controller
+
+    try:
+        for name in ("Ayşe", "Mehmet", "Deniz", "Ece"):
+            director.act({"do": "register", "name": name}, "director")
+        first = director.act({"do": "draw", "seed": 3}, "director").playable()[0].id
+        wait_for(lambda: director.connected, 30, "the director connected")
+        director.act({"do": "assign", "match": first, "board": "2"}, "director")  # no tablet at board 2
+        sent = director.boards["2"].sent[-1]["id"]
+        controller = tablet()
+        try:
+            wait_for(main_loop(lambda: controller.assignment() is not None), 30, "the match on the tablet's panel")
+            offered = controller.assignment()
+            assert offered is not None and (offered.match, offered.message) == (first, sent)
+            assert controller.claim(Color.WHITE, "2468") is None
+        finally:
+            controller.close()  # the tablet restarts before the second player's tap
+        controller = tablet()
+        try:
+            publisher = controller.publisher
+            assert publisher is not None
+            wait_for(lambda: publisher.assigned is not None, 30, "the assignment sent again on connecting")
+            wait_for(main_loop(lambda: tasks.empty()), 5, "the tablet's main loop")
+            offered = controller.assignment()
+            assert offered is not None and offered.message == sent and controller.claimed == set()
+            assert controller.claim(Color.WHITE, "2468") is None
+            assert controller.claim(Color.BLACK, "2468") is None and controller.session is not None
+            journal = controller.session.journal
+            wait_for(lambda: director.boards["2"].held == len(journal), 30, "the match's journal at the director")
+        finally:
+            controller.close()
+        wait_for(lambda: director.boards["2"].status == "offline", 30, "the tablet said offline")
+        heard: list[str] = []
+        listening = Station(None, StationConfig(config, "2", PREFIX), deliver=lambda m: heard.append(m.kind))
+        with listening:
+
+            def online() -> bool:
+                with director.lock:  # a resending is published under the same lock as the status is taken
+                    return director.boards["2"].status == "online"
+
+            wait_for(online, 30, "the station online at the director")
+            director.send("2", DirectorMessage("message", text="Masa 2"))
+            wait_for(lambda: heard != [], 30, "the director's message")
+            assert heard == ["message"]  # the match began: not sent again
+    finally:
+        director.stop()
         book.close()
