@@ -19,7 +19,7 @@ from kivy.uix.widget import Widget
 from app.ui.controller import Controller
 from app.ui.labels import label
 from app.ui.sizes import sp
-from app.ui.widgets import button
+from app.ui.widgets import button, target
 
 TITLE = dp(24)
 COLUMNS = 3
@@ -33,7 +33,12 @@ class PlayChoices(BoxLayout):
     and notes) and of the free height below while a play is asked; no height at all otherwise."""
 
     def __init__(
-        self, controller: Controller, room: Widget, on_picked: Callable[[], None], on_other: Callable[[], None]
+        self,
+        controller: Controller,
+        room: Widget,
+        on_picked: Callable[[], None],
+        on_other: Callable[[], None],
+        upright: bool = False,
     ) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, height=0, opacity=0)
         self.controller = controller
@@ -42,6 +47,8 @@ class PlayChoices(BoxLayout):
         self.on_picked = on_picked
         self.on_other = on_other
         self.shown: tuple[tuple[str, ...], str] = ((), "")
+        self.upright = upright
+        """Upright the side panel is as tall as what it holds: the buttons get their own touch height."""
 
     def update(self) -> None:
         """Rebuilt only when the candidates or the language change: a tap never lands on a vanishing button."""
@@ -68,7 +75,12 @@ class PlayChoices(BoxLayout):
             grid.add_widget(widget)
         self.add_widget(title)
         self.add_widget(grid)
-        self.size_hint_y, self.opacity = SHARE, 1
+        if self.upright:
+            rows = -(-len(buttons) // COLUMNS)
+            self.size_hint_y, self.height = None, TITLE + rows * target() + (rows - 1) * GAP
+        else:
+            self.size_hint_y = SHARE
+        self.opacity = 1
         self.room.height, self.room.opacity = 0, 0
 
     def pick(self, option: str) -> None:

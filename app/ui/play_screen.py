@@ -120,7 +120,8 @@ class PlayScreen(TavlaScreen):
         self.actions = GridLayout(cols=2, spacing=dp(6), size_hint_y=None)
         self.actions.bind(minimum_height=self.actions.setter("height"))
         side.add_widget(self.actions)
-        self.choices = PlayChoices(self.controller, detail, self.app.refresh, self.type_play)  # a play the camera asks
+        # a play the camera asks: its candidates in the camera crop's place
+        self.choices = PlayChoices(self.controller, detail, self.app.refresh, self.type_play, upright)
         side.add_widget(self.choices)
         entry = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
         self.entry = TextInput(text="", hint_text="8/5 6/5  |  5-3", font_size=sp(24), multiline=False)
