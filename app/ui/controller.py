@@ -219,6 +219,18 @@ class Controller:
         self.calibration = calibration
         self.table.use_calibration(calibration, in_match=self.session is not None)
 
+    def pin_problem(self, mode: Mode, pin: str, resumed: bool = False) -> str | None:
+        """Why the director's PIN typed cannot be used, in the set-up's language (a tournament match needs one
+        unless it resumes with its own); None when it can."""
+        if mode is Mode.TOURNAMENT and not pin and not resumed:
+            return label("no_pin", self.language)
+        if pin:
+            try:
+                check_pin_text(pin)
+            except ValueError:
+                return label("bad_pin", self.language)
+        return None
+
     def start(
         self,
         players: tuple[str, str],
@@ -236,13 +248,9 @@ class Controller:
         """Start (or resume) the match, or a chouette of the players named (the box first); an error
         message for the set-up screen, or None."""
         path = self.journal_path or self.folder / "match.sqlite"
-        if mode is Mode.TOURNAMENT and not pin and not path.exists():  # a resumed match keeps its own PIN
-            return label("no_pin", self.language)
-        if pin:
-            try:
-                check_pin_text(pin)
-            except ValueError:
-                return label("bad_pin", self.language)
+        problem = self.pin_problem(mode, pin, resumed=path.exists())  # a resumed match keeps its own PIN
+        if problem:
+            return problem
         try:
             setup = MatchSetup(
                 players=players,
@@ -480,13 +488,9 @@ class Controller:
         assignment = self.assignment()
         if assignment is None:
             return None
-        if assignment.setup.mode is Mode.TOURNAMENT and not pin:
-            return label("no_pin", self.language)
-        if pin:
-            try:
-                check_pin_text(pin)
-            except ValueError:
-                return label("bad_pin", self.language)
+        problem = self.pin_problem(assignment.setup.mode, pin)
+        if problem:
+            return problem
         self.claimed.add(color)
         if len(self.claimed) < 2:
             return None

@@ -243,7 +243,11 @@ class SetupScreen(TavlaScreen):
     def join(self) -> None:
         """The link panel closed: join the tournament at once, so the director's match reaches this table."""
         self.show_link()
-        problem = self.controller.link_tournament(
+        self.error.text = self.link() or self.controller.listen() or ""
+
+    def link(self) -> str | None:
+        """The tournament's link as the link panel's fields give it; why not, for the error line."""
+        return self.controller.link_tournament(
             self.broker.text,
             self.board.text,
             self.board_password.text,
@@ -251,7 +255,6 @@ class SetupScreen(TavlaScreen):
             self.prefix.text,
             join_code=self.join_code.text,
         )
-        self.error.text = problem or self.controller.listen() or ""
 
     def scan_join_code(self) -> None:
         """The join code's QR held before the camera: read from its latest picture into the join code field."""
@@ -363,14 +366,7 @@ class SetupScreen(TavlaScreen):
             length = 0
         elif self.kinds["money_kind"].state == "down":
             length = 0
-        problem = self.controller.link_tournament(
-            self.broker.text,
-            self.board.text,
-            self.board_password.text,
-            self.ca.text,
-            self.prefix.text,
-            join_code=self.join_code.text,
-        )
+        problem = self.link()
         if problem:
             self.error.text = problem
             return
