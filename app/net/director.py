@@ -105,6 +105,8 @@ class BoardFeed:
     first: str = ""
     """The hash of entry 1 of the journal held: a different entry 1 is the board's next match."""
     first_at: str = ""
+    earlier: set[str] = field(default_factory=set)
+    """The entry-1 hashes of the board's journals before :attr:`first`: a late copy of their entries is no news."""
     agreed: tuple[int, str] | None = None
     """(entry, time) of the latest "both players confirmed the result" in this journal."""
     taken: str = ""
@@ -311,6 +313,9 @@ class Director:
         """One event message of ``feed``'s board (checked against :data:`app.net.schemas.EVENT_MESSAGE`): taken
         once, in order, whatever order and how often it comes."""
         seq = data["seq"]
+        if seq == 1 and data["hash"] in feed.earlier:
+            feed.duplicates += 1  # a late copy from a match this board finished (the broker may hold it long)
+            return
         if seq == 1 and feed.first and data["hash"] != feed.first:
             log.info("director: board %s starts a new journal (its next match)", feed.board)
             self._new_journal(feed)
@@ -328,8 +333,12 @@ class Director:
         while feed.held + 1 in feed.waiting:
             entry = feed.waiting.pop(feed.held + 1)
             if feed.held and entry.get("prev") != feed.head:
+                # never taken: a late entry of the board's earlier journal, or a forged one; the station is told
+                # what is held and sends this journal's entry again
                 feed.chain_breaks += 1
+                self._ack_due.add(feed.board)
                 log.error("director: board %s entry %d does not follow entry %d", feed.board, feed.held + 1, feed.held)
+                break
             feed.held += 1
             feed.head = entry["hash"]
             feed.received += 1
@@ -347,6 +356,7 @@ class Director:
     @staticmethod
     def _new_journal(feed: BoardFeed) -> None:
         """The board's next match: what was held of the previous journal is let go (its result is in the book)."""
+        feed.earlier.add(feed.first)
         feed.held, feed.head, feed.first, feed.first_at = 0, "", "", ""
         feed.snapshot = {}  # the previous match's: its result must not stand beside this journal's entries
         feed.waiting.clear()

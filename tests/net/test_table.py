@@ -68,6 +68,29 @@ def test_an_entry_that_does_not_follow_the_chain_is_reported(tmp_path: Path) -> 
     session.close()
 
 
+def test_late_copies_of_a_boards_earlier_journal_never_enter_its_next_one(tmp_path: Path) -> None:
+    """After a director restart the broker may deliver a finished match's entries late, beside the board's next
+    journal: none is taken into it, and the next journal's own entries still are, in order."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, old = messages(tmp_path / "a", [ManualDice((3, 1)), ManualDice((6, 5)), ManualDice((4, 2))] * 2)
+    second, new = messages(tmp_path / "b", [ManualDice((5, 2)), ManualDice((2, 1))] * 3)
+    director = Director(BrokerConfig(), PREFIX)
+    feed = BoardFeed("5")
+    for message in old:
+        director.receive(feed, dict(message))
+    for message in new[:3]:
+        director.receive(feed, dict(message))
+    director.receive(feed, dict(old[3]))  # entry 4 of the finished match, late
+    director.receive(feed, dict(old[0]))  # and its entry 1
+    assert feed.held == 3 and feed.first == new[0]["hash"]
+    for message in new[3:]:
+        director.receive(feed, dict(message))
+    assert feed.held == len(new) and feed.head == second.journal.head
+    first.close()
+    second.close()
+
+
 def test_director_messages_other_than_the_three_allowed_are_refused_with_the_reason() -> None:
     assert parse_director_message(b'{"type": "message", "text": " Hello "}').text == "Hello"
     assert parse_director_message(
