@@ -6,7 +6,7 @@ small helpers), so the referee engine can journal and replay them.
 
 Common to both devices:
     ``Hello`` (device kind, protocol version, firmware version, serial
-    number, boot id, the host session it answers), ``DeviceError`` (an ERROR frame: code, the message
+    number, boot id, the host's session it answers), ``DeviceError`` (an ERROR frame: code, the message
     type it concerns, a text). ``HelloRequest``, ``Heartbeat``, ``Ack`` and
     ``Nak`` are link housekeeping that drivers consume themselves.
 
@@ -138,7 +138,7 @@ class Hello:
     serial: str
     boot_id: int
     session: int = wire.NO_SESSION
-    """The host session this HELLO answers; NO_SESSION when sent unprompted (at boot)."""
+    """The host's session this HELLO answers; NO_SESSION when sent unprompted (at boot)."""
 
 
 @dataclass(frozen=True)

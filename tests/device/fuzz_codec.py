@@ -1,10 +1,10 @@
-"""Coverage-guided fuzzing of the codec and the host session with atheris (optional extra ``fuzz``).
+"""Coverage-guided fuzzing of the codec and the host's session with atheris (optional extra ``fuzz``).
 
     .venv/bin/python -m pip install -e '.[fuzz]'
     .venv/bin/python -m tests.device.fuzz_codec -atheris_runs=200000
 
 Any input must give only declared messages or declared errors (codec), and
-feeding it to a host session must never raise. A crash prints the input.
+feeding it to the host's session must never raise. A crash prints the input.
 The hypothesis tests in test_codec.py check the same property in CI.
 """
 

@@ -27,6 +27,17 @@ from tests.net.conftest import PREFIX, wait_for
 from tests.net.test_join import held_before_the_camera
 
 
+def after_main_loop(tasks: "queue.Queue[Callable[[], None]]", condition: Callable[[], bool]) -> Callable[[], bool]:
+    """The condition, checked after the app's main loop ran what the network handed it."""
+
+    def check() -> bool:
+        while not tasks.empty():
+            tasks.get()()
+        return condition()
+
+    return check
+
+
 def test_the_set_up_refuses_a_link_that_cannot_work(tmp_path: Path) -> None:
     controller = Controller(tmp_path, LiveStation(), language="en")
     try:
@@ -122,14 +133,7 @@ def test_the_directors_assignment_reaches_the_tablets_panel_and_the_players_conf
     controller = Controller(tmp_path / "station", LiveStation(), language="tr", post=tasks.put)
 
     def main_loop(condition: Callable[[], bool]) -> Callable[[], bool]:
-        """The condition, checked after the app's main loop ran what the network handed it."""
-
-        def check() -> bool:
-            while not tasks.empty():
-                tasks.get()()
-            return condition()
-
-        return check
+        return after_main_loop(tasks, condition)
 
     try:
         for name in ("Ayşe", "Mehmet", "Deniz", "Ece"):
@@ -191,12 +195,7 @@ def test_an_assignment_made_while_the_tablet_is_offline_reaches_it_when_it_conne
     address = f"127.0.0.1:{broker.port}"
 
     def main_loop(condition: Callable[[], bool]) -> Callable[[], bool]:
-        def check() -> bool:
-            while not tasks.empty():
-                tasks.get()()
-            return condition()
-
-        return check
+        return after_main_loop(tasks, condition)
 
     def tablet() -> Controller:
         controller = Controller(tmp_path / "station", LiveStation(), language="en", post=tasks.put)
