@@ -20,6 +20,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
 from app.net.topics import board_id, tournament_prefix
+from app.record.whole_files import write_whole
 
 SCHEME = "tavla-join:"
 VERSION = 1
@@ -169,9 +170,7 @@ def write_ca(code: JoinCode, folder: str | Path) -> Path:
     pem = code.ca_pem()
     if not path.is_file() or path.read_bytes() != pem:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_bytes(pem)
-        temporary.replace(path)
+        write_whole(path, pem)
     return path
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any
 import cv2
 
 from app.record.session import Session
+from app.record.whole_files import write_whole
 from app.referee import events as ev
 from app.referee.rulings import Reaction
 from app.table.dice import Image, Shot
@@ -104,13 +104,6 @@ def _record(image: Image, dice: Sequence[DieReading], not_dice: Boxes, **about: 
         "not_dice": [list(map(int, box)) for box in not_dice],
         "label": None,
     }
-
-
-def _write(path: Path, data: bytes) -> None:
-    """``data`` at ``path`` whole or not at all (a half-written label would teach a wrong die)."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)
 
 
 class ThrowPhotos:
@@ -186,8 +179,8 @@ class ThrowPhotos:
         try:
             if whole:
                 width, height = record["size"]
-                _write(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
-            _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
+                write_whole(self.folder / f"{name}.txt", yolo_lines(valued, width, height).encode())
+            write_whole(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except OSError as error:
             return self.failed(Why.said(_why(error)))
         self.labelled += whole
@@ -201,8 +194,8 @@ class ThrowPhotos:
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if not ok:
                 return self.failed(Why.said(f"{name}: the picture could not be made a JPEG"))
-            _write(self.folder / f"{name}.jpg", jpeg.tobytes())
-            _write(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
+            write_whole(self.folder / f"{name}.jpg", jpeg.tobytes())
+            write_whole(self.folder / f"{name}.json", json.dumps(record, ensure_ascii=False).encode())
         except (OSError, cv2.error) as error:
             return self.failed(Why.said(_why(error)))
         self.kept += count

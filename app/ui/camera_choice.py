@@ -9,10 +9,10 @@ cannot be read or written loses the choice, never the start. No Kivy here: the c
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.record.whole_files import write_whole
 from vision.cameras import FoundCamera
 
 SETTINGS_FILE = "settings.json"
@@ -36,12 +36,9 @@ def write_setting(folder: Path, key: str, value: str) -> str | None:
     old file or the new one); why not, or None."""
     settings = read_settings(folder) | {key: value}
     path = folder / SETTINGS_FILE
-    partial = path.with_name(path.name + ".new")
     try:
-        partial.write_text(json.dumps(settings, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(partial, path)
+        write_whole(path, json.dumps(settings, ensure_ascii=False, indent=1).encode("utf-8"))
     except OSError as error:
-        partial.unlink(missing_ok=True)
         return f"{path}: {error.strerror or error}"
     return None
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.net.station import Assignment
+from app.record.whole_files import write_whole
 from app.referee.setup import MatchSetup
 
 log = logging.getLogger("app.ui.kept_assignment")
@@ -69,13 +69,8 @@ def load(path: Path) -> KeptAssignments:
 def save(path: Path, kept: KeptAssignments) -> None:
     """Write ``kept`` to ``path`` whole or not at all (a new file moved over the old)."""
     data = {"offered": _to_json(kept.offered), "waiting": _to_json(kept.waiting), "started": kept.started}
-    temporary = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
+        write_whole(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
     except OSError as error:  # a full disk: the assignment is still offered; the director sends it again
         log.error("%s cannot be written: %s", path, error)
