@@ -85,7 +85,8 @@ def _main(argv: Sequence[str] | None) -> int:
         "--read-checkers",
         choices=("light-right", "light-left", "dark-right", "dark-left"),
         help="the camera also reads the checkers at each clock press (plays judged without a sensing board):"
-        " White's colour and the side of the picture White's home board lies on (White sits at its bottom)",
+        " White's colour and the side of the picture White's home board lies on (White sits at its bottom);"
+        " with --sim, the simulated table has no sensing board and its camera reads the checkers",
     )
     parser.add_argument(
         "--no-throw-photos",
@@ -186,18 +187,19 @@ def _station(args: argparse.Namespace) -> int:
     match_dice = MatchDice(DiceSets(args.data))
     table: Table
     cameras = None
+    layout = None
+    if args.read_checkers:
+        from app.table.checkers import BoardLayout
+
+        colour, home = args.read_checkers.split("-")
+        layout = BoardLayout("light" if colour == "light" else "dark", home_right=home == "right")
     if args.sim:
         from app.sim.station import SimStation
 
-        table = SimStation(match_dice=match_dice)
+        table = SimStation(match_dice=match_dice, checkers=layout)
     else:
-        from app.table.checkers import BoardLayout
         from app.table.live import LiveStation
 
-        layout = None
-        if args.read_checkers:
-            colour, home = args.read_checkers.split("-")
-            layout = BoardLayout("light" if colour == "light" else "dark", home_right=home == "right")
         camera, cameras = _camera(args.camera, args.data)
         table = LiveStation(args.clock, args.board, camera, on_main_loop, match_dice=match_dice, checkers=layout)
     return run_app(

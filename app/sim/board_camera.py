@@ -29,11 +29,18 @@ SCENES = 100_000
 
 class BoardCamera:
     """Draws the board ``board_of(referee)`` says the mover left and reads it; ``reader`` finds the dice in the
-    picture (a pale die can pass for a checker's top), or None to read without."""
+    picture (a pale die can pass for a checker's top), or None to read without; ``layout``: how the board lies
+    under the camera (White's colour and home side), by default one of the four chosen by the seed."""
 
-    def __init__(self, seed: int, board_of: Callable[[Referee], Position], reader: Reader | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        board_of: Callable[[Referee], Position],
+        reader: Reader | None = None,
+        layout: BoardLayout | None = None,
+    ) -> None:
         self.scene = SCENES + seed
-        self.layout = BoardLayout("light" if seed % 2 else "dark", home_right=seed % 4 < 2)
+        self.layout = layout or BoardLayout("light" if seed % 2 else "dark", home_right=seed % 4 < 2)
         self.board_of = board_of
         self.reader = reader
         self.read_ms: list[float] = []

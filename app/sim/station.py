@@ -4,7 +4,9 @@
 screens' own path: the clock and board simulators on pty pairs with their drivers (:class:`SimulatedTable`),
 the camera whose pictures the dice reader reads (:class:`SimulatedCamera`), and the simulated players
 (:class:`World`) who act when the screen's "Sim >" is tapped. The clock runs on the wall clock, as a person
-sits at the table.
+sits at the table. Given a board layout (``python -m app --sim --read-checkers light-right``), the table has no
+sensing board: the camera reads the checkers the simulated player leaves at each clock press
+(:class:`app.sim.board_camera.BoardCamera`), as a station without one does.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.rulings import Reaction
 from app.referee.setup import Devices
+from app.sim.board_camera import BoardCamera
 from app.sim.camera import SimulatedCamera
 from app.sim.table import SimulatedTable, TableError
 from app.sim.world import Temper, World
 from app.table.camera import LiveCamera
+from app.table.checkers import BoardLayout
 from app.table.dice import Image, Shot
 from app.table.learning import MatchDice, PracticeThrow
 from device import messages as dm
@@ -51,24 +55,33 @@ STEP_ENDS = frozenset(
         "chouette_settled",
         "throw_questioned",  # an unsure throw: the players answer it on the screen
         "void_questioned",
+        "play_asked",  # the camera's reading fits several plays, or it doubts it: the players pick the play
+        "play_asked_unsure",
     }
 )
 """The rulings a step of the simulated players stops at: something the screen shows happened."""
 
 
 class SimStation:
-    """Simulated clock, sensing board, camera and players serving one match, behind the screens' table."""
+    """Simulated clock, sensing board (or, given ``checkers``, the camera reading the checkers instead), camera
+    and players serving one match, behind the screens' table."""
 
     simulated = True
 
-    def __init__(self, seed: int = 1, match_dice: MatchDice | None = None) -> None:
+    def __init__(self, seed: int = 1, match_dice: MatchDice | None = None, checkers: BoardLayout | None = None) -> None:
         self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.notify: Callable[[str], None] = lambda message: None
         """Nothing to hear: the simulated camera never stops."""
         self.live_camera: LiveCamera | None = None
         """None: the simulated camera draws its throws, it reads no source."""
-        self.world = World(seed=seed, temper=Temper(), sensing_board=True)
+        self.world = World(
+            seed=seed, temper=Temper(), sensing_board=checkers is None, camera_reads_checkers=checkers is not None
+        )
         self.camera = SimulatedCamera(seed, reader=self.match_dice.reader())
+        self.board_camera = (
+            None if checkers is None else BoardCamera(seed, self.world.board_left, self.camera.reader, checkers)
+        )
+        """The camera reading the checkers at each press, on a table without a sensing board."""
         self.table: SimulatedTable | None = None
         self.session: Session | None = None
         self._practice: Callable[[PracticeThrow], None] | None = None
@@ -82,10 +95,10 @@ class SimStation:
         raise ValueError("the simulated table draws its dice; it reads no camera")
 
     def devices_found(self) -> dict[str, str]:
-        return {"camera": "sim", "board": "sim", "clock": "sim"}
+        return {"camera": "sim", "board": "none" if self.board_camera else "sim", "clock": "sim"}
 
     def devices(self) -> Devices:
-        return Devices(camera=True, board=True, clock=True)
+        return Devices(camera=True, board=self.board_camera is None, clock=True)
 
     def has_camera(self) -> bool:
         return True
@@ -108,7 +121,15 @@ class SimStation:
         self.world.director_pin = director_pin  # the simulated director knows the PIN it was given
         session.listeners.append(self._on_reaction)
         try:
-            self.table = SimulatedTable(session, self.camera, self.world.think_ms, real_time=True).start()
+            board_camera = self.board_camera
+            self.table = SimulatedTable(
+                session,
+                self.camera,
+                self.world.think_ms,
+                sensing_board=board_camera is None,
+                real_time=True,
+                checkers=None if board_camera is None else board_camera.seen,
+            ).start()
         except TableError as error:
             return str(error)
         return None

@@ -14,8 +14,9 @@ from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
 from app.referee.handlers.camera import seen_counts
-from app.referee.setup import Devices
+from app.referee.setup import Devices, Mode
 from app.sim.station import SimStation
+from app.table.checkers import BoardLayout
 from app.ui.controller import Controller
 from rules.play import Step, apply_steps
 from rules.position import Color, Position
@@ -88,3 +89,27 @@ def test_the_play_screen_offers_each_candidate_and_a_tap_plays_it(ran: dict[str,
     assert ran["other_focuses_entry"] is True
     assert ran["journaled"] == {"kind": "manual_play", "text": "8/5 6/5"}
     assert ran["after"] == {"stage": "ROLL", "buttons": []}
+
+
+def test_the_simulated_table_without_a_sensing_board_judges_plays_from_its_camera(tmp_path: Path) -> None:
+    """``python -m app --sim --read-checkers ...``: no sensing board; each play is judged from the camera's reading
+    at the press, and a play the camera leaves to the players stops the simulation for the screen's buttons."""
+    controller = Controller(tmp_path, SimStation(seed=3, checkers=BoardLayout("dark", home_right=False)))
+    try:
+        assert controller.table.devices() == Devices(camera=True, board=False, clock=True)
+        assert controller.start(("A", "B"), "backgammon", 1, Mode.CASUAL, 10, 12, "") is None
+        session = controller.session
+        assert session is not None and not session.setup.devices.board
+        asked_seen = False
+        for _ in range(40):
+            controller.sim_step()
+            asked_seen |= bool(controller.asked_plays())
+            if session.referee.stage is Stage.OVER:
+                break
+        kinds = [entry.payload.get("event", {}).get("kind") for entry in session.journal.entries()]
+        codes = [r["code"] for e in session.journal.entries() for r in e.payload.get("reaction", {}).get("rulings", [])]
+        assert kinds.count("checkers_seen") >= 5 and "board_snapshot" not in kinds  # the camera, no sensing board
+        assert codes.count("play_ok") >= 5
+        assert asked_seen == ("play_asked" in codes or "play_asked_unsure" in codes)  # a question waits for a tap
+    finally:
+        controller.close()
