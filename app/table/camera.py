@@ -32,6 +32,7 @@ from vision import (
     open_source,
     watch,
 )
+from vision.settle import SettleDetector
 from vision.sources import Camera
 
 Image = NDArray[np.uint8]
@@ -69,6 +70,10 @@ class LiveCamera:
         self._recalibrated = threading.Event()
         self._latest: Frame | None = None
         self._stamps: list[float] = []
+        self._motion = SettleDetector(still_seconds)
+        """Measures how much of the board each picture changed (the board's region once calibrated)."""
+        self._moved_at: float | None = None
+        """When the board last moved (a picture's own time), None before it first did."""
         self._calibration: Calibration | None = None
         self.calibration: Calibration | None = None
         """The board the throws are read on (tapped or found), once reading started: a die near the bar or the
@@ -83,6 +88,15 @@ class LiveCamera:
         """The camera's latest picture (waiting up to ``wait_s`` for the first), None if it has none."""
         self._first.wait(wait_s)
         return self._picture
+
+    def still_for(self) -> float | None:
+        """How long the board has stood still at the latest picture (seconds; the whole stream when nothing has
+        moved), None before the first picture: a hand over the board is motion."""
+        latest = self._latest
+        if latest is None:
+            return None
+        moved = self._moved_at
+        return latest.timestamp - moved if moved is not None else float("inf")
 
     def arm(self, calibration: Calibration | None) -> None:
         """Start reading throws: with the tapped calibration, or (None) the corners found in the picture. Armed
@@ -143,6 +157,7 @@ class LiveCamera:
                 self._recalibrated.clear()
                 calibration = self.calibration = self._calibrate(latest.image, again)  # judged as White (bottom) sees
                 # them: the referee judges them again for whoever threw (app.sim.camera.camera_event)
+                self._motion = SettleDetector(self.still_seconds)  # motion measured on this board's region from now
                 for observation in watch(
                     self._stream(latest, frames), reader, calibration, "bottom", self.still_seconds
                 ):
@@ -165,6 +180,11 @@ class LiveCamera:
                 source.close()
 
     def _show(self, frame: Frame) -> Frame:
+        motion = self._motion
+        if self.calibration is not None and motion.region is None:
+            motion.region = self.calibration.region_mask(frame.image.shape)
+        if motion.motion(frame.image) > motion.motion_fraction:
+            self._moved_at = frame.timestamp
         self._picture = frame.image
         self._latest = frame
         self._stamps = (self._stamps + [frame.timestamp])[-30:]

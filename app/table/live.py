@@ -10,12 +10,17 @@ when it fails or ends the referee rules it disconnected and the dice are typed.
 Told how the board lies under the camera (``checkers``: White's colour and home side), the station also reads
 the checkers from the camera's picture when the mover presses the clock and hands the reading to the referee just
 before the press (:mod:`app.table.checkers`): without a sensing board the play is judged from it; with one, the
-board judges and a sure reading that disagrees calls the director.
+board judges and a sure reading that disagrees calls the director. The hand that moved the checkers may still be
+over the board at the press: the press then waits (``PRESS_WAIT_S`` at most, the events after it behind it) until
+the board has stood still for ``STILL_AT_PRESS_S``; a board still moving when the wait ends is read as an unsure
+reading, so the play is asked, never judged from a hand.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import queue
+import time
 from typing import Callable
 
 import cv2
@@ -37,6 +42,12 @@ from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
 from vision import Calibration, Reader, ThrowObservation, VisionError
+
+PRESS_WAIT_S = 1.0
+"""The longest a press that ends a play waits for the board to stand still before the camera reads it."""
+STILL_AT_PRESS_S = 0.3
+"""How long the board must have stood still for its picture to be the board the mover left."""
+MOVING_AT_PRESS = "the board was still moving at the clock press (a hand over it)"
 
 
 class LiveStation:
@@ -60,6 +71,10 @@ class LiveStation:
         """How the board lies under the camera, when the camera is to read the checkers at each press."""
         self._dice_reader: Reader | None = None
         """The reader that finds the dice among the checkers (made at the first reading)."""
+        self._held: tuple[ev.ClockPressed, float] | None = None
+        """A press waiting for the board to stand still, and the monotonic time it waits until."""
+        self._behind_held: list[ev.Event] = []
+        """The devices' events that came after the held press, in order."""
         self.notify = notify
         self.match_dice = match_dice if match_dice is not None else MatchDice()
         self.device_queue: queue.Queue[object] = queue.Queue()
@@ -169,30 +184,70 @@ class LiveStation:
         self.pump()
 
     def pump(self) -> None:
-        """Hand the clock's and devices' messages to the referee."""
+        """Hand the clock's and devices' messages to the referee (a held press first, once the board is still)."""
         session = self.session
         if session is None:
             return
+        self._release_held()
         drain(self.device_queue, lambda: session.referee.position, self._submit, session.note, self.board_readings)
 
     def _submit(self, event: ev.Event) -> None:
-        """A device's event for the referee; a press that ends a play goes after the camera's reading of the board."""
+        """A device's event for the referee; a press that ends a play goes after the camera's reading of the board,
+        held until the board stands still."""
         session = self.session
         assert session is not None
-        if isinstance(event, ev.ClockPressed):
+        if self._held is not None:
+            self._behind_held.append(event)
+            return
+        if isinstance(event, ev.ClockPressed) and self.reads_checkers_at(event.by):
+            if not self._board_still():
+                self._held = (event, time.monotonic() + PRESS_WAIT_S)
+                return
             seen = self.read_checkers(event.by)
             if seen is not None:
                 session.submit(seen)
         session.submit(event)
 
-    def read_checkers(self, by: Color) -> ev.CheckersSeen | None:
-        """The camera's reading of the board as ``by``'s press finds it, when that press ends ``by``'s play and
-        the camera is to read the checkers; None otherwise, or when the picture cannot be read (noted)."""
-        session, camera, layout = self.session, self.live_camera, self.checkers
-        if session is None or camera is None or layout is None or camera.failure is not None:
-            return None
+    def _board_still(self) -> bool:
+        """Whether the camera's latest picture shows a board that has stood still long enough (or says nothing of
+        motion: a single picture)."""
+        camera = self.live_camera
+        still = camera.still_for() if camera is not None else None
+        return still is None or still >= STILL_AT_PRESS_S
+
+    def _release_held(self, now: bool = False) -> None:
+        """Send the held press with the camera's reading once the board is still, its wait is over, or ``now``;
+        then the events that came behind it."""
+        session, held = self.session, self._held
+        if session is None or held is None:
+            return
+        press, until = held
+        still = self._board_still()
+        if not (still or now or time.monotonic() >= until):
+            return
+        self._held = None
+        seen = self.read_checkers(press.by, moving=not still)
+        if seen is not None:
+            session.submit(seen)
+        session.submit(press)
+        behind, self._behind_held = self._behind_held, []
+        for event in behind:
+            self._submit(event)
+
+    def reads_checkers_at(self, by: Color) -> bool:
+        """Whether ``by``'s press ends ``by``'s play with a camera that is to read the checkers."""
+        session, camera = self.session, self.live_camera
+        if session is None or camera is None or self.checkers is None or camera.failure is not None:
+            return False
         referee = session.referee
-        if referee.stage is not Stage.PLAY or by is not referee.mover or referee.clock is not by:
+        return referee.stage is Stage.PLAY and by is referee.mover and referee.clock is by
+
+    def read_checkers(self, by: Color, moving: bool = False) -> ev.CheckersSeen | None:
+        """The camera's reading of the board as ``by``'s press finds it, when that press ends ``by``'s play and
+        the camera is to read the checkers; None otherwise, or when the picture cannot be read (noted).
+        ``moving``: the board had not stood still, so the reading cannot be sure."""
+        session, camera, layout = self.session, self.live_camera, self.checkers
+        if session is None or camera is None or layout is None or not self.reads_checkers_at(by):
             return None
         image, calibration = camera.picture(), camera.calibration
         if image is None or calibration is None:
@@ -205,12 +260,14 @@ class LiveStation:
                 image,
                 calibration,
                 layout,
-                referee.position.RULES.facing,
+                session.referee.position.RULES.facing,
                 lambda: [d.box for d in reader.dice(image, calibration)],
             )
         except (VisionError, cv2.error, ValueError) as error:
             session.note("camera", "checkers at the clock press", str(error))
             return None
+        if moving:
+            return dataclasses.replace(seen, sure=False, doubts=(MOVING_AT_PRESS, *seen.doubts)[:20])
         return seen
 
     def step(self, limit: int = 400) -> str | None:
@@ -256,6 +313,8 @@ class LiveStation:
         return self.software_clock.times()
 
     def close(self) -> None:
+        if self._held is not None:  # a press is never lost: it goes with what the camera sees now
+            self._release_held(now=True)
         if self.live_camera is not None:
             self.live_camera.close()
         for driver in (self.clock_driver, self.board_driver):

@@ -18,8 +18,10 @@ from app.referee.handlers.camera import seen_counts
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
+from app.table import live
 from app.table.camera import LiveCamera
 from app.table.checkers import BoardLayout, read_checkers, reading_order, seen_event
+from app.table.dice import Image
 from app.table.live import LiveStation
 from rules.play import Step, apply_steps
 from rules.position import Aside, Color, Position
@@ -27,6 +29,7 @@ from rules.registry import VARIANTS, find_variant
 from rules.variant import Variant
 from tests.app.table import Table, make_setup
 from vision.checkers import CheckerReading
+from vision.sources import Frame
 
 W, B = Color.WHITE, Color.BLACK
 CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
@@ -207,6 +210,94 @@ def test_a_live_station_reads_the_checkers_from_its_camera_just_before_the_press
     finally:
         session.close()
         station.close()
+
+
+def live_station_over(tmp_path: Path, board: Position) -> tuple[LiveStation, LiveCamera, Session]:
+    """A live station whose camera looks at ``board`` drawn by the renderer, White to end a 3-1 play."""
+    board_camera = BoardCamera(1, lambda referee: board)
+    image, calibration = board_camera.picture(board)
+    camera = LiveCamera("a rendered board", lambda task: None, lambda image, observation: None, lambda up, why: None)
+    camera.calibration = calibration
+    station = LiveStation(checkers=board_camera.layout)
+    station.live_camera = camera
+    session = Session.open_or_create(tmp_path / "live.sqlite", make_setup(devices=CAMERA_ONLY))
+    station.session = session
+    for event in (ev.DiceObserved((3, 1)), ev.ClockPressed(B)):
+        session.submit(event)
+    return station, camera, session
+
+
+def show(camera: LiveCamera, image: Image, at: float, hand: bool = False) -> None:
+    """The camera's picture at ``at`` seconds, with a hand over the middle of the board or without."""
+    picture = image.copy()
+    if hand:
+        h, w = picture.shape[:2]
+        cv2.ellipse(picture, (w // 2, h // 2), (w // 8, h // 10), 20, 0, 360, (120, 150, 190), -1)
+    camera._show(Frame(picture, at, f"camera:{at}"))
+
+
+def journaled(session: Session) -> list[str]:
+    return [entry.payload.get("event", {}).get("kind", entry.kind) for entry in session.journal.entries()]
+
+
+def test_a_press_waits_for_the_hand_to_leave_the_board_and_what_came_after_it_waits_behind_it(tmp_path: Path) -> None:
+    played = after((8, 5), (6, 5))
+    station, camera, session = live_station_over(tmp_path, played)
+    image, _ = BoardCamera(1, lambda referee: played).picture(played)
+    try:
+        show(camera, image, 0.0)
+        show(camera, image, 0.1, hand=True)
+        show(camera, image, 0.2)  # the hand has just left the board: the picture changed a moment ago
+        station._submit(ev.ClockPressed(W))
+        station._submit(ev.LinkChanged("clock", True, "the clock answered again"))
+        waiting = journaled(session)
+        assert waiting[-1] == "clock_pressed" and waiting.count("clock_pressed") == 1  # only Black's press so far
+        station.pump()
+        assert journaled(session) == waiting  # still no longer than a moment: the press waits
+        show(camera, image, 0.6)
+        station.pump()
+        assert journaled(session)[len(waiting) :] == ["checkers_seen", "clock_pressed", "link_status"]
+        rulings = list(session.journal.entries())[-2].payload["reaction"]["rulings"]
+        assert rulings[0]["code"] in ("play_ok", "play_asked", "play_asked_unsure")
+    finally:
+        session.close()
+        station.close()
+
+
+def test_a_board_still_moving_when_the_wait_ends_is_asked_never_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "PRESS_WAIT_S", 0.0)
+    played = after((8, 5), (6, 5))
+    station, camera, session = live_station_over(tmp_path, played)
+    image, _ = BoardCamera(1, lambda referee: played).picture(played)
+    try:
+        show(camera, image, 0.0)
+        show(camera, image, 0.1, hand=True)  # the hand is over the board at the press
+        station._submit(ev.ClockPressed(W))
+        station.pump()
+        seen_entry, press_entry = list(session.journal.entries())[-2:]
+        assert seen_entry.payload["event"]["sure"] is False
+        assert seen_entry.payload["event"]["doubts"][0] == live.MOVING_AT_PRESS
+        assert press_entry.payload["reaction"]["rulings"][0]["code"] == "play_asked_unsure"
+    finally:
+        session.close()
+        station.close()
+
+
+def test_a_press_held_when_the_station_closes_is_journaled_not_lost(tmp_path: Path) -> None:
+    played = after((8, 5), (6, 5))
+    station, camera, session = live_station_over(tmp_path, played)
+    image, _ = BoardCamera(1, lambda referee: played).picture(played)
+    try:
+        show(camera, image, 0.0)
+        show(camera, image, 0.1, hand=True)
+        station._submit(ev.ClockPressed(W))
+        before = journaled(session)
+        station.close()
+        assert journaled(session)[len(before) :] == ["checkers_seen", "clock_pressed"]
+    finally:
+        session.close()
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
