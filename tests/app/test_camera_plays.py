@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -212,10 +214,32 @@ def test_a_live_station_reads_the_checkers_from_its_camera_just_before_the_press
         station.close()
 
 
-def live_station_over(tmp_path: Path, board: Position) -> tuple[LiveStation, LiveCamera, Session]:
-    """A live station whose camera looks at ``board`` drawn by the renderer, White to end a 3-1 play."""
-    board_camera = BoardCamera(1, lambda referee: board)
-    image, calibration = board_camera.picture(board)
+@dataclass
+class HandOverBoard:
+    """A live station whose camera saw the board White left after a 3-1 (8/5 6/5), then a hand over it."""
+
+    station: LiveStation
+    camera: LiveCamera
+    session: Session
+    image: Image
+
+    def show(self, at: float, hand: bool = False) -> None:
+        """The camera's picture at ``at`` seconds, with a hand over the middle of the board or without."""
+        picture = self.image.copy()
+        if hand:
+            h, w = picture.shape[:2]
+            cv2.ellipse(picture, (w // 2, h // 2), (w // 8, h // 10), 20, 0, 360, (120, 150, 190), -1)
+        self.camera._show(Frame(picture, at, f"camera:{at}"))
+
+    def journaled(self) -> list[str]:
+        return [entry.payload.get("event", {}).get("kind", entry.kind) for entry in self.session.journal.entries()]
+
+
+@contextlib.contextmanager
+def hand_over_board(tmp_path: Path) -> Iterator[HandOverBoard]:
+    played = after((8, 5), (6, 5))
+    board_camera = BoardCamera(1, lambda referee: played)
+    image, calibration = board_camera.picture(played)
     camera = LiveCamera("a rendered board", lambda task: None, lambda image, observation: None, lambda up, why: None)
     camera.calibration = calibration
     station = LiveStation(checkers=board_camera.layout)
@@ -224,80 +248,51 @@ def live_station_over(tmp_path: Path, board: Position) -> tuple[LiveStation, Liv
     station.session = session
     for event in (ev.DiceObserved((3, 1)), ev.ClockPressed(B)):
         session.submit(event)
-    return station, camera, session
-
-
-def show(camera: LiveCamera, image: Image, at: float, hand: bool = False) -> None:
-    """The camera's picture at ``at`` seconds, with a hand over the middle of the board or without."""
-    picture = image.copy()
-    if hand:
-        h, w = picture.shape[:2]
-        cv2.ellipse(picture, (w // 2, h // 2), (w // 8, h // 10), 20, 0, 360, (120, 150, 190), -1)
-    camera._show(Frame(picture, at, f"camera:{at}"))
-
-
-def journaled(session: Session) -> list[str]:
-    return [entry.payload.get("event", {}).get("kind", entry.kind) for entry in session.journal.entries()]
+    table = HandOverBoard(station, camera, session, image)
+    table.show(0.0)
+    table.show(0.1, hand=True)
+    try:
+        yield table
+    finally:
+        station.close()
+        session.close()
 
 
 def test_a_press_waits_for_the_hand_to_leave_the_board_and_what_came_after_it_waits_behind_it(tmp_path: Path) -> None:
-    played = after((8, 5), (6, 5))
-    station, camera, session = live_station_over(tmp_path, played)
-    image, _ = BoardCamera(1, lambda referee: played).picture(played)
-    try:
-        show(camera, image, 0.0)
-        show(camera, image, 0.1, hand=True)
-        show(camera, image, 0.2)  # the hand has just left the board: the picture changed a moment ago
-        station._submit(ev.ClockPressed(W))
-        station._submit(ev.LinkChanged("clock", True, "the clock answered again"))
-        waiting = journaled(session)
+    with hand_over_board(tmp_path) as table:
+        table.show(0.2)  # the hand has just left the board: the picture changed a moment ago
+        table.station._submit(ev.ClockPressed(W))
+        table.station._submit(ev.LinkChanged("clock", True, "the clock answered again"))
+        waiting = table.journaled()
         assert waiting[-1] == "clock_pressed" and waiting.count("clock_pressed") == 1  # only Black's press so far
-        station.pump()
-        assert journaled(session) == waiting  # still no longer than a moment: the press waits
-        show(camera, image, 0.6)
-        station.pump()
-        assert journaled(session)[len(waiting) :] == ["checkers_seen", "clock_pressed", "link_status"]
-        rulings = list(session.journal.entries())[-2].payload["reaction"]["rulings"]
+        table.station.pump()
+        assert table.journaled() == waiting  # the board has stood still only a moment: the press waits
+        table.show(0.6)
+        table.station.pump()
+        assert table.journaled()[len(waiting) :] == ["checkers_seen", "clock_pressed", "link_status"]
+        rulings = list(table.session.journal.entries())[-2].payload["reaction"]["rulings"]
         assert rulings[0]["code"] in ("play_ok", "play_asked", "play_asked_unsure")
-    finally:
-        session.close()
-        station.close()
 
 
 def test_a_board_still_moving_when_the_wait_ends_is_asked_never_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(live, "PRESS_WAIT_S", 0.0)
-    played = after((8, 5), (6, 5))
-    station, camera, session = live_station_over(tmp_path, played)
-    image, _ = BoardCamera(1, lambda referee: played).picture(played)
-    try:
-        show(camera, image, 0.0)
-        show(camera, image, 0.1, hand=True)  # the hand is over the board at the press
-        station._submit(ev.ClockPressed(W))
-        station.pump()
-        seen_entry, press_entry = list(session.journal.entries())[-2:]
+    with hand_over_board(tmp_path) as table:  # the hand is over the board at the press
+        table.station._submit(ev.ClockPressed(W))
+        table.station.pump()
+        seen_entry, press_entry = list(table.session.journal.entries())[-2:]
         assert seen_entry.payload["event"]["sure"] is False
         assert seen_entry.payload["event"]["doubts"][0] == live.MOVING_AT_PRESS
         assert press_entry.payload["reaction"]["rulings"][0]["code"] == "play_asked_unsure"
-    finally:
-        session.close()
-        station.close()
 
 
 def test_a_press_held_when_the_station_closes_is_journaled_not_lost(tmp_path: Path) -> None:
-    played = after((8, 5), (6, 5))
-    station, camera, session = live_station_over(tmp_path, played)
-    image, _ = BoardCamera(1, lambda referee: played).picture(played)
-    try:
-        show(camera, image, 0.0)
-        show(camera, image, 0.1, hand=True)
-        station._submit(ev.ClockPressed(W))
-        before = journaled(session)
-        station.close()
-        assert journaled(session)[len(before) :] == ["checkers_seen", "clock_pressed"]
-    finally:
-        session.close()
+    with hand_over_board(tmp_path) as table:
+        table.station._submit(ev.ClockPressed(W))
+        before = table.journaled()
+        table.station.close()
+        assert table.journaled()[len(before) :] == ["checkers_seen", "clock_pressed"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
