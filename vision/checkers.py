@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import BOARD_VIEW, Calibration
+from vision.cover import Place, covered
 from vision.crop_reader import Backend, OnnxModel, softmax
 from vision.errors import ModelError
 
@@ -105,6 +106,49 @@ def reading_view(calibration: Calibration) -> tuple[NDArray[np.float64], tuple[i
         round(SCALE * w * (1 + 2 * MARGIN)),
         round(SCALE * h * (1 + 2 * MARGIN)),
     )
+
+
+def _to_view(x: float, y: float) -> tuple[float, float]:
+    """Canonical board pixels -> the reading view's pixels."""
+    w, h = BOARD_VIEW
+    return (x + MARGIN * w) * SCALE, (y + MARGIN * h) * SCALE
+
+
+def cover_places() -> list[Place]:
+    """Where the look for something over the board samples it (``vision.cover``): the base of each point, from
+    just inside the rim to two checkers in across the middle of the point, grouped with the points of the same
+    colour in its row; and the band between the rows beside each point, one group."""
+    places = []
+    for row, col in ((row, col) for row in (0, 1) for col in range(12)):
+        x = _column_centre(col)
+        pitch = ((BAR_X[0] - FIELD_X[0]) if col < 6 else (FIELD_X[1] - BAR_X[1])) / 6
+        near, far = 0.2 * CHECKER, 2.0 * CHECKER
+        y0, y1 = (FIELD_Y[0] + near, FIELD_Y[0] + far) if row == 0 else (FIELD_Y[1] - far, FIELD_Y[1] - near)
+        middle = (MIDDLE[0] + MIDDLE[1]) / 2
+        b0, b1 = (MIDDLE[0] - 0.2 * CHECKER, middle) if row == 0 else (middle, MIDDLE[1] + 0.2 * CHECKER)
+        name = f"the {'top' if row == 0 else 'bottom'} row's point {col + 1} from the picture's left"
+        for group, (x0, x1), (top, bottom) in (
+            (f"point {row} {col % 2}", (x - 0.22 * pitch, x + 0.22 * pitch), (y0, y1)),
+            ("between the rows", (x - 0.4 * pitch, x + 0.4 * pitch), (b0, b1)),
+        ):
+            (a, b), (c, d) = _to_view(x0, top), _to_view(x1, bottom)
+            where = name if group.startswith("point") else f"the middle beside {name}"
+            places.append(Place(group, (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), where))
+    w, h = BOARD_VIEW
+    band_x, band_y = 0.6 * FIELD_X[0], 0.6 * FIELD_Y[0]  # the outer part of the frame: frame on any board
+    for k in range(12):  # an arm reaching over the board crosses its frame
+        x0 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * k / 12
+        x1 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * (k + 1) / 12
+        for y0, y1, side in ((0.1 * band_y, band_y, "top"), (h - band_y, h - 0.1 * band_y, "bottom")):
+            (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
+            places.append(Place("frame", (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), f"the {side} frame"))
+    for k in range(6):
+        y0 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * k / 6
+        y1 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * (k + 1) / 6
+        for x0, x1, side in ((0.1 * band_x, band_x, "left"), (w - band_x, w - 0.1 * band_x, "right")):
+            (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
+            places.append(Place("frame", (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), f"the {side} frame"))
+    return places
 
 
 def _to_board(view_xy: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -414,6 +458,9 @@ def read_position(
         points[row * 12 + col] = sign * len(stack)
         doubts.extend(_stack_doubts(stack, row))
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
+    if not doubts:  # a shortfall under a hand is no hidden layer: nothing may be completed over one
+        counted_at = [_to_view(t.x, t.y) for t in tops if not t.doubtful]
+        doubts.extend(covered(view, cover_places(), counted_at, CHECKER * SCALE))
     counted: set[int] = set()
     if not doubts and learned:
         counter = counter if counter is not None else shipped_counter()

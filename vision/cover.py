@@ -1,0 +1,89 @@
+"""Something over the board: a hand, a sleeve, a score sheet lying where checkers stand.
+
+The checker reader counts what it sees and completes what a full row or a pile borne off can hide; a hand over a
+point hides checkers too, and its shortfall would be completed as hidden layers: a sure reading, and a wrong one.
+So before a reading may be sure, the places that show the board must look like the board.
+
+The look compares like with like on one picture, so no board's colours are assumed: the base of every point (from
+the rim to two checkers in, the middle of the point) with the bases of the points of the same colour in the same
+row (every other point), and the band between the two rows beside each point with the band beside the others. A
+place's expected colour is the median of its group's places; a pixel differs when its Lab distance from it, with
+lightness weighted less than colour (a lamp's fall-off and a frame's shadow change lightness first), passes
+``DIFFERS``. A place whose uncovered part differs on ``COVERED_SHARE`` or more, and on at least a quarter of a
+checker's area, is covered. The checkers the reader counted are cut out; the dice are small enough to pass.
+What it cannot see: a hand the colour of the points it lies on, or over a place the check does not sample (a
+stack's third to fifth checker, the bar, the checkers borne off); the benches count those
+(``tests/vision/bench_checkers.py``, its boards with a hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+DIFFERS = 20.0
+"""The Lab distance (lightness weighted by ``LIGHTNESS_WEIGHT``) from which a pixel is not what its place shows
+elsewhere."""
+LIGHTNESS_WEIGHT = 0.4
+EVEN_LIGHT = frozenset({"frame"})
+"""Groups whose places lie in one even light (a frame's outer band), where lightness weighs fully: an arm of skin
+or a sleeve the frame's hue still stands out by it."""
+COVERED_SHARE = 0.4
+"""The share of a place's uncovered pixels that must differ for something to lie over it."""
+MIN_UNCOVERED = 0.3
+"""A place more hidden by counted checkers than this leaves too little to judge (and is a checker's, not a hand's)."""
+GROUP_MIN = 3
+"""A group needs this many judged places for its median to stand for the board."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """One sampled place of the board: its group (places expected to look alike) and its box in view pixels."""
+
+    group: str
+    box: tuple[int, int, int, int]
+    where: str
+
+
+def _lab(view: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """CIE Lab in its own units (L 0-100, a and b round 0), lightly smoothed against the board's texture."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    return lab
+
+
+def covered(
+    view: NDArray[np.uint8], places: Iterable[Place], counted: Iterable[tuple[float, float]], checker_px: float
+) -> list[str]:
+    """The doubts about ``view`` (the reader's view of the board): one for each place something other than the
+    board or a counted checker covers. ``counted``: the centres of the checkers counted, view pixels;
+    ``checker_px``: a checker's diameter there."""
+    lab = _lab(view)
+    free = np.full(view.shape[:2], 255, np.uint8)
+    for x, y in counted:
+        cv2.circle(free, (round(x), round(y)), round(0.62 * checker_px), 0, -1)
+    judged: list[tuple[Place, NDArray[np.float32]]] = []
+    for place in places:
+        x0, y0, x1, y1 = place.box
+        mask = free[y0:y1, x0:x1] > 0
+        if mask.size and mask.mean() >= MIN_UNCOVERED:
+            judged.append((place, lab[y0:y1, x0:x1][mask]))
+    by_group: dict[str, list[NDArray[np.float32]]] = {}
+    for place, pixels in judged:
+        by_group.setdefault(place.group, []).append(np.median(pixels, axis=0))
+    expected = {g: np.median(np.asarray(m), axis=0) for g, m in by_group.items() if len(m) >= GROUP_MIN}
+    least = 0.25 * checker_px**2
+    doubts = []
+    for place, pixels in judged:
+        if place.group not in expected:
+            continue
+        weight = np.array([1.0 if place.group in EVEN_LIGHT else LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
+        differs = np.linalg.norm((pixels - expected[place.group]) * weight, axis=1) > DIFFERS
+        if differs.mean() >= COVERED_SHARE and differs.sum() >= least:
+            doubts.append(f"something lies over the board at {place.where} (a hand?)")
+    return doubts
