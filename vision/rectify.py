@@ -12,7 +12,7 @@ homography from frame pixels to view pixels, so a detection maps back to the fra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -79,11 +79,15 @@ class View:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return np.asarray(cv2.perspectiveTransform(pts, self.to_view).reshape(-1, 2), np.float64)
 
+    @cached_property
+    def to_frame_matrix(self) -> NDArray[np.float64]:
+        """The homography from view pixels back to frame pixels (a reading maps every die back: made once)."""
+        return np.asarray(np.linalg.inv(self.to_view), np.float64)
+
     def to_frame(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """View pixels -> frame pixels."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        inv = np.linalg.inv(self.to_view)
-        return np.asarray(cv2.perspectiveTransform(pts, inv).reshape(-1, 2), np.float64)
+        return np.asarray(cv2.perspectiveTransform(pts, self.to_frame_matrix).reshape(-1, 2), np.float64)
 
     def box_to_frame(self, centre: tuple[float, float], side: float) -> tuple[int, int, int, int]:
         """A square of ``side`` view pixels round ``centre``, as the frame box that holds it."""
