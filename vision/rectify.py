@@ -40,7 +40,10 @@ class View:
     def warp(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The detector's input: the frame seen through this view (outside the frame: black)."""
         m = self.to_view
-        if np.allclose(m[2], [0.0, 0.0, 1.0]) and abs(m[0, 1]) < 1e-12 and abs(m[1, 0]) < 1e-12:
+        (_, skew_x, _), (skew_y, _, _), (px, py, pw) = m.tolist()  # plain floats: numpy's checks cost more here
+        # the last row (0, 0, 1) within np.allclose's tolerances, no shear
+        flat = abs(px) <= 1e-8 and abs(py) <= 1e-8 and abs(pw - 1.0) <= 1e-8 + 1e-5
+        if flat and abs(skew_x) < 1e-12 and abs(skew_y) < 1e-12:
             # a pure scale: a resize is faster and sharper than a general warp
             sx, sy = float(m[0, 0]), float(m[1, 1])
             w = round(image.shape[1] * sx)
