@@ -72,10 +72,10 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
     mask = np.asarray(cv2.threshold(diff, CHANGE_LEVEL - 1, 1, cv2.THRESH_BINARY)[1], np.uint8)
     h, w = mask.shape
     reach = max(1, int(round(CONTEXT * die_px)))
-    grown = _grown(mask, reach)
+    around = grown(mask, reach)
     rects = [
         _aligned(int(x), int(y), int(x + bw), int(y + bh), w, h, align)
-        for x, y, bw, bh, area in components(grown)
+        for x, y, bw, bh, area in components(around)
         if area > 0
     ]
     rects = _joined(rects)
@@ -85,20 +85,20 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
     return Change(mask, tuple(sorted(rects)))
 
 
-def _grown(mask: NDArray[np.uint8], reach: int) -> NDArray[np.uint8]:
+def grown(mask: NDArray[np.uint8], reach: int) -> NDArray[np.uint8]:
     """``mask`` dilated by a square of ``reach`` pixels each way, dilated within the box of its changed pixels and
     ``reach`` round it alone (nothing beyond that box can change: the same map as the whole dilated, for a few
     hundredths of the work after a throw)."""
-    grown = np.zeros_like(mask)
+    out = np.zeros_like(mask)
     x, y, width, height = cv2.boundingRect(mask)
     if width == 0 or height == 0:
-        return grown
+        return out
     h, w = mask.shape
     rows = slice(max(0, y - reach), min(h, y + height + reach))
     cols = slice(max(0, x - reach), min(w, x + width + reach))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
-    grown[rows, cols] = cv2.dilate(np.ascontiguousarray(mask[rows, cols]), square)
-    return grown
+    out[rows, cols] = cv2.dilate(np.ascontiguousarray(mask[rows, cols]), square)
+    return out
 
 
 def unread_parts(
