@@ -67,14 +67,15 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
         raise ValueError("the frame before the throw must be seen through the same view")
     diff = cv2.absdiff(_smooth(now), _smooth(before))
     if diff.ndim == 3:
-        diff = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
-    mask = (diff >= CHANGE_LEVEL).astype(np.uint8)
+        blue, green, red = cv2.split(diff)  # whole planes: OpenCV copies a strided channel view first
+        diff = cv2.max(cv2.max(blue, green), red)
+    mask = np.asarray(cv2.threshold(diff, CHANGE_LEVEL - 1, 1, cv2.THRESH_BINARY)[1], np.uint8)
     h, w = mask.shape
     reach = max(1, int(round(CONTEXT * die_px)))
-    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+    around = grown(mask, reach)
     rects = [
         _aligned(int(x), int(y), int(x + bw), int(y + bh), w, h, align)
-        for x, y, bw, bh, area in components(np.asarray(grown, np.uint8))
+        for x, y, bw, bh, area in components(around)
         if area > 0
     ]
     rects = _joined(rects)
@@ -82,6 +83,22 @@ def change(now: NDArray[np.uint8], before: NDArray[np.uint8], die_px: float, ali
     if covered >= WHOLE_VIEW * w * h:
         rects = [(0, 0, w, h)]
     return Change(mask, tuple(sorted(rects)))
+
+
+def grown(mask: NDArray[np.uint8], reach: int) -> NDArray[np.uint8]:
+    """``mask`` dilated by a square of ``reach`` pixels each way, dilated within the box of its changed pixels and
+    ``reach`` round it alone (nothing beyond that box can change: the same map as the whole dilated, for a few
+    hundredths of the work after a throw)."""
+    out = np.zeros_like(mask)
+    x, y, width, height = cv2.boundingRect(mask)
+    if width == 0 or height == 0:
+        return out
+    h, w = mask.shape
+    rows = slice(max(0, y - reach), min(h, y + height + reach))
+    cols = slice(max(0, x - reach), min(w, x + width + reach))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
+    out[rows, cols] = cv2.dilate(np.ascontiguousarray(mask[rows, cols]), square)
+    return out
 
 
 def unread_parts(

@@ -137,11 +137,31 @@ def every_turn(classifier: TurnableClassifier, crops: NDArray[Any], turns: int =
         x, (rows, cols), read = classifier.planes(crops), (2, 3), classifier.probabilities_of
     else:  # N x H x W x planes
         x, (rows, cols), read = crops, (1, 2), classifier.probabilities
-    quarter = [np.rot90(x, k, axes=(rows, cols)) for k in range(4)]
-    seen = (quarter + [np.flip(q, axis=cols) for q in quarter])[:turns]
-    pr = read(np.ascontiguousarray(np.concatenate(seen)))
+    pr = read(turned(x, turns, rows, cols))
     logp = np.log(np.maximum(pr, 1e-7)).reshape(turns, len(crops), -1).mean(axis=0)
     return softmax(np.asarray(logp, np.float32))
+
+
+def turned(x: NDArray[Any], turns: int, rows: int, cols: int) -> NDArray[Any]:
+    """The first ``turns`` of ``x``'s quarter turns (0 to 3) and then their mirrors, axes ``rows`` and ``cols``
+    square, stacked along the first axis into one contiguous array: what ``np.rot90`` and ``np.flip`` give,
+    written through plain slices (their axis checks cost more than the copy for a few crops)."""
+    if x.shape[rows] != x.shape[cols]:
+        raise ValueError(f"only a square turns into itself, not {x.shape[rows]} x {x.shape[cols]}")
+
+    def flip(a: NDArray[Any], axis: int) -> NDArray[Any]:
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(None, None, -1)
+        return a[tuple(index)]
+
+    swapped = x.swapaxes(rows, cols)
+    quarter = [x, flip(x, cols).swapaxes(rows, cols), flip(flip(x, rows), cols), flip(swapped, cols)]
+    seen = (quarter + [flip(q, cols) for q in quarter])[:turns]
+    n = len(x)
+    out = np.empty((turns * n, *x.shape[1:]), x.dtype)
+    for k, view in enumerate(seen):
+        out[k * n : (k + 1) * n] = view
+    return out
 
 
 class OnnxModel:

@@ -44,11 +44,19 @@ class OnnxLook:
         self.model = self._model.model
 
     def probabilities(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
-        if len(inputs) == 0:
+        return self.probabilities_of(self.planes(inputs))
+
+    def planes(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The graph's input, N x ``PLANES`` x H x W: ``vision.crop_reader.every_turn`` turns it as it is, so the
+        turned inputs need no second reordering."""
+        if inputs.ndim != 4 or inputs.shape[3] != PLANES:
+            raise ModelError(f"the cocked look reads N x H x W x {PLANES} planes, not {inputs.shape}")
+        return np.ascontiguousarray(inputs.transpose(0, 3, 1, 2), dtype=np.float32)
+
+    def probabilities_of(self, planes: NDArray[np.float32]) -> NDArray[np.float32]:
+        if len(planes) == 0:
             return np.zeros((0, 2), np.float32)
-        if inputs.shape[3] != PLANES:
-            raise ModelError(f"the cocked look reads {PLANES} planes, not {inputs.shape[3]}")
-        out = self._model.run(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2), dtype=np.float32))
-        if out.size != len(inputs) * 2:
-            raise ModelError(f"{self.model} gives {out.size // len(inputs)} outputs an input, not 2 (flat, cocked)")
-        return softmax(out.reshape(len(inputs), 2))
+        out = self._model.run(planes)
+        if out.size != len(planes) * 2:
+            raise ModelError(f"{self.model} gives {out.size // len(planes)} outputs an input, not 2 (flat, cocked)")
+        return softmax(out.reshape(len(planes), 2))

@@ -12,7 +12,7 @@ homography from frame pixels to view pixels, so a detection maps back to the fra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -40,7 +40,10 @@ class View:
     def warp(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The detector's input: the frame seen through this view (outside the frame: black)."""
         m = self.to_view
-        if np.allclose(m[2], [0.0, 0.0, 1.0]) and abs(m[0, 1]) < 1e-12 and abs(m[1, 0]) < 1e-12:
+        (_, skew_x, _), (skew_y, _, _), (px, py, pw) = m.tolist()  # plain floats: numpy's checks cost more here
+        # the last row (0, 0, 1) within np.allclose's tolerances, no shear
+        flat = abs(px) <= 1e-8 and abs(py) <= 1e-8 and abs(pw - 1.0) <= 1e-8 + 1e-5
+        if flat and abs(skew_x) < 1e-12 and abs(skew_y) < 1e-12:
             # a pure scale: a resize is faster and sharper than a general warp
             sx, sy = float(m[0, 0]), float(m[1, 1])
             w = round(image.shape[1] * sx)
@@ -79,11 +82,15 @@ class View:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return np.asarray(cv2.perspectiveTransform(pts, self.to_view).reshape(-1, 2), np.float64)
 
+    @cached_property
+    def to_frame_matrix(self) -> NDArray[np.float64]:
+        """The homography from view pixels back to frame pixels (a reading maps every die back: made once)."""
+        return np.asarray(np.linalg.inv(self.to_view), np.float64)
+
     def to_frame(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """View pixels -> frame pixels."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        inv = np.linalg.inv(self.to_view)
-        return np.asarray(cv2.perspectiveTransform(pts, inv).reshape(-1, 2), np.float64)
+        return np.asarray(cv2.perspectiveTransform(pts, self.to_frame_matrix).reshape(-1, 2), np.float64)
 
     def box_to_frame(self, centre: tuple[float, float], side: float) -> tuple[int, int, int, int]:
         """A square of ``side`` view pixels round ``centre``, as the frame box that holds it."""

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.change import CONTEXT, Change, change, components, unread_parts
+from vision.change import CHANGE_LEVEL, CONTEXT, Change, change, components, grown, unread_parts
 
 DIE = 26.0
 
@@ -125,3 +125,27 @@ def test_a_die_missed_is_found_the_same_wherever_on_the_map_it_lies() -> None:
         assert len(got) == at_edge.count(False)
         if got:
             assert got[0] == (x, y, x + 11, y + 10)
+
+
+def test_a_map_grown_near_its_changed_pixels_is_the_whole_map_dilated() -> None:
+    rng = np.random.default_rng(6)
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        mask = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(0, 4))):  # none, or a few blobs, at the edges too
+            y, x, a, b = (int(v) for v in rng.integers(0, 120, 4))
+            mask[y : y + a % 9 + 1, x : x + b % 9 + 1] = 1
+        reach = int(rng.integers(1, 30))
+        square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
+        assert np.array_equal(grown(mask, reach), cv2.dilate(mask, square))
+
+
+def test_a_pixel_changed_when_any_colour_moved_by_the_change_level() -> None:
+    before = np.full((64, 64, 3), 100, np.uint8)
+    now = before.copy()
+    now[20:40, 20:40, 2] = 100 + CHANGE_LEVEL  # red alone, blurred at the edges: below the level there
+    now[20:40, 44:60, 1] = 100 + CHANGE_LEVEL - 1  # green, just short of it
+    mask = change(now, before, 4.0, 8).mask
+    smooth_diff = cv2.absdiff(cv2.GaussianBlur(now, (3, 3), 0), cv2.GaussianBlur(before, (3, 3), 0))
+    assert np.array_equal(mask, (smooth_diff.max(axis=2) >= CHANGE_LEVEL).astype(np.uint8))
+    assert mask[30, 30] == 1 and mask[30, 50] == 0 and mask.dtype == np.uint8

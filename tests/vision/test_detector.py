@@ -8,11 +8,12 @@ import pytest
 
 from vision.adapt import AdaptedClassifier, DiceProfile, FeatureReader
 from vision.calibration import BOARD_MM, DIE_MM, Calibration
-from vision.crop_reader import OnnxModel, OnnxReader, every_turn
+from vision.crop_reader import OnnxModel, OnnxReader, every_turn, turned
 from vision.errors import ModelError
-from vision.look import PLANES
+from vision.look import PLANES, OnnxLook
 from vision.reader import (
     CHANNELS,
+    DEFAULT_COCKED_LOOK,
     DEFAULT_DETECTOR,
     DEFAULT_HEAD,
     SIZE_REF,
@@ -39,6 +40,17 @@ def test_peaks_are_local_maxima_above_the_threshold_strongest_first() -> None:
     got = [tuple(p) for p in peaks(heat, 0.35)]
     assert got == [(0, 11), (2, 3), (7, 9)]
     assert [tuple(p) for p in peaks(heat, 0.2)][-1] == (5, 0)
+
+
+def test_peaks_are_the_cells_no_neighbour_exceeds_whatever_the_map() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        rows, cols = (int(v) for v in rng.integers(1, 20, 2))
+        heat = np.round(rng.random((rows, cols)) * 6).astype(np.float32) / 6  # ties between neighbours too
+        padded = np.pad(heat, 1, constant_values=-np.inf)
+        neighbours = np.max([padded[dy : dy + rows, dx : dx + cols] for dy in range(3) for dx in range(3)], axis=0)
+        want = {(int(r), int(c)) for r, c in zip(*np.nonzero((heat >= neighbours) & (heat >= 0.5)))}
+        assert {(int(r), int(c)) for r, c in peaks(heat, 0.5)} == want
 
 
 def _raw(rows: int, cols: int) -> np.ndarray:
@@ -450,6 +462,38 @@ def test_every_turn_averages_the_quarter_turns_and_mirrors_of_a_crop() -> None:
     assert int(np.argmax(all_turns[0])) == 2  # upper left in 2 of the 8 turns only: the 3 wins
     with pytest.raises(ValueError):
         every_turn(ByOrientation(), crop, 9)
+
+
+def test_turned_gives_numpy_s_quarter_turns_then_their_mirrors_in_either_layout() -> None:
+    rng = np.random.default_rng(2)
+    for shape, rows, cols in (((3, 2, 5, 5), 2, 3), ((2, 6, 6, 4), 1, 2)):
+        x = rng.random(shape).astype(np.float32)
+        quarter = [np.rot90(x, k, axes=(rows, cols)) for k in range(4)]
+        every = quarter + [np.flip(q, axis=cols) for q in quarter]
+        for turns in range(1, 9):
+            got = turned(x, turns, rows, cols)
+            assert got.flags.c_contiguous and np.array_equal(got, np.concatenate(every[:turns]))
+    with pytest.raises(ValueError, match="square"):
+        turned(np.zeros((1, 3, 4, 5), np.float32), 8, 2, 3)
+
+
+class ChannelsLast:
+    """The cocked look read through ``probabilities`` alone: ``every_turn`` then turns its channels-last inputs."""
+
+    def __init__(self, look: OnnxLook) -> None:
+        self.look = look
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        return self.look.probabilities(inputs)
+
+
+def test_the_cocked_look_turned_in_its_graph_s_layout_reads_as_turned_channels_last() -> None:
+    look = OnnxLook(DEFAULT_COCKED_LOOK)
+    inputs = np.random.default_rng(8).normal(0, 1, (3, 48, 48, PLANES)).astype(np.float32)
+    for turns in (1, 3, 8):
+        assert np.array_equal(every_turn(look, inputs, turns), every_turn(ChannelsLast(look), inputs, turns))
+    with pytest.raises(ModelError, match="planes"):
+        look.probabilities(inputs[..., :3])
 
 
 class TurnedCrops:
