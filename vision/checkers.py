@@ -117,7 +117,8 @@ def _to_view(x: float, y: float) -> tuple[float, float]:
 def cover_places() -> list[Place]:
     """Where the look for something over the board samples it (``vision.cover``): the base of each point, from
     just inside the rim to two checkers in across the middle of the point, grouped with the points of the same
-    colour in its row; and the band between the rows beside each point, one group."""
+    colour in its row and half; the band between the rows beside each point, one group; and the outer part of the
+    frame's four sides, each a band (an arm reaching over the board crosses the frame)."""
     places = []
     for row, col in ((row, col) for row in (0, 1) for col in range(12)):
         x = _column_centre(col)
@@ -128,7 +129,7 @@ def cover_places() -> list[Place]:
         b0, b1 = (MIDDLE[0] - 0.2 * CHECKER, middle) if row == 0 else (middle, MIDDLE[1] + 0.2 * CHECKER)
         name = f"the {'top' if row == 0 else 'bottom'} row's point {col + 1} from the picture's left"
         for group, (x0, x1), (top, bottom) in (
-            (f"point {row} {col % 2}", (x - 0.22 * pitch, x + 0.22 * pitch), (y0, y1)),
+            (f"point {row} {col // 6} {col % 2}", (x - 0.22 * pitch, x + 0.22 * pitch), (y0, y1)),
             ("between the rows", (x - 0.4 * pitch, x + 0.4 * pitch), (b0, b1)),
         ):
             (a, b), (c, d) = _to_view(x0, top), _to_view(x1, bottom)
@@ -136,18 +137,20 @@ def cover_places() -> list[Place]:
             places.append(Place(group, (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), where))
     w, h = BOARD_VIEW
     band_x, band_y = 0.6 * FIELD_X[0], 0.6 * FIELD_Y[0]  # the outer part of the frame: frame on any board
-    for k in range(12):  # an arm reaching over the board crosses its frame
+    for k in range(12):
         x0 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * k / 12
         x1 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * (k + 1) / 12
         for y0, y1, side in ((0.1 * band_y, band_y, "top"), (h - band_y, h - 0.1 * band_y, "bottom")):
             (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
-            places.append(Place("frame", (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), f"the {side} frame"))
+            box = (int(a), int(b), int(np.ceil(c)), int(np.ceil(d)))
+            places.append(Place(f"frame {side}", box, f"the {side} frame", along=k))
     for k in range(6):
         y0 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * k / 6
         y1 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * (k + 1) / 6
         for x0, x1, side in ((0.1 * band_x, band_x, "left"), (w - band_x, w - 0.1 * band_x, "right")):
             (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
-            places.append(Place("frame", (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), f"the {side} frame"))
+            box = (int(a), int(b), int(np.ceil(c)), int(np.ceil(d)))
+            places.append(Place(f"frame {side}", box, f"the {side} frame", along=k))
     return places
 
 

@@ -6,13 +6,15 @@ So before a reading may be sure, the places that show the board must look like t
 
 The look compares like with like on one picture, so no board's colours are assumed: the base of every point (from
 the rim to two checkers in, the middle of the point) with the bases of the points of the same colour in the same
-row (every other point), and the band between the two rows beside each point with the band beside the others. A
-place's expected colour is the median of its group's places; a pixel differs when its Lab distance from it, with
-lightness weighted less than colour (a lamp's fall-off and a frame's shadow change lightness first), passes
-``DIFFERS``. A place whose uncovered part differs on ``COVERED_SHARE`` or more, and on at least a quarter of a
-checker's area, is covered. The checkers the reader counted are cut out; the dice are small enough to pass.
-What it cannot see: a hand the colour of the points it lies on, or over a place the check does not sample (a
-stack's third to fifth checker, the bar, the checkers borne off); the benches count those
+row and half, the band between the two rows beside each point with the band beside the others, and each side of
+the frame's outer part (which an arm reaching over the board crosses) with its neighbouring stretches of that
+side. A place's expected colour is the median of the places it is compared with; a pixel differs when its Lab
+distance from it passes ``DIFFERS``, lightness weighted less than colour on the field (a lamp's fall-off and a
+frame's shadow change lightness first) and fully on the frame (skin often has a wooden frame's hue). A place whose
+uncovered part differs on ``COVERED_SHARE`` or more, and on at least a quarter of a checker's area, is covered.
+The checkers the reader counted are cut out; the dice are small enough to pass.
+What it cannot see: a hand the colour of the places it lies on, or over places the check does not sample (a
+stack's third to fifth checker, the bar, the checkers borne off); the benches count what it misses
 (``tests/vision/bench_checkers.py``, its boards with a hand).
 """
 
@@ -29,24 +31,33 @@ DIFFERS = 20.0
 """The Lab distance (lightness weighted by ``LIGHTNESS_WEIGHT``) from which a pixel is not what its place shows
 elsewhere."""
 LIGHTNESS_WEIGHT = 0.4
-EVEN_LIGHT = frozenset({"frame"})
-"""Groups whose places lie in one even light (a frame's outer band), where lightness weighs fully: an arm of skin
-or a sleeve the frame's hue still stands out by it."""
+NEIGHBOURS = 2
+"""A place in a band (``Place.along``) is compared with this many places on each side of it along the band."""
 COVERED_SHARE = 0.4
 """The share of a place's uncovered pixels that must differ for something to lie over it."""
 MIN_UNCOVERED = 0.3
 """A place more hidden by counted checkers than this leaves too little to judge (and is a checker's, not a hand's)."""
 GROUP_MIN = 3
-"""A group needs this many judged places for its median to stand for the board."""
+"""A group needs this many judged places for its median to stand for the board (a place in a band: two
+neighbours)."""
 
 
 @dataclass(frozen=True)
 class Place:
-    """One sampled place of the board: its group (places expected to look alike) and its box in view pixels."""
+    """One sampled place of the board: its group (places expected to look alike), its box in view pixels, and, for
+    a place in a band of one material (a frame's side), its order along the band: such a place is compared with its
+    neighbours only, and by lightness in full, as an arm of skin or a sleeve of the frame's hue still stands out
+    by it while a lamp's highlight changes it only gradually."""
 
     group: str
     box: tuple[int, int, int, int]
     where: str
+    along: int | None = None
+
+
+def _apart(a: Place, b: Place) -> int:
+    """How many places apart two places of one band lie."""
+    return abs((a.along or 0) - (b.along or 0))
 
 
 def _lab(view: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -73,17 +84,22 @@ def covered(
         mask = free[y0:y1, x0:x1] > 0
         if mask.size and mask.mean() >= MIN_UNCOVERED:
             judged.append((place, lab[y0:y1, x0:x1][mask]))
-    by_group: dict[str, list[NDArray[np.float32]]] = {}
-    for place, pixels in judged:
-        by_group.setdefault(place.group, []).append(np.median(pixels, axis=0))
-    expected = {g: np.median(np.asarray(m), axis=0) for g, m in by_group.items() if len(m) >= GROUP_MIN}
+    medians = [np.median(pixels, axis=0) for _, pixels in judged]
+    by_group: dict[str, list[int]] = {}
+    for k, (place, _) in enumerate(judged):
+        by_group.setdefault(place.group, []).append(k)
     least = 0.25 * checker_px**2
     doubts = []
-    for place, pixels in judged:
-        if place.group not in expected:
+    for k, (place, pixels) in enumerate(judged):
+        others = by_group[place.group]
+        weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
+        if place.along is not None:
+            others = [j for j in others if j != k and _apart(judged[j][0], place) <= NEIGHBOURS]
+            weight = np.ones(3, np.float32)
+        if len(others) < (2 if place.along is not None else GROUP_MIN):
             continue
-        weight = np.array([1.0 if place.group in EVEN_LIGHT else LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
-        differs = np.linalg.norm((pixels - expected[place.group]) * weight, axis=1) > DIFFERS
+        expected = np.median(np.asarray([medians[j] for j in others]), axis=0)
+        differs = np.linalg.norm((pixels - expected) * weight, axis=1) > DIFFERS
         if differs.mean() >= COVERED_SHARE and differs.sum() >= least:
             doubts.append(f"something lies over the board at {place.where} (a hand?)")
     return doubts

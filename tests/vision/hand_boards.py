@@ -15,7 +15,9 @@ from vision.synth.hands import draw_hand
 HAND_SEED = 40_000  # the hands' own random draws, apart from the boards'
 
 
-def hand_spot(truth: BoardTruth, calibration: Calibration, rng: np.random.Generator) -> tuple[tuple[float, float], float]:
+def hand_spot(
+    truth: BoardTruth, calibration: Calibration, rng: np.random.Generator
+) -> tuple[tuple[float, float], float]:
     """Where the hand lies (a point with checkers, picked at random; the middle of the field on an empty board)
     in image pixels, and the palm's width there (about one and a half checkers)."""
     occupied = [i for i, n in enumerate(truth.points) if n != 0]

@@ -61,7 +61,10 @@ def draw_hand(image: Image, at: tuple[float, float], width: float, rng: np.rando
     side = 1 if rng.random() < 0.5 else -1  # a left or a right hand
     thumb_angle = towards + side * rng.uniform(0.9, 1.3)
     root = (x + 0.35 * width * math.cos(thumb_angle), y + 0.35 * width * math.sin(thumb_angle))
-    tip = (root[0] + 0.5 * width * math.cos(thumb_angle - side * 0.5), root[1] + 0.5 * width * math.sin(thumb_angle - side * 0.5))
+    tip = (
+        root[0] + 0.5 * width * math.cos(thumb_angle - side * 0.5),
+        root[1] + 0.5 * width * math.sin(thumb_angle - side * 0.5),
+    )
     limb(root, tip, 0.22 * width, skin)
 
     # shading: brighter on the side that faces the lamp, soft at the edges, with a shadow on the board beside it
@@ -70,7 +73,9 @@ def draw_hand(image: Image, at: tuple[float, float], width: float, rng: np.rando
     across = ((xx - x) * math.cos(light) + (yy - y) * math.sin(light)) / max(width, 1.0)
     shade = np.clip(1.0 + 0.12 * np.tanh(across), 0.8, 1.15)[..., None]
     alpha = cv2.GaussianBlur(shape, (0, 0), max(1.0, width / 40)).astype(np.float32)[..., None] / 255.0
-    shadow_shift = np.float32([[1, 0, -0.15 * width * math.cos(light)], [0, 1, -0.15 * width * math.sin(light)]])
+    shadow_shift = np.array(
+        [[1, 0, -0.15 * width * math.cos(light)], [0, 1, -0.15 * width * math.sin(light)]], np.float32
+    )
     shadow = cv2.warpAffine(cv2.GaussianBlur(shape, (0, 0), width / 8), shadow_shift, (w, h))
     out = image.astype(np.float32) * (1.0 - 0.35 * shadow.astype(np.float32)[..., None] / 255.0)
     out = out * (1.0 - alpha) + colour.astype(np.float32) * shade * alpha
