@@ -7,10 +7,12 @@ does (the frame before the throw given, the board's tapped corners), and scores 
 a question to the players, or an automatic call that is right or wrong (a needless rethrow, a void throw counted,
 wrong values). "before" is the reader of the checkout at ``--before`` (a worktree of an earlier commit), run in its
 own process on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the
-outer and playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the
-cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame (the reader having
-read a frame on that calibration before, as a station has); ``--pairs N`` times both again throw by throw in turn,
-N passes, for a ratio a shared machine does not move. Prints figures only.
+outer and playing-field corners, the board's size as entered, the die's size). ``--blender DIR`` adds the project's
+Blender held-out set (``vision.train.blender_set``) as a third world, read as the foreign throws are (the frame
+before is ``NAME_empty.png``; a valid throw's dice count, any other kind is void). Also prints the reliability of the
+cocked probability on the foreign (and Blender) dice and both readers' latency on a settled 1280x720 frame (the
+reader having read a frame on that calibration before, as a station has); ``--pairs N`` times both again throw by
+throw in turn, N passes, for a ratio a shared machine does not move. Prints figures only.
 """
 
 from __future__ import annotations

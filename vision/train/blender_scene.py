@@ -12,7 +12,9 @@ A desk scene (``--kind desk``, training only: ``Desk``) is 1-5 rounder dice on a
 from close by at 15-55 degrees from straight down, only the patches round the dice rendered; ``--kind
 precision`` the same with translucent precision dice (sharp edges, clear coloured bodies whose far pips show
 through), seen from straight down to 50 degrees.
-Everything follows from the seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
+A held-out scene's board (45-60 cm wide, frame 15-30 mm, bar 20-40 mm) and dice (15-19 mm) vary with its seed;
+training scenes keep the board of ``BOARD_W``, ``BOARD_H``, ``BAR_W`` and ``FRAME_W``. Everything follows from the
+seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
 mypy's checks (``[[tool.mypy.overrides]]`` in pyproject.toml) because bpy has no type information.
 
 World units are metres; sizes below are in millimetres (``MM``). The board's centre is the origin, the
