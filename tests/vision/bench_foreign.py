@@ -84,17 +84,25 @@ def blender_label(path: Path) -> dict[str, Any]:
     return label
 
 
-def blender_throws(folder: Path | None) -> list[tuple[str, Path, dict[str, Any]]]:
-    """(set, folder, label) of every complete scene of the Blender set in ``folder`` (none without a folder)."""
-    if folder is None:
-        return []
+def blender_scenes(folder: Path) -> list[str]:
+    """The names of the complete scenes of the Blender set in ``folder``: taken once a run, so that both readers
+    read the same scenes of a set still rendering."""
     if not folder.is_dir():
         raise SystemExit(f"no Blender set at {folder} (render one with python -m vision.train.blender_set)")
     return [
-        ("blender", folder, blender_label(p))
+        p.stem
         for p in sorted(folder.glob("*.json"))
         if p.with_suffix(".png").is_file() and p.with_name(f"{p.stem}_empty.png").is_file()
     ]
+
+
+def blender_throws(folder: Path | None, names: list[str] | None = None) -> list[tuple[str, Path, dict[str, Any]]]:
+    """(set, folder, label) of the scenes ``names`` (default: every complete one) of the Blender set in ``folder``
+    (none without a folder)."""
+    if folder is None:
+        return []
+    chosen = blender_scenes(folder) if names is None else names
+    return [("blender", folder, blender_label(folder / f"{name}.json")) for name in chosen]
 
 
 def truth_of(label: dict[str, Any]) -> list[int] | None:
@@ -115,13 +123,14 @@ def _dice_of(observation: Any) -> list[list[float]]:
 
 
 def read(
-    own: int, measured: bool, blender: Path | None = None
+    own: int, measured: bool, blender: Path | None = None, scenes: list[str] | None = None
 ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[float, bool]]]]:
     """Every throw read and judged with the reader of the checkout this process imports (the API both share:
     corners, the frame before, the checkers where they lie), with each throw's reading time (ms); ``measured``:
     on the board set-up measures (the outer and field corners, the board's size as entered, the die's size),
-    which only this tree's reader knows. The Blender set's scenes in ``blender`` are read as the foreign throws
-    are. Also every foreign and Blender die's cocked probability with whether it is truly cocked, per set."""
+    which only this tree's reader knows. The Blender set's ``scenes`` (default: all) in ``blender`` are read as
+    the foreign throws are. Also every foreign and Blender die's cocked probability with whether it is truly
+    cocked, per set."""
     from vision import Calibration, DiceReader, load_image
     from vision.leaning import Checker, both_ways_round
     from vision.sureness import SETTINGS, doubts
@@ -130,7 +139,7 @@ def read(
     reader = DiceReader(threads=1)
     out: list[dict[str, Any]] = []
     cocked: dict[str, list[tuple[float, bool]]] = defaultdict(list)
-    for which, folder, label in foreign_throws() + blender_throws(blender):
+    for which, folder, label in foreign_throws() + blender_throws(blender, scenes):
         image = load_image(folder / label["image"])
         before = load_image(folder / label.get("before", label["image"].replace(".jpg", "_before.jpg")))
         thrower = label.get("thrower", "bottom")
@@ -323,11 +332,14 @@ def main() -> None:
     parser.add_argument(
         "--blender", type=Path, help="a rendered Blender set (python -m vision.train.blender_set): a third world"
     )
+    # the scenes the after reader reads (comma-separated), for the before reader's process
+    parser.add_argument("--blender-scenes", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
     parser.add_argument("--why", action="store_true", help="the doubts the after reader's questions raise, per case")
     args = parser.parse_args()
     if args.emit_before:
-        print(json.dumps(read(args.own, measured=False, blender=args.blender)[0]))
+        scenes = args.blender_scenes.split(",") if args.blender_scenes else None
+        print(json.dumps(read(args.own, measured=False, blender=args.blender, scenes=scenes)[0]))
         return
     if args.serve_latency:
         serve_latency()
@@ -336,7 +348,8 @@ def main() -> None:
         parser.error("--before DIR: a checkout of the commit to compare with (git worktree add DIR COMMIT)")
     env = dict(os.environ, PYTHONPATH=str(args.before))
     blender = args.blender.resolve() if args.blender else None
-    more = ["--blender", str(blender)] if blender else []
+    scenes = blender_scenes(blender) if blender else []
+    more = ["--blender", str(blender), "--blender-scenes", ",".join(scenes)] if scenes else []
     done = subprocess.run(
         [sys.executable, __file__, "--emit-before", "--own", str(args.own), *more],
         env=env,
@@ -348,7 +361,7 @@ def main() -> None:
     if done.returncode != 0:
         raise SystemExit(f"the before reader failed:\n{done.stderr[-2000:]}")
     before = json.loads(done.stdout.splitlines()[-1])
-    after, cocked = read(args.own, measured=True, blender=blender)
+    after, cocked = read(args.own, measured=True, blender=blender if scenes else None, scenes=scenes)
     counts = Counter(r["set"] for r in after)
     print(
         f"foreign renders: {counts['foreign']}; foreign positions with a throw: {counts['positions']}; own: {args.own}"

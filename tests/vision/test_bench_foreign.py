@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.vision.bench_foreign import blender_label, blender_throws, table, truth_of
+from tests.vision.bench_foreign import blender_label, blender_scenes, blender_throws, table, truth_of
 
 
 def scene(kind: str = "valid", values: tuple[int, int] = (5, 2), **change: object) -> dict[str, Any]:
@@ -70,7 +70,11 @@ def test_a_scene_without_the_boards_measures_is_named(tmp_path: Path) -> None:
 def test_only_complete_scenes_are_read_and_a_missing_set_is_explained(tmp_path: Path) -> None:
     write(tmp_path, "valid_000", scene())
     write(tmp_path, "cocked_000", scene("cocked"), frames=False)  # still rendering
-    assert [label["image"] for _, _, label in blender_throws(tmp_path)] == ["valid_000.png"]
+    write(tmp_path, "wrong_half_000", scene("wrong_half"))
+    assert blender_scenes(tmp_path) == ["valid_000", "wrong_half_000"]
+    assert [label["image"] for _, _, label in blender_throws(tmp_path)] == ["valid_000.png", "wrong_half_000.png"]
+    # both readers read the scenes taken at the run's start, though more finish meanwhile
+    assert [label["case"] for _, _, label in blender_throws(tmp_path, ["wrong_half_000"])] == ["wrong_half"]
     assert blender_throws(None) == []
     with pytest.raises(SystemExit, match="no Blender set at"):
         blender_throws(tmp_path / "nowhere")
