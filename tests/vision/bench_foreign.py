@@ -7,10 +7,12 @@ does (the frame before the throw given, the board's tapped corners), and scores 
 a question to the players, or an automatic call that is right or wrong (a needless rethrow, a void throw counted,
 wrong values). "before" is the reader of the checkout at ``--before`` (a worktree of an earlier commit), run in its
 own process on its own code with the board it assumes; "after" is this tree's, with the board set-up measures (the
-outer and playing-field corners, the board's size as entered, the die's size). Also prints the reliability of the
-cocked probability on the foreign dice and both readers' latency on a settled 1280x720 frame (the reader having
-read a frame on that calibration before, as a station has); ``--pairs N`` times both again throw by throw in turn,
-N passes, for a ratio a shared machine does not move. Prints figures only.
+outer and playing-field corners, the board's size as entered, the die's size). ``--blender DIR`` adds the project's
+Blender held-out set (``vision.train.blender_set``) as a third world, read as the foreign throws are (the frame
+before is ``NAME_empty.png``; a valid throw's dice count, any other kind is void). Also prints the reliability of the
+cocked probability on the foreign (and Blender) dice and both readers' latency on a settled 1280x720 frame (the
+reader having read a frame on that calibration before, as a station has); ``--pairs N`` times both again throw by
+throw in turn, N passes, for a ratio a shared machine does not move. Prints figures only.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ FOREIGN = ROOT.parent / "shared" / "foreign_renders"
 POSITIONS = ROOT.parent / "shared" / "foreign_positions"
 KINDS = ("valid",) * 7 + ("cocked", "wrong_half", "off_board")  # the sureness bench's mix, seven valid in ten
 SETTING_NAMES = ("tournament", "casual")
+SETS = ("own", "blender", "foreign", "positions")  # the project's renderer, its Blender set, the foreign scenes
 
 
 def foreign_throws() -> list[tuple[str, Path, dict[str, Any]]]:
@@ -44,6 +47,62 @@ def foreign_throws() -> list[tuple[str, Path, dict[str, Any]]]:
         if p.with_name(p.stem + "_before.jpg").exists()
     ]
     return renders + positions
+
+
+def blender_label(path: Path) -> dict[str, Any]:
+    """One scene of the project's Blender set (``vision.train.blender_set``) as a foreign label, so that it is
+    read exactly as the foreign throws are: the frame before is ``NAME_empty.png``; a valid throw's dice count,
+    any other kind is void. Raises SystemExit naming the scene when its truth lacks what set-up measures."""
+    try:
+        meta = json.loads(path.read_text())
+        board = meta["board_mm"]
+        label = {
+            "image": f"{path.stem}.png",
+            "before": f"{path.stem}_empty.png",
+            "case": str(meta["kind"]),
+            "expected_verdict": "valid" if meta["kind"] == "valid" else str(meta["kind"]),
+            "thrower": str(meta["thrower"]),
+            "dice": [
+                {
+                    "value": int(d["value"]),
+                    "cocked": bool(d["cocked"]),
+                    "centre_px": [(d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2],
+                }
+                for d in meta["dice"]
+            ],
+            "board_corners_px": meta["corners"],
+            "field_corners_px": meta["playing_corners"],
+            "checkers_px": meta["checkers_px"],
+            "board_mm": {k: float(board[k]) for k in ("field_w", "field_h", "bar_w")},
+            "style": {"die_mm": float(meta["die_mm"])},
+        }
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(
+            f"{path}: not a Blender scene with its board's measures ({type(exc).__name__}: {exc}); render it with "
+            "python -m vision.train.blender_set"
+        ) from exc
+    return label
+
+
+def blender_scenes(folder: Path) -> list[str]:
+    """The names of the complete scenes of the Blender set in ``folder``: taken once a run, so that both readers
+    read the same scenes of a set still rendering."""
+    if not folder.is_dir():
+        raise SystemExit(f"no Blender set at {folder} (render one with python -m vision.train.blender_set)")
+    return [
+        p.stem
+        for p in sorted(folder.glob("*.json"))
+        if p.with_suffix(".png").is_file() and p.with_name(f"{p.stem}_empty.png").is_file()
+    ]
+
+
+def blender_throws(folder: Path | None, names: list[str] | None = None) -> list[tuple[str, Path, dict[str, Any]]]:
+    """(set, folder, label) of the scenes ``names`` (default: every complete one) of the Blender set in ``folder``
+    (none without a folder)."""
+    if folder is None:
+        return []
+    chosen = blender_scenes(folder) if names is None else names
+    return [("blender", folder, blender_label(folder / f"{name}.json")) for name in chosen]
 
 
 def truth_of(label: dict[str, Any]) -> list[int] | None:
@@ -63,22 +122,27 @@ def _dice_of(observation: Any) -> list[list[float]]:
     return [[d.centre[0], d.centre[1], d.cocked_probability, d.value or 0] for d in observation.dice]
 
 
-def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[float, bool]]]:
+def read(
+    own: int, measured: bool, blender: Path | None = None, scenes: list[str] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, list[tuple[float, bool]]]]:
     """Every throw read and judged with the reader of the checkout this process imports (the API both share:
     corners, the frame before, the checkers where they lie), with each throw's reading time (ms); ``measured``:
     on the board set-up measures (the outer and field corners, the board's size as entered, the die's size),
-    which only this tree's reader knows. Also every foreign die's cocked probability with whether it is truly
-    cocked."""
+    which only this tree's reader knows. The Blender set's ``scenes`` (default: all) in ``blender`` are read as
+    the foreign throws are. Also every foreign and Blender die's cocked probability with whether it is truly
+    cocked, per set."""
     from vision import Calibration, DiceReader, load_image
     from vision.leaning import Checker, both_ways_round
     from vision.sureness import SETTINGS, doubts
     from vision.train.heldout import heldout_throw
 
     reader = DiceReader(threads=1)
-    out, cocked = [], []
-    for which, folder, label in foreign_throws():
+    out: list[dict[str, Any]] = []
+    cocked: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+    for which, folder, label in foreign_throws() + blender_throws(blender, scenes):
         image = load_image(folder / label["image"])
-        before = load_image(folder / label["image"].replace(".jpg", "_before.jpg"))
+        before = load_image(folder / label.get("before", label["image"].replace(".jpg", "_before.jpg")))
+        thrower = label.get("thrower", "bottom")
         corners = [tuple(p) for p in label["board_corners_px"]]
         board: Any = None
         if measured:
@@ -95,9 +159,9 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
         cal = Calibration.from_corners(corners, board) if measured else Calibration.from_corners(corners)
         # a station reads throw after throw on one calibration: what a reader makes once a calibration (its view's
         # maps) is made here, on the throw played backwards, so the time is a settled frame's alone
-        reader.read(before, cal, "bottom", reference=image)
+        reader.read(before, cal, thrower, reference=image)
         start, start_cpu = time.perf_counter(), time.process_time()
-        observation = reader.read(image, cal, "bottom", reference=before)
+        observation = reader.read(image, cal, thrower, reference=before)
         took, took_cpu = 1000 * (time.perf_counter() - start), 1000 * (time.process_time() - start_cpu)
         at = cal.to_board_mm(np.array([c[:2] for c in label["checkers_px"]], np.float64).reshape(-1, 2))
         placed = [Checker(float(x), float(y)) for x, y in at]
@@ -120,7 +184,7 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
                 label["dice"],
                 key=lambda t: np.hypot(t["centre_px"][0] - die.centre[0], t["centre_px"][1] - die.centre[1]),
             )
-            cocked.append((die.cocked_probability, bool(truth["cocked"])))
+            cocked[which].append((die.cocked_probability, bool(truth["cocked"])))
     for index in range(own):
         throw = heldout_throw(index, KINDS[index % len(KINDS)], with_reference=True)
         cal = Calibration.from_corners(throw.corners)
@@ -130,7 +194,7 @@ def read(own: int, measured: bool) -> tuple[list[dict[str, Any]], list[tuple[flo
         truth = sorted(throw.values) if throw.kind == "valid" else None
         calls = _scored(observation, truth, asked)
         out.append({"set": "own", "name": str(index), "case": throw.kind, "calls": calls, "doubts": asked})
-    return out, cocked
+    return out, dict(cocked)
 
 
 def serve_latency() -> None:
@@ -218,7 +282,7 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
     a column pair."""
     print(f"{'set':8} {'case':15} {'n':>4}  " + "  ".join(f"{s + ' wrong/asked %':>30}" for s in SETTING_NAMES))
     print(f"{'':8} {'':15} {'':>4}  " + "  ".join(f"{'before':>14} {'after':>15}" for _ in SETTING_NAMES))
-    for which in ("foreign", "positions", "own"):
+    for which in SETS:
         b_rows = [r for r in before if r["set"] == which]
         a_rows = {r["name"]: r for r in after if r["set"] == which}
         if not b_rows:
@@ -245,7 +309,7 @@ def why(rows: list[dict[str, Any]]) -> None:
     may have several), and how many throws had that doubt alone."""
     for setting in SETTING_NAMES:
         print(f"why asked ({setting}): doubt throws (alone)")
-        for which in ("foreign", "positions", "own"):
+        for which in SETS:
             cases = sorted({r["case"] for r in rows if r["set"] == which})
             for case in cases:
                 mine = [r["doubts"][setting] for r in rows if r["set"] == which and r["case"] == case]
@@ -265,11 +329,17 @@ def main() -> None:
     parser.add_argument(
         "--pairs", type=int, default=0, help="passes of the latency taken throw by throw in turn (default 0: none)"
     )
+    parser.add_argument(
+        "--blender", type=Path, help="a rendered Blender set (python -m vision.train.blender_set): a third world"
+    )
+    # the scenes the after reader reads (comma-separated), for the before reader's process
+    parser.add_argument("--blender-scenes", help=argparse.SUPPRESS)
     parser.add_argument("--wrong", action="store_true", help="list the throws the after reader calls wrongly")
     parser.add_argument("--why", action="store_true", help="the doubts the after reader's questions raise, per case")
     args = parser.parse_args()
     if args.emit_before:
-        print(json.dumps(read(args.own, measured=False)[0]))
+        scenes = args.blender_scenes.split(",") if args.blender_scenes else None
+        print(json.dumps(read(args.own, measured=False, blender=args.blender, scenes=scenes)[0]))
         return
     if args.serve_latency:
         serve_latency()
@@ -277,8 +347,11 @@ def main() -> None:
     if args.before is None:
         parser.error("--before DIR: a checkout of the commit to compare with (git worktree add DIR COMMIT)")
     env = dict(os.environ, PYTHONPATH=str(args.before))
+    blender = args.blender.resolve() if args.blender else None
+    scenes = blender_scenes(blender) if blender else []
+    more = ["--blender", str(blender), "--blender-scenes", ",".join(scenes)] if scenes else []
     done = subprocess.run(
-        [sys.executable, __file__, "--emit-before", "--own", str(args.own)],
+        [sys.executable, __file__, "--emit-before", "--own", str(args.own), *more],
         env=env,
         cwd=args.before,
         capture_output=True,
@@ -288,21 +361,29 @@ def main() -> None:
     if done.returncode != 0:
         raise SystemExit(f"the before reader failed:\n{done.stderr[-2000:]}")
     before = json.loads(done.stdout.splitlines()[-1])
-    after, cocked = read(args.own, measured=True)
+    after, cocked = read(args.own, measured=True, blender=blender if scenes else None, scenes=scenes)
     counts = Counter(r["set"] for r in after)
     print(
         f"foreign renders: {counts['foreign']}; foreign positions with a throw: {counts['positions']}; own: {args.own}"
+        + (f"; Blender set: {counts['blender']} ({blender})" if blender else "")
     )
     table(before, after)
-    rows, ece = reliability(cocked)
-    print(f"cocked probability on the foreign dice (after): expected calibration error {ece:.3f}")
-    print("\n".join(rows))
-    high = [truly for p, truly in cocked if p >= 0.75]
-    print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
+    for which, dice in (
+        ("foreign", cocked.get("foreign", []) + cocked.get("positions", [])),
+        ("Blender", cocked.get("blender", [])),
+    ):
+        if not dice:
+            continue
+        rows, ece = reliability(dice)
+        print(f"cocked probability on the {which} dice (after): expected calibration error {ece:.3f}")
+        print("\n".join(rows))
+        high = [truly for p, truly in dice if p >= 0.75]
+        print(f"  from 0.75: {len(high)} dice, truly cocked {100 * np.mean(high) if high else 0:.1f}%")
     print("latency, settled 1280x720 frame with the frame before, one thread (foreign throws):")
     for side, read_rows in (("before", before), ("after", after)):
-        ms = [r["ms"] for r in read_rows if "ms" in r]
-        cpu = [r["cpu_ms"] for r in read_rows if "cpu_ms" in r]  # the process's own time: less moved by a busy machine
+        foreign = [r for r in read_rows if r["set"] in ("foreign", "positions")]
+        ms = [r["ms"] for r in foreign if "ms" in r]
+        cpu = [r["cpu_ms"] for r in foreign if "cpu_ms" in r]  # the process's own time: less moved by a busy machine
         print(
             f"  {side:6}: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms; "
             f"CPU time median {np.median(cpu):.1f} ms, p95 {np.percentile(cpu, 95):.1f} ms"

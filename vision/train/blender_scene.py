@@ -12,7 +12,9 @@ A desk scene (``--kind desk``, training only: ``Desk``) is 1-5 rounder dice on a
 from close by at 15-55 degrees from straight down, only the patches round the dice rendered; ``--kind
 precision`` the same with translucent precision dice (sharp edges, clear coloured bodies whose far pips show
 through), seen from straight down to 50 degrees.
-Everything follows from the seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
+A held-out scene's board (45-60 cm wide, frame 15-30 mm, bar 20-40 mm) and dice (15-19 mm) vary with its seed;
+training scenes keep the board of ``BOARD_W``, ``BOARD_H``, ``BAR_W`` and ``FRAME_W``. Everything follows from the
+seed. Imports only bpy, bmesh, mathutils and the standard library; kept out of
 mypy's checks (``[[tool.mypy.overrides]]`` in pyproject.toml) because bpy has no type information.
 
 World units are metres; sizes below are in millimetres (``MM``). The board's centre is the origin, the
@@ -318,13 +320,25 @@ class Throw:
         self.right = 1.0 if self.thrower == "bottom" else -1.0  # x sign of the thrower's right-hand half
         self.die_size = r.uniform(12, 19)
         self.preset = DICE[r.randrange(len(DICE))] if not train else training_dice(r)
+        self.board_w, self.board_h, self.bar_w, self.frame_w = BOARD_W, BOARD_H, BAR_W, FRAME_W
+        self.camera_height = (550.0, 800.0)  # mm over the playing surface
+        if not train:  # held-out boards and dice vary (their own draws: the throw's draws stay the seed's)
+            g = random.Random(seed * 7919 + 13)
+            outer_w = g.uniform(450, 600)
+            outer_h = outer_w * g.uniform(0.76, 0.88)
+            self.frame_w, self.bar_w = g.uniform(15, 30), g.uniform(20, 40)
+            self.board_w, self.board_h = outer_w - 2 * self.frame_w, outer_h - 2 * self.frame_w
+            self.die_size = g.uniform(15, 19)  # precision dice are 5/8 to 3/4 inch
+            self.camera_height = (500.0, 800.0)
+        self.point_w = (self.board_w / 2 - self.bar_w / 2) / 6
         self.frame_h = r.uniform(6, 14)  # frame lip above the playing surface
         self.base_t = r.uniform(10, 25)  # playing surface above the table
         self.checker_h = r.uniform(5.5, 8)
-        self.checker_r = POINT_W / 2 * 0.95
+        self.checker_r = self.point_w / 2 * 0.95
         self.checkers: list[tuple[float, float, int]] = []  # x, y, colour index
         self.dice: list[PlacedDie] = []
         self.support: str | None = None
+        self.camera_info: dict[str, float] = {}
 
     # -- layout (plain numbers, no bpy)
 
@@ -333,11 +347,11 @@ class Throw:
         for _ in range(r.randint(4, 12)):
             side = r.choice((-1, 1))
             col = r.randrange(6)
-            x = (BAR_W / 2 if side > 0 else -BOARD_W / 2) + (col + 0.5) * POINT_W
+            x = (self.bar_w / 2 if side > 0 else -self.board_w / 2) + (col + 0.5) * self.point_w
             top = r.random() < 0.5
             colour = r.randrange(2)
             for k in range(r.randint(1, 4)):
-                from_edge = BOARD_H / 2 - self.checker_r * (1 + 2 * k)
+                from_edge = self.board_h / 2 - self.checker_r * (1 + 2 * k)
                 y = from_edge if top else -from_edge
                 if all(math.hypot(x - cx, y - cy) > 1.5 * self.checker_r for cx, cy, _ in self.checkers):
                     self.checkers.append((x, y, colour))
@@ -365,20 +379,22 @@ class Throw:
         for _ in range(200):
             z = 0.0
             if where in ("right", "wrong"):
-                x = half * r.uniform(BAR_W / 2 + 0.8 * s, BOARD_W / 2 - 0.8 * s)
-                y = r.uniform(-BOARD_H / 2 + 0.8 * s, BOARD_H / 2 - 0.8 * s)
+                x = half * r.uniform(self.bar_w / 2 + 0.8 * s, self.board_w / 2 - 0.8 * s)
+                y = r.uniform(-self.board_h / 2 + 0.8 * s, self.board_h / 2 - 0.8 * s)
             elif where == "frame":  # on the frame's top, beside the thrower's half or at its end
                 z = self.frame_h
                 if r.random() < 0.5:
-                    x = self.right * (BOARD_W / 2 + FRAME_W / 2)
-                    y = r.uniform(-BOARD_H / 2, BOARD_H / 2)
+                    x = self.right * (self.board_w / 2 + self.frame_w / 2)
+                    y = r.uniform(-self.board_h / 2, self.board_h / 2)
                 else:
-                    x = self.right * r.uniform(BAR_W / 2 + s, BOARD_W / 2)
-                    y = r.choice((-1, 1)) * (BOARD_H / 2 + FRAME_W / 2)
+                    x = self.right * r.uniform(self.bar_w / 2 + s, self.board_w / 2)
+                    y = r.choice((-1, 1)) * (self.board_h / 2 + self.frame_w / 2)
             else:  # on the table beside the board
                 z = -self.base_t
-                x = self.right * r.uniform(BOARD_W / 2 + FRAME_W + 0.9 * s, BOARD_W / 2 + FRAME_W + 70)
-                y = r.uniform(-BOARD_H / 2.5, BOARD_H / 2.5)
+                x = self.right * r.uniform(
+                    self.board_w / 2 + self.frame_w + 0.9 * s, self.board_w / 2 + self.frame_w + 70
+                )
+                y = r.uniform(-self.board_h / 2.5, self.board_h / 2.5)
             if self.free(x, y, s, checkers=where in ("right", "wrong")):
                 break
         rot = Matrix.Rotation(r.uniform(0, 2 * math.pi), 3, "Z") @ value_rotation(r.randint(1, 6))
@@ -396,8 +412,8 @@ class Throw:
             if support == "checker":
                 h = self.checker_h
                 psi = r.uniform(0, 2 * math.pi)
-                x = self.right * r.uniform(BAR_W / 2 + 1.5 * s, BOARD_W / 2 - 1.5 * s)
-                y = r.uniform(-BOARD_H / 2 + 1.5 * s, BOARD_H / 2 - 1.5 * s)
+                x = self.right * r.uniform(self.bar_w / 2 + 1.5 * s, self.board_w / 2 - 1.5 * s)
+                y = r.uniform(-self.board_h / 2 + 1.5 * s, self.board_h / 2 - 1.5 * s)
             else:
                 h = self.frame_h
                 wall = r.choice(("top", "bottom", "end", "bar"))
@@ -419,14 +435,14 @@ class Throw:
                 if wall in ("top", "bottom"):
                     wall_pos = Vector(
                         (
-                            self.right * r.uniform(BAR_W / 2 + s, BOARD_W / 2 - s),
-                            (BOARD_H / 2) * (1 if wall == "top" else -1),
+                            self.right * r.uniform(self.bar_w / 2 + s, self.board_w / 2 - s),
+                            (self.board_h / 2) * (1 if wall == "top" else -1),
                             0,
                         )
                     )
                 else:
-                    wall_x = BOARD_W / 2 if wall == "end" else BAR_W / 2
-                    wall_pos = Vector((self.right * wall_x, along * (BOARD_H / 2 - s), 0))
+                    wall_x = self.board_w / 2 if wall == "end" else self.bar_w / 2
+                    wall_pos = Vector((self.right * wall_x, along * (self.board_h / 2 - s), 0))
                 pivot = wall_pos - u * g
                 centre_xy = pivot + u * (s / 2)
                 x, y = centre_xy.x, centre_xy.y
@@ -435,8 +451,8 @@ class Throw:
             if support == "checker":
                 cx, cy = checker_xy.x, checker_xy.y
                 if not (
-                    BAR_W / 2 + self.checker_r < self.right * cx < BOARD_W / 2 - self.checker_r
-                    and abs(cy) < BOARD_H / 2 - self.checker_r
+                    self.bar_w / 2 + self.checker_r < self.right * cx < self.board_w / 2 - self.checker_r
+                    and abs(cy) < self.board_h / 2 - self.checker_r
                 ):
                     continue
                 others = [
@@ -473,28 +489,28 @@ class Throw:
         checker_mats = [material("checker_a", (0.8, 0.78, 0.72), 0.3), material("checker_b", (0.05, 0.04, 0.04), 0.3)]
         # table, board base, fields, frame, bar
         box("table", -1500, -1500, -self.base_t - 30, 1500, 1500, -self.base_t, table)
-        ox, oy = BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
+        ox, oy = self.board_w / 2 + self.frame_w, self.board_h / 2 + self.frame_w
         box("base", -ox, -oy, -self.base_t, ox, oy, -0.5, frame)
-        box("field_l", -BOARD_W / 2, -BOARD_H / 2, -1.0, -BAR_W / 2, BOARD_H / 2, 0.0, field)
-        box("field_r", BAR_W / 2, -BOARD_H / 2, -1.0, BOARD_W / 2, BOARD_H / 2, 0.0, field)
+        box("field_l", -self.board_w / 2, -self.board_h / 2, -1.0, -self.bar_w / 2, self.board_h / 2, 0.0, field)
+        box("field_r", self.bar_w / 2, -self.board_h / 2, -1.0, self.board_w / 2, self.board_h / 2, 0.0, field)
         fh = self.frame_h
-        box("frame_top", -ox, BOARD_H / 2, -1, ox, oy, fh, frame, rounding=2)
-        box("frame_bottom", -ox, -oy, -1, ox, -BOARD_H / 2, fh, frame, rounding=2)
-        box("frame_left", -ox, -BOARD_H / 2, -1, -BOARD_W / 2, BOARD_H / 2, fh, frame, rounding=2)
-        box("frame_right", BOARD_W / 2, -BOARD_H / 2, -1, ox, BOARD_H / 2, fh, frame, rounding=2)
-        box("bar", -BAR_W / 2, -BOARD_H / 2, -1, BAR_W / 2, BOARD_H / 2, fh, frame, rounding=2)
-        length = r.uniform(0.36, 0.42) * BOARD_H
+        box("frame_top", -ox, self.board_h / 2, -1, ox, oy, fh, frame, rounding=2)
+        box("frame_bottom", -ox, -oy, -1, ox, -self.board_h / 2, fh, frame, rounding=2)
+        box("frame_left", -ox, -self.board_h / 2, -1, -self.board_w / 2, self.board_h / 2, fh, frame, rounding=2)
+        box("frame_right", self.board_w / 2, -self.board_h / 2, -1, ox, self.board_h / 2, fh, frame, rounding=2)
+        box("bar", -self.bar_w / 2, -self.board_h / 2, -1, self.bar_w / 2, self.board_h / 2, fh, frame, rounding=2)
+        length = r.uniform(0.36, 0.42) * self.board_h
         for side in (-1, 1):
-            x0 = BAR_W / 2 if side > 0 else -BOARD_W / 2
+            x0 = self.bar_w / 2 if side > 0 else -self.board_w / 2
             for i in range(6):
-                px = x0 + i * POINT_W
+                px = x0 + i * self.point_w
                 for top in (True, False):
-                    base = BOARD_H / 2 if top else -BOARD_H / 2
+                    base = self.board_h / 2 if top else -self.board_h / 2
                     tip = base - length if top else base + length
                     mat = pa if (i + int(top)) % 2 else pb
                     triangle(
                         f"point_{side}_{i}_{top}",
-                        [(px + 0.5, base), (px + POINT_W - 0.5, base), (px + POINT_W / 2, tip)],
+                        [(px + 0.5, base), (px + self.point_w - 0.5, base), (px + self.point_w / 2, tip)],
                         0.15,
                         mat,
                     )
@@ -518,15 +534,17 @@ class Throw:
         the image height (the off-board strip beside it stays in view)."""
         r = self.rng
         tilt = math.radians(r.uniform(0, 25))
-        height = r.uniform(550, 800)
+        height = r.uniform(*self.camera_height)
         target = Vector((r.uniform(-15, 15), r.uniform(-15, 15), 0)) * MM
         pos = target + Vector((r.uniform(-30, 30) * MM, -math.tan(tilt) * height * MM, height * MM))
         cam = new_camera(pos, target, r.uniform(-0.04, 0.04))
         data = cam.data
         scene = bpy.context.scene
-        ox, oy = BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
+        ox, oy = self.board_w / 2 + self.frame_w, self.board_h / 2 + self.frame_w
         board = [Vector((sx * ox, sy * oy, self.frame_h)) * MM for sx in (-1, 1) for sy in (-1, 1)]
-        beside = [Vector((sx * (ox + 80), sy * BOARD_H / 2.5, -self.base_t)) * MM for sx in (-1, 1) for sy in (-1, 1)]
+        beside = [
+            Vector((sx * (ox + 80), sy * self.board_h / 2.5, -self.base_t)) * MM for sx in (-1, 1) for sy in (-1, 1)
+        ]
         fill = r.uniform(0.75, 0.9)
         data.lens = 20.0
         for _ in range(4):
@@ -540,6 +558,12 @@ class Throw:
             lens = min(lens, data.lens * 0.48 / ys_off)
             data.lens = lens
         bpy.context.view_layer.update()
+        self.camera_info = {
+            "height_mm": round(height, 1),
+            "tilt_deg": round(math.degrees(tilt), 1),
+            "lens_mm": round(data.lens, 2),
+            "hfov_deg": round(math.degrees(2 * math.atan(18 / data.lens)), 1),
+        }
         return cam
 
 
@@ -814,17 +838,17 @@ def render_scene(
     cam = throw.camera()
     setup_render(samples, seed)
     truth = [die_truth(scene, cam, dice[2 * i], d) for i, d in enumerate(throw.dice)]
-    ox, oy = BOARD_W / 2 + FRAME_W, BOARD_H / 2 + FRAME_W
+    ox, oy = throw.board_w / 2 + throw.frame_w, throw.board_h / 2 + throw.frame_w
     corners = [
         project(scene, cam, Vector((x, y, throw.frame_h)) * MM) for x, y in ((-ox, oy), (ox, oy), (ox, -oy), (-ox, -oy))
     ]
     inner = [
         project(scene, cam, Vector((x, y, 0)) * MM)
         for x, y in (
-            (-BOARD_W / 2, BOARD_H / 2),
-            (BOARD_W / 2, BOARD_H / 2),
-            (BOARD_W / 2, -BOARD_H / 2),
-            (-BOARD_W / 2, -BOARD_H / 2),
+            (-throw.board_w / 2, throw.board_h / 2),
+            (throw.board_w / 2, throw.board_h / 2),
+            (throw.board_w / 2, -throw.board_h / 2),
+            (-throw.board_w / 2, -throw.board_h / 2),
         )
     ]
     meta = {
@@ -840,6 +864,22 @@ def render_scene(
         "dice_preset": throw.preset[0],
         "support": throw.support,
         "frame_height_mm": round(throw.frame_h, 1),
+        # what board set-up measures, as the foreign scenes' labels give it: the field (bar included), the bar
+        # and the frame in millimetres, the die's side, and each checker's top centre in image pixels
+        "board_mm": {
+            "field_w": round(throw.board_w, 1),
+            "field_h": round(throw.board_h, 1),
+            "bar_w": round(throw.bar_w, 1),
+            "frame_w": round(throw.frame_w, 1),
+            "outer_w": round(throw.board_w + 2 * throw.frame_w, 1),
+            "outer_h": round(throw.board_h + 2 * throw.frame_w, 1),
+        },
+        "die_mm": round(throw.die_size, 2),
+        "checkers_px": [
+            [round(v, 1) for v in project(scene, cam, Vector((x, y, throw.checker_h)) * MM)]
+            for x, y, _ in throw.checkers
+        ],
+        "camera": throw.camera_info,
         "samples": samples,
         "blender": bpy.app.version_string,
     }

@@ -14,7 +14,12 @@ before the throw) and ``NAME.json``: ``kind``, ``thrower`` ("bottom"/"top"), ``v
 board's outer corners, frame included, in image pixels, tl tr br bl, as ``Calibration.from_corners`` takes
 them), ``playing_corners`` (the playing area inside the frame) and ``dice``: per die its ``value``, image
 ``box`` [x0, y0, x1, y1], ``top_centre`` (upper face's centre), ``cocked``, ``tilt_deg`` and ``zone``
-("right_half", "wrong_half", "frame" or "off_board": where it lies for the thrower).
+("right_half", "wrong_half", "frame" or "off_board": where it lies for the thrower). A held-out scene's board
+and dice follow from its seed (45-60 cm wide, about 0.8 as deep, frame 15-30 mm, bar 20-40 mm, dice 15-19 mm;
+training scenes keep one board), and its JSON says what board set-up measures, as the foreign scenes' labels do:
+``board_mm`` (``field_w`` and ``field_h``, the playing field with the bar; ``bar_w``, ``frame_w``, ``outer_w``,
+``outer_h``), ``die_mm``, ``checkers_px`` (each checker's top centre in image pixels) and ``camera``
+(``tests/vision/bench_foreign.py --blender`` reads them).
 """
 
 from __future__ import annotations
