@@ -113,6 +113,10 @@ def truth_of(label: dict[str, Any]) -> list[int] | None:
 
 
 def _scored(observation: Any, truth: list[int] | None, asked: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    """Each setting's outcome. A settled frame with no die read is no call: the watch path reports no throw
+    (``vision.watch``) and the players type the dice, so it counts with the questions."""
+    if not observation.dice:
+        return {name: "asked" for name in SETTING_NAMES}
     values = observation.values
     got = None if values is None else sorted(values)
     return {name: "asked" if asked[name] else ("right" if got == truth else "wrong") for name in SETTING_NAMES}

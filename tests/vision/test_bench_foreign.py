@@ -6,11 +6,20 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.vision.bench_foreign import blender_label, blender_scenes, blender_throws, table, truth_of
+from tests.vision.bench_foreign import (
+    SETTING_NAMES,
+    _scored,
+    blender_label,
+    blender_scenes,
+    blender_throws,
+    table,
+    truth_of,
+)
 
 
 def scene(kind: str = "valid", values: tuple[int, int] = (5, 2), **change: object) -> dict[str, Any]:
@@ -98,3 +107,14 @@ def test_the_table_prints_each_world_before_and_after_per_kind(capsys: pytest.Ca
     assert cells["blender cocked"] == [(0.0, 100.0), (0.0, 100.0), (100.0, 0.0), (0.0, 100.0)]
     assert cells["blender ALL"] == [(0.0, 50.0), (50.0, 50.0), (50.0, 0.0), (0.0, 50.0)]
     assert list(cells).index("own ALL") < list(cells).index("blender cocked")
+
+
+def test_a_frame_with_no_die_read_is_no_call_but_the_players_typing_the_dice() -> None:
+    """The watch path reports no throw when it reads no die; it neither voids nor counts anything."""
+    nothing = SimpleNamespace(dice=(), values=None)
+    unasked = {name: () for name in SETTING_NAMES}
+    assert _scored(nothing, [2, 5], unasked) == {name: "asked" for name in SETTING_NAMES}
+    assert _scored(nothing, None, unasked) == {name: "asked" for name in SETTING_NAMES}
+    read = SimpleNamespace(dice=("a die", "a die"), values=(5, 2))
+    assert _scored(read, [2, 5], unasked) == {name: "right" for name in SETTING_NAMES}
+    assert _scored(read, None, unasked) == {name: "wrong" for name in SETTING_NAMES}
