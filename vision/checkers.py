@@ -590,14 +590,16 @@ def _missed_beyond(
     apart: float,
 ) -> int:
     """How many checkers a point may hold beyond its tops that the look missed: each next place that shows a
-    checker's colour may hold one, and a row of five made so may hold layers up to 15."""
+    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place is not excused
+    for looking like the point further in, as the reader's own look excuses it: two checkers missed in a row
+    look like each other."""
     places = _next_place(rows, row, col)
     if not places:
         return 0
     x, y, inward = places[0]
     seen = len(rows.get((row, col), []))
     missed = 0
-    while seen + missed < 5 and _shows_a_checker(view, x, y + inward * CHECKER * missed, inward, centres, apart):
+    while seen + missed < 5 and _shows_a_checker(view, x, y + inward * CHECKER * missed, 0.0, centres, apart):
         missed += 1
     return CHECKERS_A_SIDE - seen if seen + missed >= 5 else missed
 
