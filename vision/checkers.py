@@ -388,12 +388,15 @@ def read_position(
     dice: Callable[[], Iterable[Box]] | None = None,
     counter: StackCounter | None = None,
     learned: bool = True,
+    pins: bool = False,
 ) -> CheckerReading:
     """Read every checker on a settled board (see the module's docstring). ``dice`` gives the boxes (x0, y0, x1, y1,
     image pixels) of the dice in the picture, asked for only when the reading would be sure: a pale die among pale
     checkers can pass for one, and a top counted where a die lies makes the reading unsure. ``counter`` counts
     the checkers of each full row (the shipped ``models/checker_count.onnx`` when None); ``learned`` False reads
-    with the classical look alone."""
+    with the classical look alone. The reading's ranges (what the picture shows for certain) need the look for
+    dice (without it a die could be a top) and ``pins`` says whether a point may hold a pinned checker under the
+    other side's (plakoto): otherwise two colours on a point leave no place certain."""
     view = board_view(image, calibration)
     found = find_tops(view)
     strict = [c for c in found if c.strict]
@@ -481,7 +484,8 @@ def read_position(
                 hidden = sum(n for n, _ in placed.values())
                 doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
     doubts.extend(problems)
-    ranges = None if unranged or not doubts else _ranges(view, rows, tops, bottom_index, centres, apart)
+    certain = bool(doubts) and not unranged and dice is not None
+    ranges = _ranges(view, rows, tops, bottom_index, centres, apart, pins) if certain else None
     if (not doubts or ranges is not None) and dice is not None:
         on = _on_dice([t for t in tops if not t.doubtful], calibration, dice())
         if on:
@@ -518,6 +522,7 @@ def _ranges(
     bottom_index: int,
     centres: NDArray[np.float64],
     apart: float,
+    pins: bool,
 ) -> Ranges | None:
     """What the picture shows for certain (``Ranges``), or None where it cannot say even that. A point's count is
     its tops (a sensitive find may be false: the fewest leave it out); a row of five may hold up to 15; beyond a
@@ -526,7 +531,8 @@ def _ranges(
     The bar holds what shows, or any number when a place a missed one would stand on shows a checker's colour;
     off holds at least what shows, and any number when that side's colour shows anywhere beside the board. Two
     colours on a point are certain only as a pin (the rim's checker alone in its colour, the other side's
-    beyond it). The sum rules close the ranges: no side may need more than 15, nor hold fewer."""
+    beyond it, where ``pins``). The sum rules close the ranges: no side may show more than 15 tops (one is false or
+    of the other colour), need more than 15, nor hold fewer."""
     low = [[0] * PLACES, [0] * PLACES]
     high = [[0] * PLACES, [0] * PLACES]
 
@@ -544,7 +550,7 @@ def _ranges(
                 continue
             sides = [side_of(t.colour) for t in stack]
             if len(set(sides)) > 1:
-                if sides.count(sides[0]) != 1:
+                if not pins or sides.count(sides[0]) != 1:
                     return None
                 pinned, rim_top = sides[0], stack[0]
                 low[pinned][i], high[pinned][i] = int(rim_top.strict), 1
@@ -553,7 +559,7 @@ def _ranges(
             full = len(rows[(row, col)]) >= 5
             low[side][i] = sum(t.strict for t in stack)
             high[side][i] = CHECKERS_A_SIDE if full else len(stack) + missed
-            if len(stack) == 1 and len(sides) == 1 and missed:  # a lone checker may be pinned by one missed
+            if pins and len(stack) == 1 and len(sides) == 1 and missed:  # a lone checker pinned by one missed
                 high[1 - side][i] = missed
     for x, y, inward in _bar_places(tops):
         if _shows_a_checker(view, x, y, inward, centres, apart):
@@ -570,6 +576,12 @@ def _ranges(
         if place in (BAR_PLACE, OFF_PLACE):
             low[side][place] += int(t.strict)
             high[side][place] += 1
+    shown = [
+        sum(not t.doubtful and side_of(t.colour) == side and _place(t.x, t.y) is not None for t in tops)
+        for side in (0, 1)
+    ]
+    if max(shown) > CHECKERS_A_SIDE:
+        return None
     for side in (0, 1):
         colour = bottom_index if side == 0 else 1 - bottom_index
         if high[side][OFF_PLACE] or _lies_off(view, centres[colour], apart):

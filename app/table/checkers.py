@@ -102,7 +102,9 @@ def read_checkers(
     layout: BoardLayout,
     facing: tuple[int, ...],
     dice: Callable[[], Iterable[Box]] | None = None,
+    pins: bool = False,
 ) -> tuple[ev.CheckersSeen, CheckerReading]:
-    """Read a settled picture of the board: the event for the referee and the reader's own reading."""
-    reading = read_position(image, calibration, layout.white_colour, dice)
+    """Read a settled picture of the board: the event for the referee and the reader's own reading. ``pins``: the
+    variant pins a lone checker under the lander (plakoto), so a point may show both colours."""
+    reading = read_position(image, calibration, layout.white_colour, dice, pins=pins)
     return seen_event(reading, layout, facing), reading

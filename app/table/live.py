@@ -36,6 +36,7 @@ from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
+from rules.steprules import Landing
 from vision import Calibration, Reader, ThrowObservation, VisionError
 
 
@@ -207,6 +208,7 @@ class LiveStation:
                 layout,
                 referee.position.RULES.facing,
                 lambda: [d.box for d in reader.dice(image, calibration)],
+                referee.position.RULES.landing is Landing.PIN,
             )
         except (VisionError, cv2.error, ValueError) as error:
             session.note("camera", "checkers at the clock press", str(error))

@@ -14,7 +14,7 @@ from app.__main__ import main
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
-from app.referee.handlers.camera import seen_counts
+from app.referee.handlers.camera import fits, seen_counts
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
@@ -24,9 +24,10 @@ from app.table.live import LiveStation
 from rules.play import Step, apply_steps
 from rules.position import Aside, Color, Position
 from rules.registry import VARIANTS, find_variant
+from rules.steprules import Landing
 from rules.variant import Variant
 from tests.app.table import Table, force, make_setup
-from vision.checkers import CheckerReading
+from vision.checkers import CheckerReading, Ranges
 
 W, B = Color.WHITE, Color.BLACK
 CAMERA_ONLY = Devices(camera=True, board=False, clock=True)
@@ -216,6 +217,9 @@ def test_a_reading_in_the_pictures_order_is_each_sides_own_counts(variant: Varia
     points, bar, off, pins = reading_order(position, layout)
     seen = seen_event(CheckerReading(points, bar, off, True), layout, position.RULES.facing)
     assert (seen.white, seen.black) == seen_counts(position) and seen.sure and not pins
+    certain = CheckerReading(points, bar, off, False, ("a doubt",), ranges=Ranges.exact(points, bar, off))
+    seen = seen_event(certain, layout, position.RULES.facing)
+    assert seen.ranges == (seen_counts(position), seen_counts(position)) and not seen.sure
 
 
 def test_the_starting_position_reads_as_the_checker_command_prints_it() -> None:
@@ -245,6 +249,14 @@ def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_f
     seen, reading = read_checkers(image, calibration, camera.layout, pinned.RULES.facing)
     assert not reading.sure and not seen.sure
     assert any("two colours on one point" in doubt for doubt in reading.doubts), reading.doubts
+    assert seen.ranges is None  # without the look for dice a die could pass for a top
+    pins = pinned.RULES.landing is Landing.PIN
+    seen, _ = read_checkers(image, calibration, camera.layout, pinned.RULES.facing, lambda: [], pins)
+    assert seen.ranges is not None and fits(seen_counts(pinned), seen.ranges)
+    (white_low, black_low), (white_high, black_high) = seen.ranges
+    assert (white_low[10], white_high[10], black_low[15], black_high[15]) == (1, 1, 2, 2)  # the pin, certain
+    seen, _ = read_checkers(image, calibration, camera.layout, pinned.RULES.facing, lambda: [], pins=False)
+    assert seen.ranges is None  # where no variant pins, two colours on a point are a misread colour
 
 
 def ranged(position: Position, wide: dict[tuple[int, int], tuple[int, int]] | None = None) -> ev.CheckersSeen:
