@@ -484,13 +484,13 @@ def read_position(
                 hidden = sum(n for n, _ in placed.values())
                 doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
     doubts.extend(problems)
-    certain = bool(doubts) and not unranged and dice is not None
-    ranges = _ranges(view, rows, tops, bottom_index, centres, apart, pins) if certain else None
-    if (not doubts or ranges is not None) and dice is not None:
+    ranges = None
+    if (not doubts or not unranged) and dice is not None:
         on = _on_dice([t for t in tops if not t.doubtful], calibration, dice())
         if on:
-            doubts.append(f"{on} checkers counted where a die lies")
-            ranges = None
+            doubts.append(f"{len(on)} checkers counted where a die lies")
+        if doubts and not unranged:
+            ranges = _ranges(view, rows, tops, bottom_index, centres, apart, pins, on)
     reading_bar, reading_off = (bar[0], bar[1]), (off[0], off[1])
     if not doubts:
         ranges = Ranges.exact(points, reading_bar, reading_off)
@@ -523,16 +523,17 @@ def _ranges(
     centres: NDArray[np.float64],
     apart: float,
     pins: bool,
+    on_dice: set[Top],
 ) -> Ranges | None:
-    """What the picture shows for certain (``Ranges``), or None where it cannot say even that. A point's count is
-    its tops (a sensitive find may be false: the fewest leave it out); a row of five may hold up to 15; beyond a
-    shorter row, every next place that shows a checker's colour may hold one the look missed (the row of five
-    that makes may hold more again); a shape of neither colour may hide one checker of either side where it lies.
-    The bar holds what shows, or any number when a place a missed one would stand on shows a checker's colour;
-    off holds at least what shows, and any number when that side's colour shows anywhere beside the board. Two
-    colours on a point are certain only as a pin (the rim's checker alone in its colour, the other side's
-    beyond it, where ``pins``). The sum rules close the ranges: no side may show more than 15 tops (one is false or
-    of the other colour), need more than 15, nor hold fewer."""
+    """What the picture shows for certain (``Ranges``), or None where it cannot say even that. A point's count is its
+    tops (a sensitive find, or a top where a die lies, may be false: the fewest leave it out); a row of five may hold up
+    to 15; beyond a shorter row, every next place that shows a checker's colour may hold one the look missed (the
+    row of five that makes may hold more again); a shape of neither colour may hide one checker of either side where
+    it lies. The bar holds what shows, or any number when a place a missed one would stand on shows a checker's
+    colour; off holds at least what shows, and any number when that side's colour shows anywhere beside the board.
+    Two colours on a point are certain only as a pin (the rim's checker alone in its colour, the other side's beyond
+    it, where ``pins``). The sum rules close the ranges: no side may show more than 15 tops (one is false or of the
+    other colour), need more than 15, nor hold fewer."""
     low = [[0] * PLACES, [0] * PLACES]
     high = [[0] * PLACES, [0] * PLACES]
 
@@ -553,11 +554,11 @@ def _ranges(
                 if not pins or sides.count(sides[0]) != 1:
                     return None
                 pinned, rim_top = sides[0], stack[0]
-                low[pinned][i], high[pinned][i] = int(rim_top.strict), 1
+                low[pinned][i], high[pinned][i] = int(rim_top.strict and rim_top not in on_dice), 1
                 stack = stack[1:]
             side = side_of(stack[0].colour)
             full = len(rows[(row, col)]) >= 5
-            low[side][i] = sum(t.strict for t in stack)
+            low[side][i] = sum(t.strict and t not in on_dice for t in stack)
             high[side][i] = CHECKERS_A_SIDE if full else len(stack) + missed
             if pins and len(stack) == 1 and len(sides) == 1 and missed:  # a lone checker pinned by one missed
                 high[1 - side][i] = missed
@@ -574,7 +575,7 @@ def _ranges(
             continue
         side = side_of(t.colour)
         if place in (BAR_PLACE, OFF_PLACE):
-            low[side][place] += int(t.strict)
+            low[side][place] += int(t.strict and t not in on_dice)
             high[side][place] += 1
     shown = [
         sum(not t.doubtful and side_of(t.colour) == side and _place(t.x, t.y) is not None for t in tops)
@@ -602,16 +603,34 @@ def _missed_beyond(
     apart: float,
 ) -> int:
     """How many checkers a point may hold beyond its tops that the look missed: each next place that shows a
-    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place is not excused
-    for looking like the point further in, as the reader's own look excuses it: two checkers missed in a row
-    look like each other."""
+    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place is the point's own
+    colour (a cream point under ivory checkers) only where every point of that colour in the row (every other
+    one) shows the same at that depth, beyond its own tops: the same point further in cannot tell, as two
+    checkers missed in a row look like each other."""
     places = _next_place(rows, row, col)
     if not places:
         return 0
     x, y, inward = places[0]
     seen = len(rows.get((row, col), []))
     missed = 0
-    while seen + missed < 5 and _shows_a_checker(view, x, y + inward * CHECKER * missed, 0.0, centres, apart):
+    while seen + missed < 5:
+        slot = seen + missed
+        lab = _colour_at(view, x, y + inward * CHECKER * missed)
+        if lab is None:
+            break
+        to_checker = float(np.linalg.norm(centres - lab, axis=1).min())
+        if to_checker >= LOOSE_FIT * apart:
+            break
+        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+        depth = rim + inward * CHECKER * (slot + 0.5)
+        alike = [
+            _colour_at(view, _column_centre(other), depth)
+            for other in range(col % 2, 12, 2)
+            if other != col and len(rows.get((row, other), [])) <= slot
+        ]
+        known = [c for c in alike if c is not None]
+        if known and all(float(np.linalg.norm(c - lab)) < to_checker for c in known):
+            break
         missed += 1
     return CHECKERS_A_SIDE - seen if seen + missed >= 5 else missed
 
@@ -662,11 +681,18 @@ def _bar_places(tops: tuple[Top, ...]) -> list[tuple[float, float, float]]:
     return places
 
 
-def _colour_at(view: NDArray[np.uint8], x: float, y: float) -> NDArray[np.float64] | None:
-    """The median colour (Lab) of a small disc round canonical (x, y) in the reading view; None off the view."""
+def _sample_disc() -> tuple[int, NDArray[np.bool_]]:
     inner = max(2, int(SCALE * CHECKER / 2 * 0.35))
     yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
-    disk = xx**2 + yy**2 <= inner**2
+    return inner, np.asarray(xx**2 + yy**2 <= inner**2)
+
+
+_SAMPLE_DISC = _sample_disc()  # a third of a checker's radius: inside a checker wherever it is placed
+
+
+def _colour_at(view: NDArray[np.uint8], x: float, y: float) -> NDArray[np.float64] | None:
+    """The median colour (Lab) of a small disc round canonical (x, y) in the reading view; None off the view."""
+    inner, disk = _SAMPLE_DISC
     w, h = BOARD_VIEW
     vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
     if vx < inner or vy < inner:
@@ -799,14 +825,14 @@ def _place_hidden(
     return placed
 
 
-def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> int:
-    """How many tops lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
+def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> set[Top]:
+    """The tops that lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
     further off: a checker's radius and half a die)."""
     centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
     if not centres:
-        return 0
+        return set()
     board = calibration.to_board(np.asarray(centres, np.float64))
-    return sum(bool(np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)) for t in tops)
+    return {t for t in tops if np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)}
 
 
 def _stack_doubts(stack: list[Top], row: int) -> list[str]:
