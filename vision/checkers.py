@@ -603,34 +603,17 @@ def _missed_beyond(
     apart: float,
 ) -> int:
     """How many checkers a point may hold beyond its tops that the look missed: each next place that shows a
-    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place is the point's own
-    colour (a cream point under ivory checkers) only where every point of that colour in the row (every other
-    one) shows the same at that depth, beyond its own tops: the same point further in cannot tell, as two
-    checkers missed in a row look like each other."""
+    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place that shows a
+    checker's colour is never excused as the point's own (as the reader's look for a completion excuses a cream
+    point under ivory checkers): a checker the circle look missed there would show the same colour, and two
+    missed in a row look like each other."""
     places = _next_place(rows, row, col)
     if not places:
         return 0
     x, y, inward = places[0]
     seen = len(rows.get((row, col), []))
     missed = 0
-    while seen + missed < 5:
-        slot = seen + missed
-        lab = _colour_at(view, x, y + inward * CHECKER * missed)
-        if lab is None:
-            break
-        to_checker = float(np.linalg.norm(centres - lab, axis=1).min())
-        if to_checker >= LOOSE_FIT * apart:
-            break
-        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
-        depth = rim + inward * CHECKER * (slot + 0.5)
-        alike = [
-            _colour_at(view, _column_centre(other), depth)
-            for other in range(col % 2, 12, 2)
-            if other != col and len(rows.get((row, other), [])) <= slot
-        ]
-        known = [c for c in alike if c is not None]
-        if known and all(float(np.linalg.norm(c - lab)) < to_checker for c in known):
-            break
+    while seen + missed < 5 and _shows_a_checker(view, x, y + inward * CHECKER * missed, 0.0, centres, apart):
         missed += 1
     return CHECKERS_A_SIDE - seen if seen + missed >= 5 else missed
 
