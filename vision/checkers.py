@@ -64,11 +64,51 @@ class Top:
     strict: bool = True
 
 
+PLACES = POINTS + 2  # the 24 points in the reading order, then the bar, then off
+BAR_PLACE, OFF_PLACE = POINTS, POINTS + 1
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """What the picture shows for certain, place by place, where it cannot show everything: the fewest and the most
+    checkers of each side (0 the bottom player's, 1 the top player's) at each of the 26 places (``PLACES``: the 24
+    points in the reading order, the bar, off). A row of five may hide layers (5 to 15), a point's tip a checker
+    the look missed, a pile off all but its top; everywhere the picture is clear a range is one count. Together
+    with the sum rules they say which positions the picture can show: whatever the reader doubts, the position on
+    the board lies inside them."""
+
+    low: tuple[tuple[int, ...], tuple[int, ...]]
+    high: tuple[tuple[int, ...], tuple[int, ...]]
+
+    def holds(self, points: Iterable[int], bar: tuple[int, int], off: tuple[int, int]) -> bool:
+        """Whether a position in the command's numbers (signed counts in the reading order) lies inside."""
+        signed = list(points)
+        counts = (
+            [max(p, 0) for p in signed] + [bar[0], off[0]],
+            [max(-p, 0) for p in signed] + [bar[1], off[1]],
+        )
+        return all(
+            lo <= n <= hi
+            for side in (0, 1)
+            for n, lo, hi in zip(counts[side], self.low[side], self.high[side], strict=True)
+        )
+
+    @classmethod
+    def exact(cls, points: Iterable[int], bar: tuple[int, int], off: tuple[int, int]) -> Ranges:
+        """The ranges of a reading known whole: one count at every place."""
+        signed = list(points)
+        bottom = (*(max(p, 0) for p in signed), bar[0], off[0])
+        top = (*(max(-p, 0) for p in signed), bar[1], off[1])
+        return cls((bottom, top), (bottom, top))
+
+
 @dataclass(frozen=True)
 class CheckerReading:
     """A position in the contract of ``python -m vision checkers``: signed counts in the image's reading order
     (top row left to right, then the bottom row left to right; + the bottom player's), bar and off as [bottom, top].
-    ``sure`` is false whenever any rule or any look at the picture leaves a doubt; ``doubts`` says which."""
+    ``sure`` is false whenever any rule or any look at the picture leaves a doubt; ``doubts`` says which.
+    ``ranges`` says what the picture shows for certain (one count a place when sure); None where a doubt leaves
+    even that uncertain (the two colours not told apart, a top off a checker's places or where a die lies)."""
 
     points: tuple[int, ...]
     bar: tuple[int, int]
@@ -76,6 +116,7 @@ class CheckerReading:
     sure: bool
     doubts: tuple[str, ...] = ()
     tops: tuple[Top, ...] = field(default=(), repr=False, compare=False)
+    ranges: Ranges | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {"points": list(self.points), "bar": list(self.bar), "off": list(self.off), "sure": self.sure}
@@ -394,12 +435,15 @@ def read_position(
     dice: Callable[[], Iterable[Box]] | None = None,
     counter: StackCounter | None = None,
     learned: bool = True,
+    pins: bool = False,
 ) -> CheckerReading:
     """Read every checker on a settled board (see the module's docstring). ``dice`` gives the boxes (x0, y0, x1, y1,
     image pixels) of the dice in the picture, asked for only when the reading would be sure: a pale die among pale
     checkers can pass for one, and a top counted where a die lies makes the reading unsure. ``counter`` counts
     the checkers of each full row (the shipped ``models/checker_count.onnx`` when None); ``learned`` False reads
-    with the classical look alone."""
+    with the classical look alone. The reading's ranges (what the picture shows for certain) need the look for
+    dice (without it a die could be a top) and ``pins`` says whether a point may hold a pinned checker under the
+    other side's (plakoto): otherwise two colours on a point leave no place certain."""
     view = board_view(image, calibration)
     found = find_tops(view)
     strict = [c for c in found if c.strict]
@@ -409,7 +453,8 @@ def read_position(
         empty = (0,) * POINTS
         return CheckerReading(empty, (0, 0), (0, 0), False, ("the checkers' two colours are not told apart",))
     which_strict, centres, doubtful_strict = split
-    if centres[0][0] - centres[1][0] < MIN_LIGHTER:
+    unranged = centres[0][0] - centres[1][0] < MIN_LIGHTER  # a doubt that leaves no place certain
+    if unranged:
         doubts.append("which of the two colours is the lighter is not clear")
     apart = float(np.linalg.norm(centres[0] - centres[1]))
     kept = list(strict)
@@ -431,26 +476,20 @@ def read_position(
     rows: dict[tuple[int, int], list[Top]] = {}  # (row 0 top / 1 bottom, column) -> tops
     bar = [0, 0]
     off = [0, 0]
-    w, h = BOARD_VIEW
     for t, wi in zip(tops, which, strict=True):
         if t.doubtful:  # of neither colour: not a checker (a checker missed so makes its side come short)
             continue
         side = 0 if wi == bottom_index else 1
-        if t.x < 0 or t.x > w or t.y < 0 or t.y > h:
+        place = _place(t.x, t.y)
+        if place == OFF_PLACE:
             off[side] += 1
-            continue
-        if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2:
+        elif place == BAR_PLACE:
             bar[side] += 1
-            continue
-        near_bar = BAR_X[0] - CHECKER * 1.2 <= t.x <= BAR_X[1] + CHECKER * 1.2
-        if near_bar and MIDDLE[0] <= t.y <= MIDDLE[1]:
-            bar[side] += 1
-            continue
-        col = _column(t.x)
-        if col is None or not FIELD_Y[0] - CHECKER * 0.3 <= t.y <= FIELD_Y[1] + CHECKER * 0.3:
+        elif place is None:
             doubts.append(f"a checker on the frame at ({t.x:.0f}, {t.y:.0f})")
-            continue
-        rows.setdefault((0 if t.y < h / 2 else 1, col), []).append(t)
+            unranged = True
+        else:
+            rows.setdefault(divmod(place, 12), []).append(t)
     points = [0] * POINTS
     for (row, col), stack in rows.items():
         kinds = {t.colour for t in stack}
@@ -459,19 +498,23 @@ def read_position(
         colour = max(kinds, key=lambda k: sum(t.colour == k for t in stack))
         sign = 1 if colour == bottom_colour else -1
         points[row * 12 + col] = sign * len(stack)
-        doubts.extend(_stack_doubts(stack, row))
+        off_places = _stack_doubts(stack, row)
+        doubts.extend(off_places)
+        unranged = unranged or bool(off_places)
     problems = sum_problems(points, (bar[0], bar[1]), (off[0], off[1]))
-    if not doubts:  # a shortfall under a hand is no hidden layer: nothing may be completed over one
-        counted_at = [_to_view(t.x, t.y) for t in tops if not t.doubtful]
-        doubts.extend(covered(view, cover_places(), counted_at, CHECKER * SCALE))
+    # a shortfall under a hand is no hidden layer: nothing may be completed, and no place known, under one
+    under = covered(view, cover_places(), [_to_view(t.x, t.y) for t in tops if not t.doubtful], CHECKER * SCALE)
+    doubts.extend(under)
+    unranged = unranged or bool(under)
     counted: set[int] = set()
     if not doubts and learned:
         counter = counter if counter is not None else shipped_counter()
         full = [i for i, p in enumerate(points) if abs(p) == 5]  # a higher layer stands only on a row of five
         if counter is not None and full:
             heights, doubt = _count_full_rows(counter, image, calibration, full, points, bar, off)
-            if doubt:
+            if doubt:  # a top counted twice or a false one: no count is certain
                 doubts.append(doubt)
+                unranged = True
             for i, n in heights.items():
                 points[i] = n if points[i] > 0 else -n
             counted = set(heights)
@@ -492,11 +535,138 @@ def read_position(
                 hidden = sum(n for n, _ in placed.values())
                 doubts.append(f"{hidden} checkers hidden under others, placed where they can only be")
     doubts.extend(problems)
-    if not doubts and dice is not None:
+    ranges = None
+    if (not doubts or not unranged) and dice is not None:
         on = _on_dice([t for t in tops if not t.doubtful], calibration, dice())
         if on:
-            doubts.append(f"{on} checkers counted where a die lies")
-    return CheckerReading(tuple(points), (bar[0], bar[1]), (off[0], off[1]), not doubts, tuple(doubts), tops)
+            doubts.append(f"{len(on)} checkers counted where a die lies")
+        if doubts and not unranged:
+            ranges = _ranges(view, rows, tops, bottom_index, centres, apart, pins, on)
+    reading_bar, reading_off = (bar[0], bar[1]), (off[0], off[1])
+    if not doubts:
+        ranges = Ranges.exact(points, reading_bar, reading_off)
+    return CheckerReading(tuple(points), reading_bar, reading_off, not doubts, tuple(doubts), tops, ranges)
+
+
+def _place(x: float, y: float) -> int | None:
+    """The place (``PLACES``) a checker top at canonical (x, y) stands on, None on the frame: outside the outer
+    frame off, on the bar or in the band between the rows beside it the bar, otherwise the nearest point of its
+    half."""
+    w, h = BOARD_VIEW
+    if x < 0 or x > w or y < 0 or y > h:
+        return OFF_PLACE
+    if BAR_X[0] - CHECKER * 0.2 <= x <= BAR_X[1] + CHECKER * 0.2:
+        return BAR_PLACE
+    near_bar = BAR_X[0] - CHECKER * 1.2 <= x <= BAR_X[1] + CHECKER * 1.2
+    if near_bar and MIDDLE[0] <= y <= MIDDLE[1]:
+        return BAR_PLACE
+    col = _column(x)
+    if col is None or not FIELD_Y[0] - CHECKER * 0.3 <= y <= FIELD_Y[1] + CHECKER * 0.3:
+        return None
+    return (0 if y < h / 2 else 1) * 12 + col
+
+
+def _ranges(
+    view: NDArray[np.uint8],
+    rows: dict[tuple[int, int], list[Top]],
+    tops: tuple[Top, ...],
+    bottom_index: int,
+    centres: NDArray[np.float64],
+    apart: float,
+    pins: bool,
+    on_dice: set[Top],
+) -> Ranges | None:
+    """What the picture shows for certain (``Ranges``), or None where it cannot say even that. A point's count is its
+    tops (a sensitive find, or a top where a die lies, may be false: the fewest leave it out); a row of five may hold up
+    to 15; beyond a shorter row, every next place that shows a checker's colour may hold one the look missed (the
+    row of five that makes may hold more again); a shape of neither colour may hide one checker of either side where
+    it lies. The bar holds what shows, or any number when a place a missed one would stand on shows a checker's
+    colour; off holds at least what shows, and any number when that side's colour shows anywhere beside the board.
+    Two colours on a point are certain only as a pin (the rim's checker alone in its colour, the other side's beyond
+    it, where ``pins``). The sum rules close the ranges: no side may show more than 15 tops (one is false or of the
+    other colour), need more than 15, nor hold fewer."""
+    low = [[0] * PLACES, [0] * PLACES]
+    high = [[0] * PLACES, [0] * PLACES]
+
+    def side_of(colour: Colour) -> int:
+        return 0 if (0 if colour == "light" else 1) == bottom_index else 1
+
+    for row in (0, 1):
+        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+        for col in range(12):
+            i = row * 12 + col
+            stack = sorted(rows.get((row, col), []), key=lambda t: abs(t.y - rim))
+            missed = _missed_beyond(view, rows, row, col, centres, apart)
+            if not stack:
+                high[0][i] = high[1][i] = missed
+                continue
+            sides = [side_of(t.colour) for t in stack]
+            if len(set(sides)) > 1:
+                if not pins or sides.count(sides[0]) != 1:
+                    return None
+                pinned, rim_top = sides[0], stack[0]
+                low[pinned][i], high[pinned][i] = int(rim_top.strict and rim_top not in on_dice), 1
+                stack = stack[1:]
+            side = side_of(stack[0].colour)
+            full = len(rows[(row, col)]) >= 5
+            low[side][i] = sum(t.strict and t not in on_dice for t in stack)
+            high[side][i] = CHECKERS_A_SIDE if full else len(stack) + missed
+            if pins and len(stack) == 1 and len(sides) == 1 and missed:  # a lone checker pinned by one missed
+                high[1 - side][i] = missed
+    for x, y, inward in _bar_places(tops):
+        if _shows_a_checker(view, x, y, inward, centres, apart):
+            high[0][BAR_PLACE] = high[1][BAR_PLACE] = CHECKERS_A_SIDE
+    for t in tops:
+        place = _place(t.x, t.y)
+        if place is None:
+            continue
+        if t.doubtful:
+            for side in (0, 1):
+                high[side][place] += 1
+            continue
+        side = side_of(t.colour)
+        if place in (BAR_PLACE, OFF_PLACE):
+            low[side][place] += int(t.strict and t not in on_dice)
+            high[side][place] += 1
+    shown = [
+        sum(not t.doubtful and side_of(t.colour) == side and _place(t.x, t.y) is not None for t in tops)
+        for side in (0, 1)
+    ]
+    if max(shown) > CHECKERS_A_SIDE:
+        return None
+    for side in (0, 1):
+        colour = bottom_index if side == 0 else 1 - bottom_index
+        if high[side][OFF_PLACE] or _lies_off(view, centres[colour], apart):
+            high[side][OFF_PLACE] = CHECKERS_A_SIDE
+        spare = CHECKERS_A_SIDE - sum(low[side])
+        if spare < 0 or sum(high[side]) < CHECKERS_A_SIDE:
+            return None
+        high[side] = [min(hi, lo + spare) for lo, hi in zip(low[side], high[side], strict=True)]
+    return Ranges((tuple(low[0]), tuple(low[1])), (tuple(high[0]), tuple(high[1])))
+
+
+def _missed_beyond(
+    view: NDArray[np.uint8],
+    rows: dict[tuple[int, int], list[Top]],
+    row: int,
+    col: int,
+    centres: NDArray[np.float64],
+    apart: float,
+) -> int:
+    """How many checkers a point may hold beyond its tops that the look missed: each next place that shows a
+    checker's colour may hold one, and a row of five made so may hold layers up to 15. A place that shows a
+    checker's colour is never excused as the point's own (as the reader's look for a completion excuses a cream
+    point under ivory checkers): a checker the circle look missed there would show the same colour, and two
+    missed in a row look like each other."""
+    places = _next_place(rows, row, col)
+    if not places:
+        return 0
+    x, y, inward = places[0]
+    seen = len(rows.get((row, col), []))
+    missed = 0
+    while seen + missed < 5 and _shows_a_checker(view, x, y + inward * CHECKER * missed, 0.0, centres, apart):
+        missed += 1
+    return CHECKERS_A_SIDE - seen if seen + missed >= 5 else missed
 
 
 def _unseen(
@@ -508,55 +678,77 @@ def _unseen(
 ) -> int:
     """How many of the places where a missed checker would stand show a checker's colour: each point's next place,
     the bar and the field's edge beside it, and the bar's places next to a checker on it. A checker the look
-    missed there would otherwise be taken for one hidden in a higher layer. A point's place that looks more like
-    the same point further in than like a checker is the point's own colour (a cream point under ivory
-    checkers), not a checker."""
-    r = SCALE * CHECKER / 2
-    inner = max(2, int(r * 0.35))
-    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
-    disk = xx**2 + yy**2 <= inner**2
+    missed there would otherwise be taken for one hidden in a higher layer."""
+    places = [p for row in (0, 1) for col in range(12) for p in _next_place(rows, row, col)] + _bar_places(tops)
+    return sum(_shows_a_checker(view, x, y, inward, centres, apart) for x, y, inward in places)
+
+
+def _next_place(rows: dict[tuple[int, int], list[Top]], row: int, col: int) -> list[tuple[float, float, float]]:
+    """Where a point's next checker would stand (x, y and the way into the field along the point), none beyond a
+    row of five."""
+    stack = rows.get((row, col), [])
+    if len(stack) >= 5:
+        return []
+    rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
+    step = 1.0 if row == 0 else -1.0
+    if stack:
+        y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
+        return [(float(np.mean([t.x for t in stack])), y, step)]
+    return [(_column_centre(col), rim + step * CHECKER / 2, step)]
+
+
+def _bar_places(tops: tuple[Top, ...]) -> list[tuple[float, float, float]]:
+    """Where a checker on the bar or waiting beside it would stand and none was found: the bar and the field's
+    edge beside it across the middle, and along the bar next to each checker on it (a short row of them)."""
     w, h = BOARD_VIEW
-
-    def colour_at(x: float, y: float) -> NDArray[np.float64] | None:
-        vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
-        patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
-        return None if patch.shape[:2] != disk.shape else _lab(np.median(patch[disk], axis=0))
-
-    places: list[tuple[float, float, float]] = []  # x, y and the way into the field along the point (0: the bar)
-    for row in (0, 1):
-        rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
-        step = 1.0 if row == 0 else -1.0
-        for col in range(12):
-            stack = rows.get((row, col), [])
-            if len(stack) >= 5:
-                continue
-            if stack:
-                y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
-                places.append((float(np.mean([t.x for t in stack])), y, step))
-            else:
-                places.append((_column_centre(col), rim + step * CHECKER / 2, step))
+    places: list[tuple[float, float, float]] = []
     middle = h / 2
     for x in (BAR_X[0] - CHECKER / 2, w / 2, BAR_X[1] + CHECKER / 2):
         for y in (middle - CHECKER, middle, middle + CHECKER):
             if all(np.hypot(t.x - x, t.y - y) > CHECKER * 0.75 for t in tops):
                 places.append((x, y, 0.0))
-    for t in tops:  # beside each checker on the bar, along it: the bar holds a short row of them
+    for t in tops:
         if BAR_X[0] - CHECKER * 0.2 <= t.x <= BAR_X[1] + CHECKER * 0.2 and 0 <= t.y <= h:
             for y in (t.y - CHECKER, t.y + CHECKER):
                 if all(np.hypot(o.x - t.x, o.y - y) > CHECKER * 0.75 for o in tops):
                     places.append((t.x, y, 0.0))
-    count = 0
-    for x, y, inward in places:
-        lab = colour_at(x, y)
-        if lab is None:
-            continue
-        to_checker = float(np.linalg.norm(centres - lab, axis=1).min())
-        if to_checker >= LOOSE_FIT * apart:
-            continue
-        further = [colour_at(x, y + inward * CHECKER * depth) for depth in (1.0, 1.5)] if inward else []
-        if not any(f is not None and float(np.linalg.norm(f - lab)) < to_checker for f in further):
-            count += 1
-    return count
+    return places
+
+
+def _sample_disc() -> tuple[int, NDArray[np.bool_]]:
+    inner = max(2, int(SCALE * CHECKER / 2 * 0.35))
+    yy, xx = np.mgrid[-inner : inner + 1, -inner : inner + 1]
+    return inner, np.asarray(xx**2 + yy**2 <= inner**2)
+
+
+_SAMPLE_DISC = _sample_disc()  # a third of a checker's radius: inside a checker wherever it is placed
+
+
+def _colour_at(view: NDArray[np.uint8], x: float, y: float) -> NDArray[np.float64] | None:
+    """The median colour (Lab) of a small disc round canonical (x, y) in the reading view; None off the view."""
+    inner, disk = _SAMPLE_DISC
+    w, h = BOARD_VIEW
+    vx, vy = round((x + MARGIN * w) * SCALE), round((y + MARGIN * h) * SCALE)
+    if vx < inner or vy < inner:
+        return None
+    patch = view[vy - inner : vy + inner + 1, vx - inner : vx + inner + 1]
+    return None if patch.shape[:2] != disk.shape else _lab(np.median(patch[disk], axis=0))
+
+
+def _shows_a_checker(
+    view: NDArray[np.uint8], x: float, y: float, inward: float, centres: NDArray[np.float64], apart: float
+) -> bool:
+    """Whether a place shows a checker's colour. A point's place (``inward`` the way into the field along it, 0
+    off the points) that looks more like the same point further in than like a checker is the point's own colour
+    (a cream point under ivory checkers), not a checker."""
+    lab = _colour_at(view, x, y)
+    if lab is None:
+        return False
+    to_checker = float(np.linalg.norm(centres - lab, axis=1).min())
+    if to_checker >= LOOSE_FIT * apart:
+        return False
+    further = [_colour_at(view, x, y + inward * CHECKER * depth) for depth in (1.0, 1.5)] if inward else []
+    return not any(f is not None and float(np.linalg.norm(f - lab)) < to_checker for f in further)
 
 
 def _lies_off(view: NDArray[np.uint8], colour: NDArray[np.float64], apart: float) -> bool:
@@ -667,14 +859,14 @@ def _place_hidden(
     return placed
 
 
-def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> int:
-    """How many tops lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
+def _on_dice(tops: list[Top], calibration: Calibration, boxes: Iterable[Box]) -> set[Top]:
+    """The tops that lie on a die: a die's centre within half a checker of a top's (a die beside a checker lies
     further off: a checker's radius and half a die)."""
     centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
     if not centres:
-        return 0
+        return set()
     board = calibration.to_board(np.asarray(centres, np.float64))
-    return sum(bool(np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)) for t in tops)
+    return {t for t in tops if np.any(np.hypot(board[:, 0] - t.x, board[:, 1] - t.y) < CHECKER / 2)}
 
 
 def _stack_doubts(stack: list[Top], row: int) -> list[str]:

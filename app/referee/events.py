@@ -176,14 +176,20 @@ class BoardSeen(Event):
 class CheckersSeen(Event):
     """Where the camera over the board sees every checker, read from the settled picture at the clock press:
     26 counts per side in the owner's numbering, as :class:`BoardSeen`. ``sure`` is false when the reader
-    doubts its reading (``doubts`` says why): the play is then asked, never guessed. A station sends it just
-    before the press it belongs to."""
+    doubts its reading (``doubts`` says why). The ``*_low``/``*_high`` counts (the same numbering, all four or
+    none) say what the picture shows for certain where it cannot show everything: the fewest and the most
+    checkers of each side at each place (a row of five may hide layers, a pile off all but its top). A station
+    sends it just before the press it belongs to."""
 
     kind: ClassVar[str] = "checkers_seen"
     white: tuple[int, ...]
     black: tuple[int, ...]
     sure: bool = True
     doubts: tuple[str, ...] = ()
+    white_low: tuple[int, ...] = ()
+    white_high: tuple[int, ...] = ()
+    black_low: tuple[int, ...] = ()
+    black_high: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "white", _counts(self.white, "white"))
@@ -194,6 +200,25 @@ class CheckersSeen(Event):
         if doubts is None or len(doubts) > 20 or not all(isinstance(d, str) and len(d) <= 200 for d in doubts):
             raise ValueError(f"a reading's doubts are a few short texts, not {self.doubts!r}")
         object.__setattr__(self, "doubts", doubts)
+        names = ("white_low", "white_high", "black_low", "black_high")
+        given = [getattr(self, name) for name in names]
+        if all(isinstance(value, (tuple, list)) and not value for value in given):
+            for name in names:
+                object.__setattr__(self, name, ())
+            return
+        for name, value in zip(names, given):
+            object.__setattr__(self, name, _counts(value, name))
+        for side in ("white", "black"):
+            low, high = getattr(self, f"{side}_low"), getattr(self, f"{side}_high")
+            if any(lo > hi for lo, hi in zip(low, high)):
+                raise ValueError(f"{side}: a range's fewest exceed its most ({list(low)} against {list(high)})")
+
+    @property
+    def ranges(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] | None:
+        """((White's fewest, Black's fewest), (White's most, Black's most)), or None for a reading without them."""
+        if not self.white_low:
+            return None
+        return (self.white_low, self.black_low), (self.white_high, self.black_high)
 
 
 @dataclass(frozen=True)

@@ -89,11 +89,14 @@ class Question:
 @dataclass(frozen=True)
 class CameraBoard:
     """The camera's reading of the checkers for the press it came with: the counts it saw (built unchecked, the
-    mover to move, as a sensing board's snapshot is), whether the reader was sure, and why not."""
+    mover to move, as a sensing board's snapshot is), whether the reader was sure, and why not; and what the
+    picture shows for certain ((White's fewest, Black's fewest), (White's most, Black's most) a place, in each
+    side's numbering), None where the reader gave no ranges."""
 
     board: Position
     sure: bool
     doubts: tuple[str, ...] = ()
+    ranges: tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] | None = None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from app.referee.engine import Referee
 from app.table.checkers import BoardLayout, read_checkers, reading_order
 from app.table.dice import Image
 from rules.position import Position
+from rules.steprules import Landing
 from vision import Calibration, Reader
 from vision.synth.board_render import Setting, render_board
 
@@ -65,7 +66,8 @@ class BoardCamera:
         cv2.setNumThreads(1)  # a tablet's one core: the figure the benchmark prints
         started = time.process_time()
         try:
-            event, _ = read_checkers(image, calibration, self.layout, position.RULES.facing, dice)
+            pins = position.RULES.landing is Landing.PIN
+            event, _ = read_checkers(image, calibration, self.layout, position.RULES.facing, dice, pins)
         finally:
             cv2.setNumThreads(threads)
         self.read_ms.append((time.process_time() - started) * 1000)

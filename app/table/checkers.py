@@ -16,7 +16,7 @@ from app.referee import events as ev
 from app.table.dice import Image
 from rules.position import BAR, OFF, SLOTS, Color, Position
 from vision import Calibration
-from vision.checkers import Box, CheckerReading, Colour, read_position
+from vision.checkers import BAR_PLACE, OFF_PLACE, Box, CheckerReading, Colour, read_position
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,8 @@ class BoardLayout:
 
 def seen_event(reading: CheckerReading, layout: BoardLayout, facing: tuple[int, ...]) -> ev.CheckersSeen:
     """The reading in each side's own numbering (``facing``: the variant's map from White's point numbers to
-    Black's). A reading the event cannot carry (a count over 15) goes as an unsure one, clamped."""
+    Black's), with what the picture shows for certain where the reader gives it. A reading the event cannot carry
+    (a count over 15) goes as an unsure one, clamped."""
     white, black = [0] * SLOTS, [0] * SLOTS
     for point in range(1, 25):
         count = reading.points[layout.index(point)]
@@ -49,7 +50,25 @@ def seen_event(reading: CheckerReading, layout: BoardLayout, facing: tuple[int, 
     if any(not 0 <= n <= 15 for n in white + black):
         white, black = [min(max(n, 0), 15) for n in white], [min(max(n, 0), 15) for n in black]
         doubts += ("a count the board cannot hold",)
-    return ev.CheckersSeen(tuple(white), tuple(black), reading.sure and not doubts, doubts[:20])
+    sure = reading.sure and not doubts
+    if reading.ranges is None:
+        return ev.CheckersSeen(tuple(white), tuple(black), sure, doubts[:20])
+    white_low, black_low = owned(reading.ranges.low, layout, facing)
+    white_high, black_high = owned(reading.ranges.high, layout, facing)
+    return ev.CheckersSeen(tuple(white), tuple(black), sure, doubts[:20], white_low, white_high, black_low, black_high)
+
+
+def owned(
+    counts: tuple[tuple[int, ...], tuple[int, ...]], layout: BoardLayout, facing: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A count a place of each side (``vision.checkers.PLACES``: [bottom, top]) in each side's own numbering."""
+    white, black = [0] * SLOTS, [0] * SLOTS
+    for point in range(1, 25):
+        white[point] = counts[0][layout.index(point)]
+        black[facing[point]] = counts[1][layout.index(point)]
+    white[BAR], white[OFF] = counts[0][BAR_PLACE], counts[0][OFF_PLACE]
+    black[BAR], black[OFF] = counts[1][BAR_PLACE], counts[1][OFF_PLACE]
+    return tuple(white), tuple(black)
 
 
 def reading_order(
@@ -83,7 +102,9 @@ def read_checkers(
     layout: BoardLayout,
     facing: tuple[int, ...],
     dice: Callable[[], Iterable[Box]] | None = None,
+    pins: bool = False,
 ) -> tuple[ev.CheckersSeen, CheckerReading]:
-    """Read a settled picture of the board: the event for the referee and the reader's own reading."""
-    reading = read_position(image, calibration, layout.white_colour, dice)
+    """Read a settled picture of the board: the event for the referee and the reader's own reading. ``pins``: the
+    variant pins a lone checker under the lander (plakoto), so a point may show both colours."""
+    reading = read_position(image, calibration, layout.white_colour, dice, pins=pins)
     return seen_event(reading, layout, facing), reading

@@ -41,6 +41,7 @@ from device.driver import BoardDriver, ClockDriver, LinkState
 from device.softclock import SoftwareClock
 from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
+from rules.steprules import Landing
 from vision import Calibration, Reader, ThrowObservation, VisionError
 
 PRESS_WAIT_S = 1.0
@@ -262,12 +263,16 @@ class LiveStation:
                 layout,
                 session.referee.position.RULES.facing,
                 lambda: [d.box for d in reader.dice(image, calibration)],
+                session.referee.position.RULES.landing is Landing.PIN,
             )
         except (VisionError, cv2.error, ValueError) as error:
             session.note("camera", "checkers at the clock press", str(error))
             return None
-        if moving:
-            return dataclasses.replace(seen, sure=False, doubts=(MOVING_AT_PRESS, *seen.doubts)[:20])
+        if moving:  # nothing is known for certain of a board a hand may be over: no ranges either
+            doubts = (MOVING_AT_PRESS, *seen.doubts)[:20]
+            return dataclasses.replace(
+                seen, sure=False, doubts=doubts, white_low=(), white_high=(), black_low=(), black_high=()
+            )
         return seen
 
     def step(self, limit: int = 400) -> str | None:

@@ -9,9 +9,11 @@ renderer's own size), read by the checker reader when the mover presses the cloc
 beside it. A play the camera leaves to the players is answered as the players would (the play they made, typed).
 Printed per variant: matches, plays, plays judged identically to the typed path (the same position
 reached, or the play refused by both: an illegal play the tablet will not take is flagged from the camera),
-differences, plays asked, and the checker reader's CPU milliseconds per settled frame (median, 95th percentile,
-slowest; the dice reader's look for dice included where a reading is about to be sure). Dice are handed to the
-referee as read (no dice pictures: they are not what is measured here); the rest of the table is the demo's.
+differences, plays asked, plays taken from an unsure reading's ranges (what the picture shows for certain), readings
+whose ranges do not hold the board drawn (must be 0), and the checker reader's CPU milliseconds per settled frame
+(median, 95th percentile, slowest; the dice reader's look for dice included where a reading gives ranges). Dice
+are handed to the referee as read (no dice pictures: they are not what is measured here); the rest of the table
+is the demo's.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import cv2
 
 from app.referee import events as ev
 from app.referee.engine import Referee, Stage
+from app.referee.handlers.camera import fits, seen_counts
 from app.referee.setup import ClockSettings, Devices, MatchSetup, Mode, Policy
 from app.sim.board_camera import BoardCamera
 from app.sim.world import Temper, World
@@ -43,6 +46,8 @@ class Tally:
     same: int = 0
     differences: list[str] = field(default_factory=list)
     asked: int = 0
+    from_ranges: int = 0
+    not_held: list[str] = field(default_factory=list)
     flagged: int = 0
     read_ms: list[float] = field(default_factory=list)
     draw_s: float = 0.0
@@ -95,7 +100,11 @@ def play_match(variant: str, length: int, seed: int, reader: Reader | None, tall
             continue
         typed = typed_result(referee, world, event)
         drawn = time.perf_counter()
-        referee, _ = referee.handle(camera.seen(referee))
+        board = world.board_left(referee)
+        seen = camera.seen(referee)
+        if seen.ranges is not None and not fits(seen_counts(board), seen.ranges):
+            tally.not_held.append(f"{variant} seed {seed} event {referee.events}: {seen_counts(board)}")
+        referee, _ = referee.handle(seen)
         tally.draw_s += time.perf_counter() - drawn
         tally.read_ms.append(camera.read_ms[-1])
         referee, reaction = referee.handle(event)
@@ -108,6 +117,7 @@ def play_match(variant: str, length: int, seed: int, reader: Reader | None, tall
             referee, reaction = referee.handle(last)
             codes = list(reaction.codes)
         tally.plays += 1
+        tally.from_ranges += not seen.sure and not asked and "play_ok" in codes
         if any(code in REFUSED for code in codes):
             tally.flagged += 1
             same = typed is None
@@ -148,20 +158,25 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.matches} matches of {args.length} point(s), 1280x720 boards, one core: {cpu:.0f} s CPU in all"
         f" ({spent:.0f} s wall; drawing and reading the boards {drawing:.0f} s wall)"
     )
-    print("| variant | matches | plays | judged as typed | differences | asked | flagged illegal | ms a frame:")
-    print("| | | | | | | | median / p95 / slowest |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| variant | matches | plays | judged as typed | differences | asked | taken from ranges | ranges not"
+        " holding the board | flagged illegal | ms a frame: median / p95 / slowest |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for variant, t in rows.items():
         share = 100 * t.asked / t.plays if t.plays else 0.0
         print(
             f"| {variant} | {t.matches} | {t.plays} | {t.same} | {len(t.differences)} | {t.asked} ({share:.0f} %) |"
-            f" {t.flagged} | {percentile(t.read_ms, 0.5):.0f} / {percentile(t.read_ms, 0.95):.0f} /"
+            f" {t.from_ranges} | {len(t.not_held)} | {t.flagged} |"
+            f" {percentile(t.read_ms, 0.5):.0f} / {percentile(t.read_ms, 0.95):.0f} /"
             f" {max(t.read_ms, default=0):.0f} |"
         )
     for t in rows.values():
         for line in t.differences:
             print("difference:", line)
-    return 1 if any(t.differences for t in rows.values()) else 0
+        for line in t.not_held:
+            print("ranges not holding the board:", line)
+    return 1 if any(t.differences or t.not_held for t in rows.values()) else 0
 
 
 if __name__ == "__main__":

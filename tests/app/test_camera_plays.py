@@ -16,7 +16,7 @@ from app.__main__ import main
 from app.record.session import Session
 from app.referee import events as ev
 from app.referee.engine import Stage
-from app.referee.handlers.camera import seen_counts
+from app.referee.handlers.camera import fits, seen_counts
 from app.referee.rulings import ClockCommand
 from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
@@ -28,9 +28,10 @@ from app.table.live import LiveStation
 from rules.play import Step, apply_steps
 from rules.position import Aside, Color, Position
 from rules.registry import VARIANTS, find_variant
+from rules.steprules import Landing
 from rules.variant import Variant
-from tests.app.table import Table, make_setup
-from vision.checkers import CheckerReading
+from tests.app.table import Table, force, make_setup
+from vision.checkers import CheckerReading, Ranges
 from vision.sources import Frame
 
 W, B = Color.WHITE, Color.BLACK
@@ -284,6 +285,7 @@ def test_a_board_still_moving_when_the_wait_ends_is_asked_never_judged(
         seen_entry, press_entry = list(table.session.journal.entries())[-2:]
         assert seen_entry.payload["event"]["sure"] is False
         assert seen_entry.payload["event"]["doubts"][0] == live.MOVING_AT_PRESS
+        assert not seen_entry.payload["event"].get("white_low")  # nothing is taken for certain under a hand
         assert press_entry.payload["reaction"]["rulings"][0]["code"] == "play_asked_unsure"
 
 
@@ -302,6 +304,9 @@ def test_a_reading_in_the_pictures_order_is_each_sides_own_counts(variant: Varia
     points, bar, off, pins = reading_order(position, layout)
     seen = seen_event(CheckerReading(points, bar, off, True), layout, position.RULES.facing)
     assert (seen.white, seen.black) == seen_counts(position) and seen.sure and not pins
+    certain = CheckerReading(points, bar, off, False, ("a doubt",), ranges=Ranges.exact(points, bar, off))
+    seen = seen_event(certain, layout, position.RULES.facing)
+    assert seen.ranges == (seen_counts(position), seen_counts(position)) and not seen.sure
 
 
 def test_the_starting_position_reads_as_the_checker_command_prints_it() -> None:
@@ -331,3 +336,119 @@ def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_f
     seen, reading = read_checkers(image, calibration, camera.layout, pinned.RULES.facing)
     assert not reading.sure and not seen.sure
     assert any("two colours on one point" in doubt for doubt in reading.doubts), reading.doubts
+    assert seen.ranges is None  # without the look for dice a die could pass for a top
+    pins = pinned.RULES.landing is Landing.PIN
+    seen, _ = read_checkers(image, calibration, camera.layout, pinned.RULES.facing, lambda: [], pins)
+    assert seen.ranges is not None and fits(seen_counts(pinned), seen.ranges)
+    (white_low, black_low), (white_high, black_high) = seen.ranges
+    assert (white_low[10], white_high[10], black_low[15], black_high[15]) == (1, 1, 2, 2)  # the pin, certain
+    seen, _ = read_checkers(image, calibration, camera.layout, pinned.RULES.facing, lambda: [], pins=False)
+    assert seen.ranges is None  # where no variant pins, two colours on a point are a misread colour
+
+
+def ranged(position: Position, wide: dict[tuple[int, int], tuple[int, int]] | None = None) -> ev.CheckersSeen:
+    """An unsure reading of ``position`` whose ranges are its counts, but (side 0 White / 1 Black, slot) -> (fewest,
+    most) where ``wide`` says: a row of five whose layers the picture cannot count, say."""
+    white, black = seen_counts(position)
+    low, high = [list(white), list(black)], [list(white), list(black)]
+    for (side, slot), (lo, hi) in (wide or {}).items():
+        low[side][slot], high[side][slot] = lo, hi
+    return ev.CheckersSeen(
+        white,
+        black,
+        False,
+        ("a checker hidden under others",),
+        tuple(low[0]),
+        tuple(high[0]),
+        tuple(low[1]),
+        tuple(high[1]),
+    )
+
+
+STACKS = {(0, 13): (5, 15), (0, 6): (5, 15), (1, 13): (5, 15), (1, 6): (5, 15)}  # the starting rows of five
+
+
+def test_an_unsure_reading_whose_ranges_only_one_legal_play_fits_is_that_play() -> None:
+    """The rows of five may hide layers, but only 8/5 6/5 leaves what shows, and White's fifteen fix its two rows:
+    Black's rows, which a play of White's does not touch, stay as they were."""
+    table = camera_table()
+    played = after((8, 5), (6, 5))
+    table.send(ranged(played, {**STACKS, (0, 6): (4, 15)}))
+    pressed = table.press(W)
+    assert pressed.codes == ["play_ok"] and pressed.rulings[0].params["play"] == "8/5 6/5"
+    assert table.referee.position.same_board(played)
+
+
+def test_ranges_two_legal_plays_fit_are_asked_with_those_two() -> None:
+    table = camera_table()
+    one, other = after((24, 21), (24, 23)), after((24, 20))
+    counts = list(zip(*seen_counts(one))), list(zip(*seen_counts(other)))
+    wide = {
+        (side, slot): (min(a[side], b[side]), max(a[side], b[side]))
+        for slot, (a, b) in enumerate(zip(*counts))
+        for side in (0, 1)
+        if a[side] != b[side]
+    }
+    table.send(ranged(one, wide))
+    asked = table.press(W)
+    assert asked.codes == ["play_asked_unsure"]
+    assert sorted(asked.rulings[0].params["options"]) == ["24/20", "24/23 24/21"]
+
+
+def test_an_illegal_play_read_with_ranges_is_asked_never_ruled() -> None:
+    """Only a sure reading rules a play illegal: one the ranges alone show is asked, the players may type it."""
+    table = camera_table()
+    table.send(ranged(after((13, 8)), STACKS))
+    assert table.press(W).codes == ["play_asked_unsure"]
+    assert table.referee.stage is Stage.PLAY
+
+
+def test_an_illegal_play_hidden_in_two_uncounted_stacks_beside_a_legal_one_is_asked() -> None:
+    """24/21 24/23 played, and a checker moved from the 13-point's row of six to the 6-point's as well: both rows
+    show five tops, so the picture fits the legal play alone. White's fifteen cannot fix two rows of unknown
+    height, so the camera does not take it."""
+    white = [0] * 26
+    white[24], white[13], white[8], white[6] = 2, 6, 2, 5
+    before = Position(white, seen_counts(Position.start())[1], W)
+    table = Table(force(Table(devices=CAMERA_ONLY).referee, before, (3, 1)))
+    cheated = apply_steps(before, [Step(24, 21), Step(24, 23), Step(13, 6)]).with_turn(W)
+    table.send(ranged(cheated, {(0, 13): (5, 15), (0, 6): (5, 15)}))
+    asked = table.press(W)
+    assert asked.codes == ["play_asked_unsure"] and asked.rulings[0].params["options"] == ["24/23 24/21"]
+
+
+def test_a_hit_is_taken_from_ranges_only_where_the_picture_shows_the_hit() -> None:
+    """Black's rows may hide layers, and Black's side is not fixed by its fifteen; a hit changes Black's blot and
+    bar, so those must be certain; where the bar could hold more the play is asked."""
+    white, black = [0] * 26, [0] * 26
+    white[24], white[13], white[8], white[6] = 2, 5, 3, 5
+    black[24], black[13], black[8], black[6], black[22] = 1, 6, 2, 5, 1  # Black's 22 is White's 3
+    before = Position(white, black, W)
+    played = apply_steps(before, [Step(8, 3), Step(6, 3)]).with_turn(W)  # 5-3 makes White's 3 point, hitting
+    black_rows = {(1, 13): (5, 15), (1, 6): (5, 15)}
+    for bar_most, codes in ((1, ["play_ok"]), (15, ["play_asked_unsure"])):
+        table = Table(force(Table(devices=CAMERA_ONLY).referee, before, (5, 3)))
+        table.send(ranged(played, {**black_rows, (1, 25): (1, bar_most)}))
+        assert table.press(W).codes == codes
+
+
+def test_a_reading_journaled_without_ranges_reads_as_before() -> None:
+    """A journal written before readings carried ranges still reads: the reading has none and is asked."""
+    old = {"kind": "checkers_seen", "white": list(seen_counts(after((8, 5), (6, 5)))[0])}
+    old["black"] = list(seen_counts(after((8, 5), (6, 5)))[1])
+    old |= {"sure": False, "doubts": ["a checker hidden under others"]}
+    event = ev.event_from_dict(old)
+    assert isinstance(event, ev.CheckersSeen) and event.ranges is None
+    table = camera_table()
+    table.send(event)
+    assert table.press(W).codes == ["play_asked_unsure"]
+    with_ranges = ranged(after((8, 5), (6, 5)), STACKS)
+    assert ev.event_from_dict(ev.event_to_dict(with_ranges)) == with_ranges
+
+
+def test_ranges_that_contradict_themselves_are_refused_at_the_edge() -> None:
+    white, black = seen_counts(after((8, 5), (6, 5)))
+    with pytest.raises(ValueError, match="range"):
+        ev.CheckersSeen(white, black, False, (), (1,) * 26, (0,) * 26, black, black)
+    with pytest.raises(ValueError, match="26 counts"):
+        ev.CheckersSeen(white, black, False, (), white, white, (), ())

@@ -6,8 +6,10 @@ board's outer corners as a referee taps them, scored as the referee uses a readi
 Prints, before (the classical look alone) and after (with the stack counter), boards read exactly, wrong
 readings marked sure (the worst outcome), the share asked, the same per case (stacks of 6-15, a checker on the
 bar, borne-off checkers, dice or the cube among the checkers; the boards with thrown dice beside the same boards
-just before the throw) and the CPU time a 1280x720 frame takes on one core (after). ``--why`` breaks the asked
-boards down by their kind of doubt.
+just before the throw) and the CPU time a 1280x720 frame takes on one core (after); and of the asked boards those
+whose reading gives ranges (what the picture shows for certain, which the referee judges plays by), and the boards
+whose ranges do not hold the true position (must be 0). ``--why`` breaks the asked boards down by their kind of
+doubt.
 ``--show`` also lists every board that was not read right and sure.
 """
 
@@ -43,6 +45,13 @@ class Case:
     truth: dict[str, object]
     reading: CheckerReading
     ms: float
+
+    @property
+    def held(self) -> bool:
+        """Whether the reading's ranges, where it gives them, hold the true position."""
+        t = self.truth
+        ranges = self.reading.ranges
+        return ranges is None or ranges.holds(t["points"], tuple(t["bar"]), tuple(t["off"]))  # type: ignore[arg-type]
 
     @property
     def exact(self) -> bool:
@@ -111,6 +120,8 @@ def _show(case: Case) -> None:
     if case.exact and reading.sure:
         return
     verdict = "SURE AND WRONG" if reading.sure else ("asked, right" if case.exact else "asked")
+    if not case.held:
+        verdict += ", RANGES NOT HOLDING THE TRUTH"
     print(f"{case.name}: {verdict}: {'; '.join(reading.doubts[:3])}")
     if not case.exact:
         print(f"   read  {list(reading.points)} bar {list(reading.bar)} off {list(reading.off)}")
@@ -207,15 +218,17 @@ def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[tuple[Rows, Ro
 
 
 def figures(group: list[Case]) -> str:
-    """boards, exact, sure and right, sure and wrong, the share asked."""
+    """boards, exact, sure and right, sure and wrong, the share asked, asked with ranges, ranges not holding."""
     if not group:
-        return f"{'-':>5} {'':>5} {'':>6} {'':>6} {'':>6}"
+        return f"{'-':>5} {'':>5} {'':>6} {'':>6} {'':>6} {'':>6} {'':>4}"
     n = len(group)
     exact = sum(c.exact for c in group)
     right = sum(c.exact and c.reading.sure for c in group)
     wrong = sum(not c.exact and c.reading.sure for c in group)
     asked = sum(not c.reading.sure for c in group)
-    return f"{n:5d} {exact:5d} {right:6d} {wrong:6d} {100 * asked / n:5.0f}%"
+    ranged = sum(not c.reading.sure and c.reading.ranges is not None for c in group)
+    out = sum(not c.held for c in group)
+    return f"{n:5d} {exact:5d} {right:6d} {wrong:6d} {100 * asked / n:5.0f}% {ranged:6d} {out:4d}"
 
 
 def main() -> int:
@@ -240,14 +253,14 @@ def main() -> int:
     if args.rendered:
         (old, new), times = rendered(args, dice)
         sets += [("rendered, before", old, []), ("rendered, after", new, times)]
-    head = f"{'boards':>5} {'exact':>5} {'sure+ok':>6} {'WRONG':>6} {'asked':>6}"
-    print(f"{'':28}" + " | ".join(f"{name:^32}" for name, _, _ in sets))
-    print(f"{'case':28}" + " | ".join(f"{head:32}" for _ in sets))
+    head = f"{'boards':>5} {'exact':>5} {'sure+ok':>6} {'WRONG':>6} {'asked':>6} {'ranged':>6} {'OUT':>4}"
+    print(f"{'':28}" + " | ".join(f"{name:^44}" for name, _, _ in sets))
+    print(f"{'case':28}" + " | ".join(f"{head:44}" for _ in sets))
     kinds = ("all", "stacks of 6-15", "bar", "borne off", "borne off in one pile", "dice/cube among checkers")
     for kind in (*kinds, "none of these", "with the dice thrown", "the same, before the throw"):
         if not any(kind in rows for _, rows, _ in sets):
             continue
-        print(f"{kind:28}" + " | ".join(f"{figures(rows.get(kind, [])):32}" for _, rows, _ in sets))
+        print(f"{kind:28}" + " | ".join(f"{figures(rows.get(kind, [])):44}" for _, rows, _ in sets))
     if args.why:
         print("why boards were asked (each board once, by its first kind of doubt):")
         for name, rows, _ in sets:
