@@ -3,13 +3,13 @@ board's outer corners as a referee taps them, scored as the referee uses a readi
 
     .venv/bin/python tests/vision/bench_checkers.py [--show] [--why] [--jitter PX] [--rendered N [--no-foreign]]
 
-Prints, before (the classical look alone) and after (with the stack counter), boards read exactly, wrong
-readings marked sure (the worst outcome), the share asked, the same per case (stacks of 6-15, a checker on the
-bar, borne-off checkers, dice or the cube among the checkers; the boards with thrown dice beside the same boards
-just before the throw) and the CPU time a 1280x720 frame takes on one core (after); and of the asked boards those
-whose reading gives ranges (what the picture shows for certain, which the referee judges plays by), and the boards
-whose ranges do not hold the true position (must be 0). ``--why`` breaks the asked boards down by their kind of
-doubt.
+Prints, before (the classical look alone) and after (with the stack counter), boards read exactly, wrong readings
+marked sure (the worst outcome), the share asked, the same per case (stacks of 6-15, a checker on the bar, borne-
+off checkers, dice or the cube among the checkers; the boards with thrown dice beside the same boards just before
+the throw; each rendered board again with a player's hand over one of its points, apart from "all") and the CPU
+time a 1280x720 frame takes on one core (after); and of the asked boards those whose reading gives ranges (what the
+picture shows for certain, which the referee judges plays by), and the boards whose ranges do not hold the true
+position (must be 0). ``--why`` breaks the asked boards down by their kind of doubt.
 ``--show`` also lists every board that was not read right and sure.
 """
 
@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.vision.hand_boards import board_with_hand  # noqa: E402
 from vision import DiceReader  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.checkers import CheckerReading, read_position  # noqa: E402
@@ -214,6 +215,12 @@ def rendered(args: argparse.Namespace, dice: DiceReader) -> tuple[tuple[Rows, Ro
         add(rows, kinds, case, Case(case.name, truth, classical, 0))
         if args.show:
             _show(case)
+        image, _, calibration = board_with_hand(index)  # the same board, a player's hand still over a point
+        reading, _, classical = read_timed(image, calibration, board.bottom_colour, dice)
+        hand = Case(f"rendered {index} with a hand", truth, reading, 0)
+        add(rows, ["a hand over the board (not in all)"], hand, Case(hand.name, truth, classical, 0))
+        if args.show:
+            _show(hand)
     return rows, times
 
 
@@ -256,8 +263,9 @@ def main() -> int:
     head = f"{'boards':>5} {'exact':>5} {'sure+ok':>6} {'WRONG':>6} {'asked':>6} {'ranged':>6} {'OUT':>4}"
     print(f"{'':28}" + " | ".join(f"{name:^44}" for name, _, _ in sets))
     print(f"{'case':28}" + " | ".join(f"{head:44}" for _ in sets))
-    kinds = ("all", "stacks of 6-15", "bar", "borne off", "borne off in one pile", "dice/cube among checkers")
-    for kind in (*kinds, "none of these", "with the dice thrown", "the same, before the throw"):
+    cases = ("all", "stacks of 6-15", "bar", "borne off", "borne off in one pile", "dice/cube among checkers")
+    hand = "a hand over the board (not in all)"
+    for kind in (*cases, "none of these", "with the dice thrown", "the same, before the throw", hand):
         if not any(kind in rows for _, rows, _ in sets):
             continue
         print(f"{kind:28}" + " | ".join(f"{figures(rows.get(kind, [])):44}" for _, rows, _ in sets))
