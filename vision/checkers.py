@@ -155,6 +155,12 @@ def _to_view(x: float, y: float) -> tuple[float, float]:
     return (x + MARGIN * w) * SCALE, (y + MARGIN * h) * SCALE
 
 
+def _view_box(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+    """A box in canonical board pixels as whole reading-view pixels that cover it."""
+    (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
+    return int(a), int(b), int(np.ceil(c)), int(np.ceil(d))
+
+
 def cover_places() -> list[Place]:
     """Where the look for something over the board samples it (``vision.cover``): the base of each point, from
     just inside the rim to two checkers in across the middle of the point, grouped with the points of the same
@@ -173,25 +179,21 @@ def cover_places() -> list[Place]:
             (f"point {row} {col // 6} {col % 2}", (x - 0.22 * pitch, x + 0.22 * pitch), (y0, y1)),
             ("between the rows", (x - 0.4 * pitch, x + 0.4 * pitch), (b0, b1)),
         ):
-            (a, b), (c, d) = _to_view(x0, top), _to_view(x1, bottom)
             where = name if group.startswith("point") else f"the middle beside {name}"
-            places.append(Place(group, (int(a), int(b), int(np.ceil(c)), int(np.ceil(d))), where))
+            places.append(Place(group, _view_box(x0, top, x1, bottom), where))
     w, h = BOARD_VIEW
     band_x, band_y = 0.6 * FIELD_X[0], 0.6 * FIELD_Y[0]  # the outer part of the frame: frame on any board
-    for k in range(12):
-        x0 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * k / 12
-        x1 = FIELD_X[0] + (FIELD_X[1] - FIELD_X[0]) * (k + 1) / 12
-        for y0, y1, side in ((0.1 * band_y, band_y, "top"), (h - band_y, h - 0.1 * band_y, "bottom")):
-            (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
-            box = (int(a), int(b), int(np.ceil(c)), int(np.ceil(d)))
-            places.append(Place(f"frame {side}", box, f"the {side} frame", along=k))
-    for k in range(6):
-        y0 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * k / 6
-        y1 = FIELD_Y[0] + (FIELD_Y[1] - FIELD_Y[0]) * (k + 1) / 6
-        for x0, x1, side in ((0.1 * band_x, band_x, "left"), (w - band_x, w - 0.1 * band_x, "right")):
-            (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
-            box = (int(a), int(b), int(np.ceil(c)), int(np.ceil(d)))
-            places.append(Place(f"frame {side}", box, f"the {side} frame", along=k))
+    sides = (
+        ("top", 12, lambda u0, u1: (u0, 0.1 * band_y, u1, band_y)),
+        ("bottom", 12, lambda u0, u1: (u0, h - band_y, u1, h - 0.1 * band_y)),
+        ("left", 6, lambda u0, u1: (0.1 * band_x, u0, band_x, u1)),
+        ("right", 6, lambda u0, u1: (w - band_x, u0, w - 0.1 * band_x, u1)),
+    )
+    for side, stretches, box in sides:
+        start, end = FIELD_X if side in ("top", "bottom") else FIELD_Y
+        for k in range(stretches):
+            along = box(start + (end - start) * k / stretches, start + (end - start) * (k + 1) / stretches)
+            places.append(Place(f"frame {side}", _view_box(*along), f"the {side} frame", along=k))
     return places
 
 
