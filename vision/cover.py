@@ -62,12 +62,38 @@ def _apart(a: Place, b: Place) -> int:
     return abs((a.along or 0) - (b.along or 0))
 
 
-def _lab(view: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """CIE Lab in its own units (L 0-100, a and b round 0), lightly smoothed against the board's texture."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
+FIELD_WEIGHT = (LIGHTNESS_WEIGHT, 1.0, 1.0)
+"""How a pixel's Lab distance weighs lightness and colour at a place of the field; at a frame's place all in full."""
+
+
+def _to_lab_units(lab8: NDArray[np.generic]) -> NDArray[np.float32]:
+    """OpenCV's 8-bit Lab in its own units: L 0-100, a and b round 0."""
+    lab = np.asarray(lab8, np.float32) * np.float32(1.0)
     lab[..., 0] *= 100.0 / 255.0
     lab[..., 1:] -= 128.0
     return lab
+
+
+def _medians(values: NDArray[np.uint8], labels: NDArray[np.intp], count: int) -> NDArray[np.float64]:
+    """The median of each channel of the pixels of each label (``values`` 8-bit), from their histograms: one pass
+    over all places however many there are."""
+    sizes = np.bincount(labels, minlength=count)
+    low, high = (sizes - 1) // 2, sizes // 2  # the middle pixel's rank, or the two middle ones'
+    medians = np.empty((count, values.shape[1]), np.float64)
+    for channel in range(values.shape[1]):
+        hist = np.bincount(labels * 256 + values[:, channel], minlength=count * 256).reshape(count, 256)
+        below = np.cumsum(hist, axis=1)
+        first = (below > low[:, None]).argmax(axis=1)
+        second = (below > high[:, None]).argmax(axis=1)
+        medians[:, channel] = (first + second) / 2.0
+    return medians
+
+
+def _middle(rows: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The median of a few rows, column by column (``np.median``'s, without its cost on arrays this small)."""
+    ordered = np.sort(rows, axis=0)
+    middle: NDArray[np.float32] = (ordered[(len(rows) - 1) // 2] + ordered[len(rows) // 2]) / 2
+    return middle
 
 
 def covered(
@@ -75,33 +101,50 @@ def covered(
 ) -> list[str]:
     """The doubts about ``view`` (the reader's view of the board): one for each place something other than the
     board or a counted checker covers. ``counted``: the centres of the checkers counted, view pixels;
-    ``checker_px``: a checker's diameter there."""
-    lab = _lab(view)
+    ``checker_px``: a checker's diameter there. The view is lightly smoothed against the board's texture."""
+    lab8 = np.asarray(cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 1.5), cv2.COLOR_BGR2LAB), np.uint8)
+    width = view.shape[1]
     free = np.full(view.shape[:2], 255, np.uint8)
     for x, y in counted:
         cv2.circle(free, (round(x), round(y)), round(0.62 * checker_px), 0, -1)
-    judged: list[tuple[Place, NDArray[np.float32]]] = []
+    judged: list[Place] = []
+    pixels: list[NDArray[np.intp]] = []
     for place in places:
         x0, y0, x1, y1 = place.box
         mask = free[y0:y1, x0:x1] > 0
         if mask.size and mask.mean() >= MIN_UNCOVERED:
-            judged.append((place, lab[y0:y1, x0:x1][mask]))
-    medians = [np.median(pixels, axis=0) for _, pixels in judged]
+            ys, xs = np.nonzero(mask)
+            judged.append(place)
+            pixels.append((ys + y0) * width + xs + x0)
+    if not judged:
+        return []
+    labels = np.repeat(np.arange(len(judged)), [len(p) for p in pixels])
+    values: NDArray[np.uint8] = lab8.reshape(-1, 3)[np.concatenate(pixels)]
+    medians = _to_lab_units(_medians(values, labels, len(judged)))
     by_group: dict[str, list[int]] = {}
-    for k, (place, _) in enumerate(judged):
+    for k, place in enumerate(judged):
         by_group.setdefault(place.group, []).append(k)
-    least = 0.25 * checker_px**2
-    doubts = []
-    for k, (place, pixels) in enumerate(judged):
+    group_median = {group: _middle(medians[ks]) for group, ks in by_group.items()}
+    expected = np.zeros((len(judged), 3), np.float32)
+    weight = np.ones((len(judged), 3), np.float32)
+    compared = np.zeros(len(judged), bool)
+    for k, place in enumerate(judged):
         others = by_group[place.group]
-        weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
-        if place.along is not None:
-            others = [j for j in others if j != k and _apart(judged[j][0], place) <= NEIGHBOURS]
-            weight = np.ones(3, np.float32)
-        if len(others) < (2 if place.along is not None else GROUP_MIN):
-            continue
-        expected = np.median(np.asarray([medians[j] for j in others]), axis=0)
-        differs = np.linalg.norm((pixels - expected) * weight, axis=1) > DIFFERS
-        if differs.mean() >= COVERED_SHARE and differs.sum() >= least:
-            doubts.append(f"something lies over the board at {place.where} (a hand?)")
-    return doubts
+        if place.along is None:
+            compared[k] = len(others) >= GROUP_MIN
+            expected[k], weight[k] = group_median[place.group], FIELD_WEIGHT
+        else:
+            others = [j for j in others if j != k and _apart(judged[j], place) <= NEIGHBOURS]
+            compared[k] = len(others) >= 2
+            if compared[k]:
+                expected[k] = _middle(medians[others])
+    apart = (_to_lab_units(values) - expected[labels]) * weight[labels]
+    far = np.einsum("ij,ij->i", apart, apart) > DIFFERS**2
+    differs = np.bincount(labels, weights=far, minlength=len(judged))
+    share = differs / np.bincount(labels, minlength=len(judged))
+    least = 0.25 * checker_px**2
+    return [
+        f"something lies over the board at {place.where} (a hand?)"
+        for k, place in enumerate(judged)
+        if compared[k] and share[k] >= COVERED_SHARE and differs[k] >= least
+    ]
