@@ -3,9 +3,13 @@ whole-board renderer (:mod:`vision.synth.board_render`) and read by the real che
 
 At a table without a sensing board the station reads the settled picture when the mover presses the clock
 (:mod:`app.table.checkers`); here the picture is the board the simulated player left, drawn on one board scene
-per seed (its colours, frame and lamp; the light and the camera's slight tilt move a little from picture to
-picture) with its four corners tapped from the drawing, as a referee taps them at set-up. What the reader says
-is what the referee gets: a reading it doubts is asked, never guessed.
+per seed (its colours, frame, lamp and camera, fixed as a station's are) with its four corners tapped from the
+drawing, as a referee taps them at set-up. What the reader says is what the referee gets: a reading it doubts is
+asked, never guessed.
+
+Each play is seen twice, as a station sees it: the throw (the board before the play, the dice where they fell, read
+by the dice reader) and the press (the board the mover left, the dice still where they fell): the look for the dice
+at the press starts from the throw's picture (:func:`app.table.checkers.dice_at_press`).
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ import cv2
 
 from app.referee import events as ev
 from app.referee.engine import Referee
-from app.table.checkers import BoardLayout, read_checkers, reading_order
+from app.table.checkers import BoardLayout, ThrowSeen, dice_at_press, read_checkers, reading_order
 from app.table.dice import Image
 from rules.position import Position
 from rules.steprules import Landing
 from vision import Calibration, Reader
-from vision.synth.board_render import Setting, render_board
+from vision.synth.board_render import Setting, Spot, render_board
 
 SCENES = 100_000
 """Board scenes for the simulated camera start here among the renderer's indices (apart from its test boards)."""
@@ -45,23 +49,34 @@ class BoardCamera:
         self.board_of = board_of
         self.reader = reader
         self.read_ms: list[float] = []
-        """The CPU time each reading took (the reader and its look for the dice), milliseconds."""
+        """The CPU time each reading at the press took (the checker reader and its look for the dice), milliseconds."""
         self.last: tuple[Image, ev.CheckersSeen] | None = None
         """The last picture read and what it became."""
 
-    def picture(self, position: Position) -> tuple[Image, Calibration]:
-        """``position`` drawn on this camera's board, and the board's corners as tapped."""
+    def picture(self, position: Position, spots: tuple[Spot, ...] | None = None) -> tuple[Image, Calibration]:
+        """``position`` drawn on this camera's board (``spots``: the dice lying on it; None: at random), and the
+        board's corners as tapped."""
+        image, calibration, _ = self._drawn(position, spots)
+        return image, calibration
+
+    def _drawn(self, position: Position, spots: tuple[Spot, ...] | None) -> tuple[Image, Calibration, tuple[Spot, ...]]:
         points, bar, off, pins = reading_order(position, self.layout)
-        setting = Setting(points, bar, off, self.layout.home_right, self.layout.white_colour, pins)
+        setting = Setting(points, bar, off, self.layout.home_right, self.layout.white_colour, pins, spots)
         image, truth = render_board(self.scene, setting)
-        return image, Calibration.from_corners(list(truth.corners))
+        return image, Calibration.from_corners(list(truth.corners)), truth.spots
 
     def seen(self, referee: Referee) -> ev.CheckersSeen:
         """The reading of the board the mover leaves now, as the station sends it just before the press."""
         position = self.board_of(referee)
-        image, calibration = self.picture(position)
         reader = self.reader
-        dice = None if reader is None else (lambda: [d.box for d in reader.dice(image, calibration)])
+        dice = None
+        if reader is None:
+            image, calibration = self.picture(position)
+        else:
+            thrown, calibration, spots = self._drawn(referee.position, None)
+            throw = ThrowSeen(thrown, tuple(d.box for d in reader.dice(thrown, calibration)))
+            image, calibration, _ = self._drawn(position, spots)
+            dice = dice_at_press(reader, image, calibration, throw)
         threads = cv2.getNumThreads()
         cv2.setNumThreads(1)  # a tablet's one core: the figure the benchmark prints
         started = time.process_time()

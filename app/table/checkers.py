@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from app.referee import events as ev
 from app.table.dice import Image
 from rules.position import BAR, OFF, SLOTS, Color, Position
-from vision import Calibration
+from vision import Calibration, Reader
 from vision.checkers import BAR_PLACE, OFF_PLACE, Box, CheckerReading, Colour, read_position
 
 
@@ -94,6 +94,27 @@ def reading_order(
     off = tuple(position.side(c)[OFF] + position.waiting(c) for c in Color)
     bar = tuple(position.side(c)[BAR] for c in Color)
     return tuple(points), (bar[0], bar[1]), (off[0], off[1]), tuple(sorted(pins))
+
+
+@dataclass(frozen=True)
+class ThrowSeen:
+    """The settled picture of the throw a play answers and where the dice lay in it: what the look for the dice
+    at the clock press starts from."""
+
+    image: Image
+    boxes: tuple[Box, ...]
+
+
+def dice_at_press(
+    reader: Reader, image: Image, calibration: Calibration, throw: ThrowSeen | None
+) -> Callable[[], list[Box]]:
+    """Where the dice lie in ``image`` (the board at the press), looked for when the checker reader asks. Since
+    ``throw`` (its picture), a die either stayed, and lies where the throw's reading put it, or was moved, and then
+    its square changed: the reader looks only where the board changed since the throw. A box the throw left that
+    no longer holds a die costs no more than an unsure top there; without the throw the whole board is read."""
+    if throw is None:
+        return lambda: [d.box for d in reader.dice(image, calibration)]
+    return lambda: [*throw.boxes, *(d.box for d in reader.dice(image, calibration, reference=throw.image))]
 
 
 def read_checkers(

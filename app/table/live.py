@@ -13,7 +13,9 @@ before the press (:mod:`app.table.checkers`): without a sensing board the play i
 board judges and a sure reading that disagrees calls the director. The hand that moved the checkers may still be
 over the board at the press: the press then waits (``PRESS_WAIT_S`` at most, the events after it behind it) until
 the board has stood still for ``STILL_AT_PRESS_S``; a board still moving when the wait ends is read as an unsure
-reading, so the play is asked, never judged from a hand.
+reading, so the play is asked, never judged from a hand. The look for the dice among the checkers at the press
+starts from the picture of the throw the play answers: only what changed since is read
+(:func:`app.table.checkers.dice_at_press`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from app.referee.engine import Stage
 from app.referee.rulings import Reaction
 from app.referee.setup import Devices
 from app.table.camera import LiveCamera, Post
-from app.table.checkers import BoardLayout, read_checkers
+from app.table.checkers import BoardLayout, ThrowSeen, dice_at_press, read_checkers
 from app.table.devices import BoardReadings, ClockLink, drain
 from app.table.dice import Image, Shot, shot
 from app.table.learning import MatchDice, PracticeThrow
@@ -43,6 +45,7 @@ from device.transport import PICO_VID, FixedPort, UsbMatch, finder_for
 from rules.position import Color
 from rules.steprules import Landing
 from vision import Calibration, Reader, ThrowObservation, VisionError
+from vision.checkers import shipped_counter
 
 PRESS_WAIT_S = 1.0
 """The longest a press that ends a play waits for the board to stand still before the camera reads it."""
@@ -72,6 +75,8 @@ class LiveStation:
         """How the board lies under the camera, when the camera is to read the checkers at each press."""
         self._dice_reader: Reader | None = None
         """The reader that finds the dice among the checkers (made at the first reading)."""
+        self._throw_seen: ThrowSeen | None = None
+        """The camera's picture of the throw the next play answers, until the press that ends it is read."""
         self._held: tuple[ev.ClockPressed, float] | None = None
         """A press waiting for the board to stand still, and the monotonic time it waits until."""
         self._behind_held: list[ev.Event] = []
@@ -161,6 +166,8 @@ class LiveStation:
                 session.submit(ev.LinkChanged("camera", False, self.live_camera.failure))
             else:
                 self.live_camera.arm(calibration)
+                if self.checkers is not None:
+                    shipped_counter()  # loaded now, not at the first press it would keep waiting
         if physical_clock:
             self.clock = self.clock_driver
         self.clock_link = ClockLink(self.clock)
@@ -253,16 +260,16 @@ class LiveStation:
         image, calibration = camera.picture(), camera.calibration
         if image is None or calibration is None:
             return None
+        throw, self._throw_seen = self._throw_seen, None
         try:
             if self._dice_reader is None:
                 self._dice_reader = self.match_dice.reader()
-            reader = self._dice_reader
             seen, _ = read_checkers(
                 image,
                 calibration,
                 layout,
                 session.referee.position.RULES.facing,
-                lambda: [d.box for d in reader.dice(image, calibration)],
+                dice_at_press(self._dice_reader, image, calibration, throw),
                 session.referee.position.RULES.landing is Landing.PIN,
             )
         except (VisionError, cv2.error, ValueError) as error:
@@ -302,6 +309,7 @@ class LiveStation:
             return
         calibration = self.live_camera.calibration if self.live_camera is not None else None
         taken = shot(image, observation, self.session.referee, calibration)
+        self._throw_seen = ThrowSeen(image, tuple(d.box for d in observation.dice))
         self.last_shot = taken  # before the referee hears of it: its listeners may look at the picture
         self.session.submit(taken.event)
 

@@ -11,9 +11,10 @@ Printed per variant: matches, plays, plays judged identically to the typed path 
 reached, or the play refused by both: an illegal play the tablet will not take is flagged from the camera),
 differences, plays asked, plays taken from an unsure reading's ranges (what the picture shows for certain), readings
 whose ranges do not hold the board drawn (must be 0), and the checker reader's CPU milliseconds per settled frame
-(median, 95th percentile, slowest; the dice reader's look for dice included where a reading gives ranges). Dice
-are handed to the referee as read (no dice pictures: they are not what is measured here); the rest of the table
-is the demo's.
+(median, 95th percentile, slowest; the dice reader's look for dice included where a reading gives ranges: it
+reads only what changed since the throw's picture, drawn with the board before the play and the dice that stay
+for the press). Dice are handed to the referee as read (the throw's picture is not judged: it is not what is
+measured here); the rest of the table is the demo's.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from app.sim.board_camera import BoardCamera
 from app.sim.world import Temper, World
 from rules.play import Play
 from vision import DiceReader, Reader
+from vision.checkers import shipped_counter
 
 VARIANTS = ("backgammon", "plakoto", "uzun")
 ASKED = ("play_asked", "play_asked_unsure")
@@ -146,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # one core, the renderer's drawing too
     reader: Reader | None = None if args.no_dice_reader else DiceReader(threads=1)
+    shipped_counter()  # loaded before the first press, as a station loads it when the match starts
     started, cpu_started = time.perf_counter(), time.process_time()
     rows: dict[str, Tally] = {v: Tally() for v in VARIANTS}
     for k in range(args.matches):

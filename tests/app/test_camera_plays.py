@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from app.__main__ import main
@@ -22,7 +23,7 @@ from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
 from app.table import live
 from app.table.camera import LiveCamera
-from app.table.checkers import BoardLayout, read_checkers, reading_order, seen_event
+from app.table.checkers import BoardLayout, ThrowSeen, dice_at_press, read_checkers, reading_order, seen_event
 from app.table.dice import Image
 from app.table.live import LiveStation
 from rules.play import Step, apply_steps
@@ -31,7 +32,9 @@ from rules.registry import VARIANTS, find_variant
 from rules.steprules import Landing
 from rules.variant import Variant
 from tests.app.table import Table, force, make_setup
+from vision import DiceReader
 from vision.checkers import CheckerReading, Ranges
+from vision.synth.board_render import Spot
 from vision.sources import Frame
 
 W, B = Color.WHITE, Color.BLACK
@@ -321,6 +324,30 @@ def test_a_reading_no_board_can_hold_goes_to_the_referee_as_an_unsure_one() -> N
     assert not seen.sure and max(seen.white) == 15 and "a count the board cannot hold" in seen.doubts
 
 
+def test_the_dice_at_the_press_are_where_the_throw_left_them_or_where_they_were_moved_to() -> None:
+    """The look for the dice at the press reads only what changed since the throw's picture: a die still where it
+    fell is where the throw's reading put it, and one pushed aside while the checkers moved is found where it lies."""
+    reader = DiceReader(threads=1)
+    camera = BoardCamera(3, lambda referee: Position.start(W))
+    stays, pushed, pushed_to = Spot(250, 400, 0.3, 5), Spot(760, 400, 0.9, 2), Spot(640, 395, 1.2, 2)
+    thrown, calibration = camera.picture(Position.start(W), (stays, pushed))
+    throw = ThrowSeen(thrown, tuple(d.box for d in reader.dice(thrown, calibration)))
+    assert len(throw.boxes) == 2
+    image, calibration = camera.picture(after((8, 5), (6, 5)), (stays, pushed_to))
+
+    def centres(boxes: list[tuple[int, int, int, int]]) -> list[tuple[float, float]]:
+        board = calibration.to_board(np.asarray([((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]))
+        return [(float(x), float(y)) for x, y in board]
+
+    def near(found: list[tuple[float, float]], spot: Spot) -> bool:
+        return any(np.hypot(x - spot.x, y - spot.y) < 20 for x, y in found)
+
+    at_press = centres(dice_at_press(reader, image, calibration, throw)())
+    assert near(at_press, stays) and near(at_press, pushed_to), at_press
+    whole = centres(dice_at_press(reader, image, calibration, None)())  # no throw seen: the whole board is read
+    assert near(whole, stays) and near(whole, pushed_to) and not near(whole, pushed), whole
+
+
 def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_for_sure() -> None:
     """A pinned checker lies at the rim under the pinner: two colours on one point, which the reader doubts, so
     a play that pins or keeps a pin is asked rather than judged from counts that cannot show the pin."""
@@ -332,7 +359,7 @@ def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_f
     camera = BoardCamera(2, lambda referee: pinned)
     points, _, _, pins = reading_order(pinned, camera.layout)
     assert pins == (camera.layout.index(10),) and points[pins[0]] == -2
-    image, calibration = camera.picture(pinned)
+    image, calibration = camera.picture(pinned, spots=())  # no dice or cube on the board: the pin is read
     seen, reading = read_checkers(image, calibration, camera.layout, pinned.RULES.facing)
     assert not reading.sure and not seen.sure
     assert any("two colours on one point" in doubt for doubt in reading.doubts), reading.doubts

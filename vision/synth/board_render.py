@@ -9,8 +9,9 @@ slightly skewed corners, as a camera above the board sees it; the truth follows 
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -48,6 +49,17 @@ POINT_COLOURS: tuple[tuple[BGR, BGR], ...] = (
 )
 
 
+class Spot(NamedTuple):
+    """A die (or the cube, ``value`` 0, its number ``text``) lying flat on the field: its centre in canonical board
+    pixels and its turn, radians."""
+
+    x: float
+    y: float
+    angle: float
+    value: int
+    text: str = ""
+
+
 @dataclass(frozen=True)
 class BoardTruth:
     """What a rendered board holds, in the contract of ``python -m vision checkers``: signed counts in the
@@ -64,6 +76,8 @@ class BoardTruth:
     dice: bool
     cube: bool
     off_placement: str  # "row", "tray" or "pile" (all in one upright pile: only its top shows), "" with none off
+    spots: tuple[Spot, ...] = ()
+    """The dice and the cube drawn."""
 
     @property
     def tallest(self) -> int:
@@ -171,7 +185,8 @@ class Setting:
     """A position to draw instead of a random one (a simulated game's board): counts in the command's reading
     order, bar and off as [bottom, top], the reading-order points where the lowest checker is the other side's
     (a plakoto pin: the pinned checker at the rim, its pinners beyond it), which side is home and the bottom
-    player's colour."""
+    player's colour. ``spots``: the dice and the cube to draw where they lie (a throw's dice still on the board at
+    the press); None draws them at random, as on any board."""
 
     points: tuple[int, ...]
     bar: tuple[int, int]
@@ -179,12 +194,21 @@ class Setting:
     home_right: bool
     bottom_colour: Side
     pins: tuple[int, ...] = ()
+    spots: tuple[Spot, ...] | None = None
 
 
 def render_board(index: int, setting: Setting | None = None) -> tuple[Image, BoardTruth]:
     """The ``index``-th rendered board (the same each time) and its truth; with ``setting``, that position on
-    the ``index``-th board's scene (its truth then counts a pinned checker nowhere: one colour a point)."""
+    the ``index``-th board's scene (its truth then counts a pinned checker nowhere: one colour a point). A scene's
+    board, light and camera stay as a station's do from picture to picture; where its checkers, dice and the cube
+    lie, and the camera's noise, are each picture's own (``picture``'s generator, drawn from the position), but a
+    checker that did not move lies as it lay (``placing``: one generator a place)."""
     rng = np.random.default_rng(SEED_BASE + index)
+    picture = rng if setting is None else np.random.default_rng([SEED_BASE + index, zlib.crc32(repr(setting).encode())])
+
+    def placing(place: int) -> np.random.Generator:
+        return picture if setting is None else np.random.default_rng([SEED_BASE + index, place])
+
     w, h = BOARD_VIEW
     fx, fy = rng.uniform(54, 66), rng.uniform(52, 64)
     bar_half = rng.uniform(32, 40)
@@ -231,31 +255,34 @@ def render_board(index: int, setting: Setting | None = None) -> tuple[Image, Boa
     parallax = rng.uniform(0.008, 0.014)  # a checker's thickness over the camera's height: higher layers lean out
     for slot, count in enumerate(points):
         row, col = divmod(slot, 12)
-        x0 = geo.column_x(col) + rng.normal(0, 1.5)
+        jitter = placing(slot)
+        x0 = geo.column_x(col) + jitter.normal(0, 1.5)
         rim = geo.field_y[0] if row == 0 else geo.field_y[1]
         step = 1 if row == 0 else -1
         pinned = slot in pins
         for k in range(abs(count) + pinned):
             layer, place = divmod(k, 5)
-            y = rim + step * (r + 0.5 + place * geo.checker * rng.uniform(0.99, 1.03))
-            p = np.array([x0 + rng.normal(0, 1.2), y])
+            y = rim + step * (r + 0.5 + place * geo.checker * jitter.uniform(0.99, 1.03))
+            p = np.array([x0 + jitter.normal(0, 1.2), y])
             if layer:
-                p = p + (p - centre) * parallax * layer + rng.normal(0, 2.5, 2)
+                p = p + (p - centre) * parallax * layer + jitter.normal(0, 2.5, 2)
             side = 0 if count > 0 else 1
             placed.append((float(p[0]), float(p[1]), 1 - side if pinned and k == 0 else side, layer))
     for side in (0, 1):  # the bar: each player's in their own half of it
+        jitter = placing(POINTS + side)
         for k in range(bar[side]):
             y = h / 2 + (1 if side == 0 else -1) * (r + 4 + k * geo.checker * 1.02)
-            placed.append((w / 2 + rng.normal(0, 2), y, side, 0))
+            placed.append((w / 2 + jitter.normal(0, 2), y, side, 0))
     off_placement = ""
     tray = rng.random() < 0.35
     if sum(off):
-        off_placement = "tray" if tray else ("pile" if rng.random() < 0.15 else "row")
+        off_placement = "tray" if tray else ("pile" if placing(POINTS + 2).random() < 0.15 else "row")
         off_x = w + MARGIN * 0.45 if home_right else -MARGIN * 0.45
         if tray:
             box(off_x - r - 14, h * 0.08, off_x + r + 14, h * 0.92, _shade(frame_c, 0.75))
         for side in (0, 1):
             n = off[side]
+            jitter = placing(POINTS + 3 + side)
             start = h - geo.field_y[0] - r if side == 0 else geo.field_y[0] + r
             step = -1 if side == 0 else 1
             for k in range(n):
@@ -263,38 +290,52 @@ def render_board(index: int, setting: Setting | None = None) -> tuple[Image, Boa
                     layer, place = k, 0
                 else:
                     layer, place = divmod(k, 5)
-                p = np.array([off_x + rng.normal(0, 1.5), start + step * place * geo.checker * 1.02])
+                p = np.array([off_x + jitter.normal(0, 1.5), start + step * place * geo.checker * 1.02])
                 if layer:
-                    p = p + (p - centre) * parallax * layer + rng.normal(0, 1.5, 2)
+                    p = p + (p - centre) * parallax * layer + jitter.normal(0, 1.5, 2)
                 placed.append((float(p[0]), float(p[1]), side, layer))
     for x, y, side, layer in sorted(placed, key=lambda t: t[3]):
         _checker(canvas, x + o, y + o, r, colours[side], rings, layer)
 
-    dice = bool(rng.random() < 0.5)
-    cube = bool(rng.random() < 0.3)
-    extras = (2 if dice else 0) + (1 if cube else 0)
-    spots: list[tuple[float, float]] = []
-    for _ in range(200):
-        if len(spots) == extras:
-            break
-        half_x = rng.choice([(geo.field_x[0] + 30, geo.bar_x[0] - 30), (geo.bar_x[1] + 30, geo.field_x[1] - 30)])
-        sx, sy = float(rng.uniform(*half_x)), float(rng.uniform(geo.field_y[0] + 30, geo.field_y[1] - 30))
-        clear = all(np.hypot(sx - q[0], sy - q[1]) > 60 for q in spots)
-        if clear and all(np.hypot(sx - c[0], sy - c[1]) > r + 30 for c in placed):  # beside, not on, a checker
-            spots.append((sx, sy))
-    die_body, die_pip = ((240, 240, 240), (20, 20, 20)) if rng.random() < 0.6 else ((40, 40, 190), (240, 240, 240))
-    for k, (x, y) in enumerate(spots):
-        is_cube = cube and k == len(spots) - 1
+    die_body, die_pip = (240, 240, 240), (20, 20, 20)
+    if setting is None or setting.spots is None:
+        dice, cube = bool(picture.random() < 0.5), bool(picture.random() < 0.3)
+        extras = (2 if dice else 0) + (1 if cube else 0)
+        centres: list[tuple[float, float]] = []
+        for _ in range(200):
+            if len(centres) == extras:
+                break
+            half_x = picture.choice(
+                [(geo.field_x[0] + 30, geo.bar_x[0] - 30), (geo.bar_x[1] + 30, geo.field_x[1] - 30)]
+            )
+            sx, sy = float(picture.uniform(*half_x)), float(picture.uniform(geo.field_y[0] + 30, geo.field_y[1] - 30))
+            clear = all(np.hypot(sx - q[0], sy - q[1]) > 60 for q in centres)
+            if clear and all(np.hypot(sx - c[0], sy - c[1]) > r + 30 for c in placed):  # beside, not on, a checker
+                centres.append((sx, sy))
+        if rng.random() >= 0.6:  # the scene's dice: white with black pips, or red with white
+            die_body, die_pip = (40, 40, 190), (240, 240, 240)
+        spots = []
+        for k, (x, y) in enumerate(centres):
+            is_cube = cube and k == len(centres) - 1
+            value = 0 if is_cube else int(picture.integers(1, 7))
+            angle = float(picture.uniform(0, np.pi))
+            text = str(int(picture.choice([2, 4, 8, 16, 32, 64]))) if is_cube else ""
+            spots.append(Spot(x, y, angle, value, text))
+    else:
+        if rng.random() >= 0.6:
+            die_body, die_pip = (40, 40, 190), (240, 240, 240)
+        spots = list(setting.spots)
+        dice, cube = any(s.value for s in spots), any(not s.value for s in spots)
+    for spot in spots:
+        is_cube = not spot.value
         side_len = geo.checker * (0.72 if is_cube else 0.5)
-        value = 0 if is_cube else int(rng.integers(1, 7))
         body = (235, 235, 235) if is_cube else die_body
-        _die(canvas, x + o, y + o, side_len, float(rng.uniform(0, np.pi)), value, body, die_pip)
+        _die(canvas, spot.x + o, spot.y + o, side_len, spot.angle, spot.value, body, die_pip)
         if is_cube:
-            text = str(int(rng.choice([2, 4, 8, 16, 32, 64])))
             cv2.putText(
                 canvas,
-                text,
-                (round(x + o - 12), round(y + o + 9)),
+                spot.text,
+                (round(spot.x + o - 12), round(spot.y + o + 9)),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.75,
                 (20, 20, 20),
@@ -325,7 +366,8 @@ def render_board(index: int, setting: Setting | None = None) -> tuple[Image, Boa
     m = cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
     frame = cv2.warpPerspective(flat, m, FRAME, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     frame = cv2.GaussianBlur(frame, (0, 0), rng.uniform(0.4, 1.2))
-    noise = rng.normal(0, rng.uniform(1.5, 5.0), frame.shape)
+    grain = rng.uniform(1.5, 5.0)  # the camera's, and each picture its own noise
+    noise = picture.normal(0, grain, frame.shape)
     noisy = frame.astype(np.float32) + np.asarray(noise, np.float32)
     frame = np.clip(noisy, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
@@ -341,5 +383,6 @@ def render_board(index: int, setting: Setting | None = None) -> tuple[Image, Boa
         dice=dice,
         cube=cube,
         off_placement=off_placement,
+        spots=tuple(spots),
     )
     return image, truth
