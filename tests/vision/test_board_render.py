@@ -63,3 +63,32 @@ def test_the_checkers_stand_where_the_truth_says(index: int) -> None:
             shades[(count > 0) == bottom_light].append(float(np.median(patch)))
     assert shades[True] and shades[False]
     assert np.mean(shades[True]) > np.mean(shades[False]) + 40
+
+
+def test_a_scene_keeps_its_camera_and_its_unmoved_checkers_from_picture_to_picture() -> None:
+    """The simulated station's pictures of one scene: the same corners and light for every position, a point whose
+    checkers did not move drawn as it was (only the camera's noise differs), the one that changed drawn anew,
+    and the dice given lying where they are given."""
+    start = (2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2)
+    moved = start[:18] + (4, 1) + start[20:]  # a checker from the 19th reading place to the 20th
+    die = board_render.Spot(300.0, 400.0, 0.4, 6)
+    before, truth = render_board(9, board_render.Setting(start, (0, 0), (0, 0), True, "light", spots=(die,)))
+    after, again = render_board(9, board_render.Setting(moved, (0, 0), (0, 0), True, "light", spots=(die,)))
+    assert truth.corners == again.corners and truth.spots == again.spots == (die,)
+    cal = Calibration.from_corners(list(truth.corners))
+    to_frame = np.linalg.inv(cal.homography)
+
+    def change_at(x: float, y: float) -> float:
+        px, py = cv2.perspectiveTransform(np.array([[[x, y]]]), to_frame)[0, 0]
+        box = (slice(int(py) - 20, int(py) + 21), slice(int(px) - 20, int(px) + 21))  # a whole checker and round it
+        return float(np.abs(before[box].astype(float) - after[box].astype(float)).mean())
+
+    def rim_checker(slot: int) -> tuple[float, float]:
+        row, col = divmod(slot, 12)
+        left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
+        x = left + (right - left) / 6 * (col % 6 + 0.5)
+        return x, (FIELD_Y[0] + CHECKER / 2 if row == 0 else FIELD_Y[1] - CHECKER / 2)
+
+    unmoved = [change_at(*rim_checker(slot)) for slot in (0, 5, 11, 12, 16, 23)] + [change_at(die.x, die.y)]
+    assert max(unmoved) < 6, unmoved  # the camera's noise alone
+    assert change_at(*rim_checker(19)) > 30  # a checker now stands where the field showed
