@@ -1,7 +1,7 @@
 """Plays judged from the camera against the same plays typed: whole simulated matches of the demo's length played
 through the camera path, per variant (standard, plakoto with its pins, uzun tavla).
 
-    .venv/bin/python -m tests.app.bench_camera_plays [--matches 21] [--length 5] [--no-dice-reader]
+    .venv/bin/python -m tests.app.bench_camera_plays [--matches 21] [--length 5] [--jobs 2] [--no-dice-reader]
 
 Each play the simulated players make is drawn on the board by the whole-board renderer (1280x720, the
 renderer's own size), read by the checker reader when the mover presses the clock, and judged by the referee
@@ -20,6 +20,7 @@ measured here); the rest of the table is the demo's.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from dataclasses import dataclass, field
@@ -53,6 +54,11 @@ class Tally:
     flagged: int = 0
     read_ms: list[float] = field(default_factory=list)
     draw_s: float = 0.0
+
+    def add(self, other: Tally) -> None:
+        """``other``'s matches counted in this tally too (matches played in another process)."""
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
 
 
 def setup(variant: str, length: int, seed: int) -> MatchSetup:
@@ -134,6 +140,23 @@ def play_match(variant: str, length: int, seed: int, reader: Reader | None, tall
     raise RuntimeError(f"{variant} seed {seed}: the match did not end")
 
 
+def play_matches(
+    job: int, jobs: int, matches: int, length: int, seed: int, dice_reader: bool
+) -> tuple[dict[str, Tally], float]:
+    """This job's share of the matches (every ``jobs``-th from the ``job``-th), on one core: the tallies and the
+    CPU seconds spent."""
+    cv2.setNumThreads(1)  # one core, the renderer's drawing too
+    reader: Reader | None = DiceReader(threads=1) if dice_reader else None
+    shipped_counter()  # loaded before the first press, as a station loads it when the match starts
+    cpu_started = time.process_time()
+    rows: dict[str, Tally] = {v: Tally() for v in VARIANTS}
+    for k in range(job, matches, jobs):
+        variant = VARIANTS[k % len(VARIANTS)]
+        play_match(variant, length, seed + k, reader, rows[variant])
+        print(f"  {variant} seed {seed + k}: {rows[variant].plays} plays so far", file=sys.stderr, flush=True)
+    return rows, time.process_time() - cpu_started
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(int(share * len(ordered)), len(ordered) - 1)] if ordered else 0.0
@@ -145,20 +168,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length", type=int, default=5, help="match length in points (the demo's: 5)")
     parser.add_argument("--seed", type=int, default=1, help="the first match's seed")
     parser.add_argument("--no-dice-reader", action="store_true", help="read without looking for dice first")
+    parser.add_argument("--jobs", type=int, default=1, help="processes sharing the matches, one core each")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)  # one core, the renderer's drawing too
-    reader: Reader | None = None if args.no_dice_reader else DiceReader(threads=1)
-    shipped_counter()  # loaded before the first press, as a station loads it when the match starts
-    started, cpu_started = time.perf_counter(), time.process_time()
+    started = time.perf_counter()
+    shares = [
+        (job, args.jobs, args.matches, args.length, args.seed, not args.no_dice_reader) for job in range(args.jobs)
+    ]
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            done = pool.starmap(play_matches, shares)
+    else:
+        done = [play_matches(*shares[0])]
     rows: dict[str, Tally] = {v: Tally() for v in VARIANTS}
-    for k in range(args.matches):
-        variant = VARIANTS[k % len(VARIANTS)]
-        play_match(variant, args.length, args.seed + k, reader, rows[variant])
-        print(f"  {variant} seed {args.seed + k}: {rows[variant].plays} plays so far", file=sys.stderr, flush=True)
-    spent, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    for tallies, _ in done:
+        for variant, tally in tallies.items():
+            rows[variant].add(tally)
+    spent, cpu = time.perf_counter() - started, sum(seconds for _, seconds in done)
     drawing = sum(t.draw_s for t in rows.values())
     print(
-        f"{args.matches} matches of {args.length} point(s), 1280x720 boards, one core: {cpu:.0f} s CPU in all"
+        f"{args.matches} matches of {args.length} point(s), 1280x720 boards, one core a job: {cpu:.0f} s CPU in all"
         f" ({spent:.0f} s wall; drawing and reading the boards {drawing:.0f} s wall)"
     )
     print(

@@ -9,6 +9,7 @@ slightly skewed corners, as a camera above the board sees it; the truth follows 
 
 from __future__ import annotations
 
+import functools
 import zlib
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -197,6 +198,17 @@ class Setting:
     spots: tuple[Spot, ...] | None = None
 
 
+@functools.lru_cache(maxsize=4)
+def _light(size: tuple[int, int], lamp: float, level: float, fall_off: float) -> NDArray[np.float32]:
+    """A lamp's fall-off across the board (towards ``lamp``, radians) and an overall level, one factor a pixel: a
+    scene's pictures share it."""
+    yy, xx = np.mgrid[0 : size[1], 0 : size[0]].astype(np.float32)
+    gradient = (np.cos(lamp) * (xx - size[0] / 2) + np.sin(lamp) * (yy - size[1] / 2)) / size[0]
+    light: NDArray[np.float32] = (level * (1 + gradient * fall_off))[..., None]
+    light.flags.writeable = False
+    return light
+
+
 def render_board(index: int, setting: Setting | None = None) -> tuple[Image, BoardTruth]:
     """The ``index``-th rendered board (the same each time) and its truth; with ``setting``, that position on
     the ``index``-th board's scene (its truth then counts a pinned checker nowhere: one colour a point). A scene's
@@ -343,13 +355,9 @@ def render_board(index: int, setting: Setting | None = None) -> tuple[Image, Boa
                 cv2.LINE_AA,
             )
 
-    flat = canvas
-    # light: a lamp's fall-off across the board and an overall level
-    yy, xx = np.mgrid[0 : size[1], 0 : size[0]].astype(np.float32)
     lamp = rng.uniform(0, 2 * np.pi)
-    gradient = (np.cos(lamp) * (xx - size[0] / 2) + np.sin(lamp) * (yy - size[1] / 2)) / size[0]
-    light_map = rng.uniform(0.75, 1.15) * (1 + gradient * rng.uniform(0, 0.45))
-    flat = np.clip(flat.astype(np.float32) * light_map[..., None], 0, 255).astype(np.uint8)
+    level = rng.uniform(0.75, 1.15)
+    flat = np.clip(canvas.astype(np.float32) * _light(size, lamp, level, rng.uniform(0, 0.45)), 0, 255).astype(np.uint8)
 
     scale = rng.uniform(0.6, 0.76) * FRAME[1] / h
     bw, bh = w * scale, h * scale
