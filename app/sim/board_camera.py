@@ -28,8 +28,9 @@ from rules.steprules import Landing
 from vision import Calibration, Reader
 from vision.synth.board_render import Setting, Spot, render_board
 
-SCENES = 100_000
-"""Board scenes for the simulated camera start here among the renderer's indices (apart from its test boards)."""
+SCENES = 400_000
+"""Board scenes for the simulated camera start here among the renderer's indices: apart from its test boards (from
+0), the stack counter's training boards (from 100,000) and its check (from 200,000)."""
 
 
 class BoardCamera:
