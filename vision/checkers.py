@@ -155,7 +155,7 @@ def _to_view(x: float, y: float) -> tuple[float, float]:
     return (x + MARGIN * w) * SCALE, (y + MARGIN * h) * SCALE
 
 
-def view_box(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+def _view_box(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
     """A box in canonical board pixels as whole reading-view pixels that cover it."""
     (a, b), (c, d) = _to_view(x0, y0), _to_view(x1, y1)
     return int(a), int(b), int(np.ceil(c)), int(np.ceil(d))
@@ -168,7 +168,7 @@ def cover_places() -> list[Place]:
     frame's four sides, each a band (an arm reaching over the board crosses the frame)."""
     places = []
     for row, col in ((row, col) for row in (0, 1) for col in range(12)):
-        x = column_centre(col)
+        x = _column_centre(col)
         pitch = ((BAR_X[0] - FIELD_X[0]) if col < 6 else (FIELD_X[1] - BAR_X[1])) / 6
         near, far = 0.2 * CHECKER, 2.0 * CHECKER
         y0, y1 = (FIELD_Y[0] + near, FIELD_Y[0] + far) if row == 0 else (FIELD_Y[1] - far, FIELD_Y[1] - near)
@@ -180,7 +180,7 @@ def cover_places() -> list[Place]:
             ("between the rows", (x - 0.4 * pitch, x + 0.4 * pitch), (b0, b1)),
         ):
             where = name if group.startswith("point") else f"the middle beside {name}"
-            places.append(Place(group, view_box(x0, top, x1, bottom), where))
+            places.append(Place(group, _view_box(x0, top, x1, bottom), where))
     w, h = BOARD_VIEW
     band_x, band_y = 0.6 * FIELD_X[0], 0.6 * FIELD_Y[0]  # the outer part of the frame: frame on any board
     sides = (
@@ -193,7 +193,7 @@ def cover_places() -> list[Place]:
         start, end = FIELD_X if side in ("top", "bottom") else FIELD_Y
         for k in range(stretches):
             along = box(start + (end - start) * k / stretches, start + (end - start) * (k + 1) / stretches)
-            places.append(Place(f"frame {side}", view_box(*along), f"the {side} frame", along=k))
+            places.append(Place(f"frame {side}", _view_box(*along), f"the {side} frame", along=k))
     return places
 
 
@@ -311,7 +311,7 @@ def point_strips(image: NDArray[np.uint8], calibration: Calibration, slots: Iter
     out = []
     for slot in slots:
         row, col = divmod(slot, 12)
-        cx = column_centre(col)
+        cx = _column_centre(col)
         step = 1.0 if row == 0 else -1.0
         rim = FIELD_Y[0] if row == 0 else FIELD_Y[1]
         # strip (u, v) -> canonical (x, y): x = cx + (u - sw/2) / s, y = rim + step * (v / s - STRIP_RIM)
@@ -376,7 +376,7 @@ def _depth(y: float) -> float:
     return min(abs(y - FIELD_Y[0]), abs(y - FIELD_Y[1])) / CHECKER
 
 
-def column_centre(col: int) -> float:
+def _column_centre(col: int) -> float:
     left, right = (FIELD_X[0], BAR_X[0]) if col < 6 else (BAR_X[1], FIELD_X[1])
     return left + (right - left) / 6 * (col % 6 + 0.5)
 
@@ -385,7 +385,7 @@ def _continues_a_row(c: Candidate, kept: list[Candidate]) -> bool:
     """A sensitive find counts only where a checker can stand: on a point's column at the rim, or one checker
     beyond a top already kept on that column."""
     col = _column(c.x)
-    if col is None or abs(c.x - column_centre(col)) > CHECKER * 0.3:
+    if col is None or abs(c.x - _column_centre(col)) > CHECKER * 0.3:
         return False
     slot = _depth(c.y) - 0.5
     if abs(slot - round(slot)) > 0.3:
@@ -696,7 +696,7 @@ def _next_place(rows: dict[tuple[int, int], list[Top]], row: int, col: int) -> l
     if stack:
         y = max((t.y for t in stack), key=lambda v: abs(v - rim)) + step * CHECKER
         return [(float(np.mean([t.x for t in stack])), y, step)]
-    return [(column_centre(col), rim + step * CHECKER / 2, step)]
+    return [(_column_centre(col), rim + step * CHECKER / 2, step)]
 
 
 def _bar_places(tops: tuple[Top, ...]) -> list[tuple[float, float, float]]:

@@ -70,12 +70,12 @@ class BoardCamera:
         """The reading of the board the mover leaves now, as the station sends it just before the press."""
         position = self.board_of(referee)
         reader = self.reader
-        dice, throw = None, None
+        dice = None
         if reader is None:
             image, calibration = self.picture(position)
         else:
             thrown, calibration, spots = self._drawn(referee.position, None)
-            throw = ThrowSeen(thrown, tuple(d.box for d in reader.dice(thrown, calibration)), referee.position)
+            throw = ThrowSeen(thrown, tuple(d.box for d in reader.dice(thrown, calibration)))
             image, calibration, _ = self._drawn(position, spots)
             dice = dice_at_press(reader, image, calibration, throw)
         threads = cv2.getNumThreads()
@@ -83,7 +83,7 @@ class BoardCamera:
         started = time.process_time()
         try:
             pins = position.RULES.landing is Landing.PIN
-            event, _ = read_checkers(image, calibration, self.layout, position.RULES.facing, dice, pins, throw)
+            event, _ = read_checkers(image, calibration, self.layout, position.RULES.facing, dice, pins)
         finally:
             cv2.setNumThreads(threads)
         self.read_ms.append((time.process_time() - started) * 1000)

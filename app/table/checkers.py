@@ -9,7 +9,6 @@ position back into the reading order, for the simulated camera that draws it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -17,13 +16,7 @@ from app.referee import events as ev
 from app.table.dice import Image
 from rules.position import BAR, OFF, SLOTS, Color, Position
 from vision import Calibration, Reader
-from vision.checkers import BAR_PLACE, OFF_PLACE, Box, CheckerReading, Colour, Ranges, read_position
-from vision.unchanged import unchanged_places
-
-STACKED = 5
-"""A place holding a row of five (or more) at the throw may take or lose a layer's checker the picture barely
-shows: its count is left to the picture even where nothing changed."""
-MOVED_UNSEEN = "the board differs from the referee's position where no checker moved"
+from vision.checkers import BAR_PLACE, OFF_PLACE, Box, CheckerReading, Colour, read_position
 
 
 @dataclass(frozen=True)
@@ -110,8 +103,6 @@ class ThrowSeen:
 
     image: Image
     boxes: tuple[Box, ...]
-    position: Position | None = None
-    """The position at the throw, as the referee holds it: what the places the play leaves unchanged still hold."""
 
 
 def dice_at_press(
@@ -133,47 +124,8 @@ def read_checkers(
     facing: tuple[int, ...],
     dice: Callable[[], Iterable[Box]] | None = None,
     pins: bool = False,
-    throw: ThrowSeen | None = None,
 ) -> tuple[ev.CheckersSeen, CheckerReading]:
     """Read a settled picture of the board: the event for the referee and the reader's own reading. ``pins``: the
-    variant pins a lone checker under the lander (plakoto), so a point may show both colours. With the throw's
-    picture and position, an unsure reading's ranges hold the referee's counts where the board did not change."""
+    variant pins a lone checker under the lander (plakoto), so a point may show both colours."""
     reading = read_position(image, calibration, layout.white_colour, dice, pins=pins)
-    if throw is not None and throw.position is not None and not reading.sure and reading.ranges is not None:
-        reading = held_where_unchanged(reading, image, calibration, throw.image, place_counts(throw.position, layout))
     return seen_event(reading, layout, facing), reading
-
-
-def place_counts(position: Position, layout: BoardLayout) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each side's count at each of the reader's places (``vision.checkers.PLACES``), a pinned checker with its own
-    side: [White (bottom), Black (top)]."""
-    points, bar, off, pins = reading_order(position, layout)
-    white = [max(n, 0) + int(index in pins and n < 0) for index, n in enumerate(points)]
-    black = [max(-n, 0) + int(index in pins and n > 0) for index, n in enumerate(points)]
-    return (*white, bar[0], off[0]), (*black, bar[1], off[1])
-
-
-def held_where_unchanged(
-    reading: CheckerReading,
-    image: Image,
-    calibration: Calibration,
-    thrown: Image,
-    before: tuple[tuple[int, ...], tuple[int, ...]],
-) -> CheckerReading:
-    """``reading`` (unsure, with ranges) with each place the board shows unchanged since ``thrown`` held at its
-    count at the throw (``before``, :func:`place_counts`), where the picture would show a change: not on a place
-    with a row of five (``STACKED``), nor off the board once a checker lies there. Where the picture's own ranges
-    leave out the count at the throw, the board is not the referee's position: the ranges go, the play is asked."""
-    assert reading.ranges is not None
-    low = [list(reading.ranges.low[0]), list(reading.ranges.low[1])]
-    high = [list(reading.ranges.high[0]), list(reading.ranges.high[1])]
-    for place in sorted(unchanged_places(image, thrown, calibration)):
-        counts = (before[0][place], before[1][place])
-        if max(counts) >= STACKED or (place == OFF_PLACE and counts != (0, 0)):
-            continue
-        if not all(low[side][place] <= counts[side] <= high[side][place] for side in (0, 1)):
-            return dataclasses.replace(reading, ranges=None, doubts=(*reading.doubts, MOVED_UNSEEN))
-        for side in (0, 1):
-            low[side][place] = high[side][place] = counts[side]
-    ranges = Ranges((tuple(low[0]), tuple(low[1])), (tuple(high[0]), tuple(high[1])))
-    return dataclasses.replace(reading, ranges=ranges)

@@ -271,7 +271,6 @@ class LiveStation:
                 session.referee.position.RULES.facing,
                 dice_at_press(self._dice_reader, image, calibration, throw),
                 session.referee.position.RULES.landing is Landing.PIN,
-                throw,
             )
         except (VisionError, cv2.error, ValueError) as error:
             session.note("camera", "checkers at the clock press", str(error))
@@ -310,8 +309,7 @@ class LiveStation:
             return
         calibration = self.live_camera.calibration if self.live_camera is not None else None
         taken = shot(image, observation, self.session.referee, calibration)
-        boxes = tuple(d.box for d in observation.dice)
-        self._throw_seen = ThrowSeen(image, boxes, self.session.referee.position)
+        self._throw_seen = ThrowSeen(image, tuple(d.box for d in observation.dice))
         self.last_shot = taken  # before the referee hears of it: its listeners may look at the picture
         self.session.submit(taken.event)
 

@@ -23,20 +23,9 @@ from app.referee.setup import Devices
 from app.sim.board_camera import BoardCamera
 from app.table import live
 from app.table.camera import LiveCamera
-from app.table.checkers import (
-    MOVED_UNSEEN,
-    BoardLayout,
-    ThrowSeen,
-    dice_at_press,
-    held_where_unchanged,
-    place_counts,
-    read_checkers,
-    reading_order,
-    seen_event,
-)
+from app.table.checkers import BoardLayout, ThrowSeen, dice_at_press, read_checkers, reading_order, seen_event
 from app.table.dice import Image
 from app.table.live import LiveStation
-from rules.movegen import legal_plays
 from rules.play import Step, apply_steps
 from rules.position import Aside, Color, Position
 from rules.registry import VARIANTS, find_variant
@@ -357,35 +346,6 @@ def test_the_dice_at_the_press_are_where_the_throw_left_them_or_where_they_were_
     assert near(at_press, stays) and near(at_press, pushed_to), at_press
     whole = centres(dice_at_press(reader, image, calibration, None)())  # no throw seen: the whole board is read
     assert near(whole, stays) and near(whole, pushed_to) and not near(whole, pushed), whole
-
-
-def test_places_the_play_left_unchanged_hold_the_referees_counts_and_a_board_that_moved_unseen_is_asked() -> None:
-    """With the throw's picture and position, an unsure reading's ranges keep the referee's counts wherever the
-    board did not change, so the places the play changed are what the picture must show; the true board stays
-    inside them. Where the picture shows other counts than the referee's on a place nothing moved at, the ranges go."""
-    start = find_variant("uzun").start(W)
-    played = apply_steps(start, legal_plays(start, (6, 5))[0].steps).with_turn(W)
-    camera = BoardCamera(5, lambda referee: played)
-    thrown, calibration = camera.picture(start, spots=())
-    image, _ = camera.picture(played, spots=())
-    facing = played.RULES.facing
-    plain, reading = read_checkers(image, calibration, camera.layout, facing, lambda: [])
-    held, _ = read_checkers(image, calibration, camera.layout, facing, lambda: [], False, ThrowSeen(thrown, (), start))
-    assert not reading.sure and plain.ranges is not None and held.ranges is not None
-    assert fits(seen_counts(played), held.ranges) and fits(seen_counts(played), plain.ranges)
-    assert reading.ranges is not None
-
-    def open_places(ranges: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]) -> int:
-        (white_low, black_low), (white_high, black_high) = ranges
-        pairs = zip(white_low + black_low, white_high + black_high, strict=True)
-        return sum(low != high for low, high in pairs)
-
-    assert open_places(held.ranges) < open_places(plain.ranges)
-    before = place_counts(start, camera.layout)
-    empty = next(p for p in range(24) if before[0][p] == before[1][p] == 0 and reading.ranges.high[0][p] == 0)
-    white = tuple(3 if p == empty else n for p, n in enumerate(before[0]))  # three the picture does not show
-    moved = held_where_unchanged(reading, image, calibration, thrown, (white, before[1]))
-    assert moved.ranges is None and MOVED_UNSEEN in moved.doubts
 
 
 def test_a_plakoto_pin_is_drawn_under_its_pinner_and_the_reader_never_takes_it_for_sure() -> None:

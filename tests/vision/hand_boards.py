@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
-from vision.checkers import CHECKER, FIELD_Y, column_centre
+from vision.checkers import CHECKER, FIELD_Y, _column_centre
 from vision.synth.board_render import BoardTruth, render_board
 from vision.synth.hands import draw_hand
 
@@ -25,7 +25,7 @@ def hand_spot(
         i = int(rng.choice(occupied))
         col, top = (i, True) if i < 12 else (i - 12, False)
         depth = rng.uniform(0.5, 2.5) * CHECKER
-        spot = (column_centre(col), FIELD_Y[0] + depth if top else FIELD_Y[1] - depth)
+        spot = (_column_centre(col), FIELD_Y[0] + depth if top else FIELD_Y[1] - depth)
     else:
         spot = (500.0, 400.0)
     inverse = np.linalg.inv(calibration.homography)
