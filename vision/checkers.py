@@ -585,8 +585,9 @@ def _ranges(
     it lies. The bar holds what shows, or any number when a place a missed one would stand on shows a checker's
     colour; off holds at least what shows, and any number when that side's colour shows anywhere beside the board.
     Two colours on a point are certain only as a pin (the rim's checker alone in its colour, the other side's beyond
-    it, where ``pins``). The sum rules close the ranges: no side may show more than 15 tops (one is false or of the
-    other colour), need more than 15, nor hold fewer."""
+    it, where ``pins``), and a row of five of one colour may cover a pinned checker under its sixth. The sum rules
+    close the ranges: no side may show more than 15 tops (one is false or of the other colour), need more than 15,
+    nor hold fewer."""
     low = [[0] * PLACES, [0] * PLACES]
     high = [[0] * PLACES, [0] * PLACES]
 
@@ -613,6 +614,8 @@ def _ranges(
             full = len(rows[(row, col)]) >= 5
             low[side][i] = sum(t.strict and t not in on_dice for t in stack)
             high[side][i] = CHECKERS_A_SIDE if full else len(stack) + missed
+            if pins and full and len(set(sides)) == 1:  # a sixth pinner laid on the rim's checker hides a pinned one
+                high[1 - side][i] = max(high[1 - side][i], 1)
             if pins and len(stack) == 1 and len(sides) == 1 and missed:  # a lone checker pinned by one missed
                 high[1 - side][i] = missed
     for x, y, inward in _bar_places(tops):
