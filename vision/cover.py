@@ -68,7 +68,7 @@ FIELD_WEIGHT = (LIGHTNESS_WEIGHT, 1.0, 1.0)
 
 def _to_lab_units(lab8: NDArray[np.generic]) -> NDArray[np.float32]:
     """OpenCV's 8-bit Lab in its own units: L 0-100, a and b round 0."""
-    lab = np.asarray(lab8, np.float32) * np.float32(1.0)
+    lab = np.array(lab8, np.float32)  # a copy: the units are set in place
     lab[..., 0] *= 100.0 / 255.0
     lab[..., 1:] -= 128.0
     return lab
